@@ -1,0 +1,261 @@
+/**
+ * SigLab workload API — the one contract that workloads are written against, that the runtime
+ * implements, that Monaco uses for IntelliSense and that plugin authors extend.
+ *
+ *   import { workload, SIGUSR1 } from "siglab";
+ *   export default workload({ name: "...", params: { iterations: 1000 }, *main(t, p) { ... } });
+ *
+ * Rule of thumb: anything that can enter the simulated kernel (a syscall, a user store that may
+ * fault, an FPU instruction that may trap with #NM, user work that a timer tick may preempt) is a
+ * generator and is called with `yield*`. Pure bookkeeping (rdtsc, report) is a plain call.
+ * Syscalls return the raw kernel result: a value >= 0, or -errno.
+ */
+declare module "siglab" {
+  /** Opaque: what simulated code yields to the scheduler. Never construct one yourself. */
+  export interface SimYield { readonly __siglabYield: unique symbol }
+  /** A simulated operation returning T. Call it with `yield*`. */
+  export type Sys<T = void> = Generator<SimYield, T, unknown>;
+
+  // ---- signals (i386 numbering, Linux 2.4) ----------------------------------------------------
+  export const SIGHUP: 1; export const SIGINT: 2; export const SIGQUIT: 3; export const SIGILL: 4;
+  export const SIGTRAP: 5; export const SIGABRT: 6; export const SIGBUS: 7; export const SIGFPE: 8;
+  export const SIGKILL: 9; export const SIGUSR1: 10; export const SIGSEGV: 11; export const SIGUSR2: 12;
+  export const SIGPIPE: 13; export const SIGALRM: 14; export const SIGTERM: 15; export const SIGCHLD: 17;
+  export const SIGCONT: 18; export const SIGSTOP: 19; export const SIGIO: 29;
+  /** First real-time signal (queued, with siginfo). */
+  export const SIGRTMIN: 32;
+  export const SIGRTMAX: 63;
+
+  // sa_flags
+  export const SA_NOCLDSTOP: 0x00000001;
+  export const SA_SIGINFO: 0x00000004;
+  /** Andi Kleen's SA_NOFP: only honoured when the sa-nofp plugin is in the variant stack. */
+  export const SA_NOFP: 0x02000000;
+  export const SA_RESTORER: 0x04000000;
+  export const SA_ONSTACK: 0x08000000;
+  export const SA_RESTART: 0x10000000;
+  export const SA_NODEFER: 0x40000000;
+  export const SA_RESETHAND: 0x80000000;
+
+  export const SIG_BLOCK: 0; export const SIG_UNBLOCK: 1; export const SIG_SETMASK: 2;
+  export const PROT_NONE: 0; export const PROT_READ: 1; export const PROT_WRITE: 2; export const PROT_EXEC: 4;
+  export const F_GETFL: 3; export const F_SETFL: 4; export const F_SETOWN: 8; export const F_SETSIG: 10;
+  export const O_NONBLOCK: 0x800; export const O_ASYNC: 0x2000;
+  export const EINTR: 4; export const EAGAIN: 11; export const EFAULT: 14; export const EINVAL: 22;
+  export const EBADF: 9; export const ENOSYS: 38; export const ECHILD: 10; export const EPIPE: 32;
+  export const ESRCH: 3; export const EPERM: 1; export const ENOMEM: 12;
+
+  /** siginfo_t as the kernel fills it (128 bytes on i386). */
+  export interface SigInfo {
+    signo: number;
+    errno: number;
+    /** SI_USER (0) for kill(), SI_TKILL (-6), SEGV_ACCERR (2), POLL_IN (1), SI_QUEUE (-1), ... */
+    code: number;
+    pid?: number;
+    /** faulting address for SIGSEGV/SIGBUS/SIGFPE */
+    addr?: number;
+    /** SIGIO/F_SETSIG: band and fd */
+    band?: number;
+    fd?: number;
+    /** sigqueue value */
+    value?: number;
+  }
+
+  export type IntReg = "eax" | "ebx" | "ecx" | "edx" | "esi" | "edi" | "ebp";
+  /** x87 stack registers st0..st7 hold one number; XMM/YMM/ZMM hold 32-bit lanes. */
+  export type FpuReg =
+    | "st0" | "st1" | "st2" | "st3" | "st4" | "st5" | "st6" | "st7"
+    | "xmm0" | "xmm1" | "xmm2" | "xmm3" | "xmm4" | "xmm5" | "xmm6" | "xmm7"
+    | "xmm8" | "xmm9" | "xmm10" | "xmm11" | "xmm12" | "xmm13" | "xmm14" | "xmm15"
+    | "ymm0" | "ymm1" | "ymm2" | "ymm3" | "ymm4" | "ymm5" | "ymm6" | "ymm7"
+    | "mxcsr" | "fcw";
+
+  /** The i387 view of the FP image in a signal frame (`struct _fpstate`), editable by handlers. */
+  export interface FrameFpState {
+    cw: number;
+    sw: number;
+    tag: number;
+    /** st0..st7 as numbers (the 80-bit values, modelled as doubles) */
+    st: number[];
+    /** the raw FXSR part (absent on CPUs without FXSR) */
+    mxcsr?: number;
+    xmm?: number[][];
+    /** 0x0000 = FXSR part follows, 0xffff = only fsave data */
+    magic: number;
+  }
+
+  /** The interrupted context saved in the frame (`struct sigcontext`), editable by handlers. */
+  export interface FrameSigContext {
+    eax: number; ebx: number; ecx: number; edx: number; esi: number; edi: number; ebp: number;
+    esp: number; eip: number; eflags: number;
+    trapno: number; err: number; cr2: number;
+    /** blocked mask (signals 1..31) at interruption */
+    oldmask: number;
+  }
+
+  /** A signal frame on the user stack (`struct sigframe` 732 B / `struct rt_sigframe` 892 B). */
+  export interface SignalFrame {
+    readonly kind: "sigframe" | "rt_sigframe";
+    readonly address: number;
+    readonly size: number;
+    readonly sigcontext: FrameSigContext;
+    /** null when the kernel saved no FP state (never-used FPU, SA_NOFP, lazy variants). */
+    readonly fpstate: FrameFpState | null;
+    /** rt frames: uc_sigmask, as a list of blocked signal numbers; editable */
+    sigmask: number[];
+  }
+
+  /** A jump buffer from setjmp/sigsetjmp. */
+  export interface JmpBuf { readonly __jmpbuf: unique symbol }
+
+  export type SigHandler = (h: HandlerContext) => Sys<void>;
+  export type ThreadBody = (t: Thread) => Sys<void | number>;
+
+  export interface SigactionOptions {
+    /** SA_* flags OR-ed together */
+    flags?: number;
+    /** sa_mask: signals blocked during the handler */
+    mask?: number[];
+  }
+
+  export interface SelectResult { readable: number[]; writable: number[] }
+
+  export interface PthreadHandle { readonly tid: number }
+
+  /** The thread library chosen by the variant stack (LinuxThreads 1:1 by default). */
+  export interface Pthreads {
+    /** Library id: "linuxthreads", "ngpt", "libc_r", ... */
+    readonly library: string;
+    create(body: ThreadBody): Sys<PthreadHandle>;
+    join(th: PthreadHandle): Sys<number>;
+    yield(): Sys<void>;
+    /** read/write through the library's wrappers (NGPT adds fcntl/select around them) */
+    read(fd: number, bytes: number): Sys<number>;
+    write(fd: number, bytes: number): Sys<number>;
+    sigmask(how: 0 | 1 | 2, set: number[]): Sys<number[]>;
+    self(): number;
+  }
+
+  /** The libc model chosen by the variant stack. */
+  export interface Libc {
+    /** true when memcpy uses SSE registers above `sseThreshold` bytes (modern glibc) */
+    readonly sseMemcpy: boolean;
+    readonly sseThreshold: number;
+    /** copy `bytes` bytes in user space (clobbers xmm0-xmm3 when it uses SSE: may trap #NM) */
+    memcpy(bytes: number): Sys<void>;
+    gettimeofday(): Sys<{ sec: number; usec: number }>;
+  }
+
+  export interface Fpu {
+    /** Write a register (x87 st: one number; xmm: 4 lanes; ymm: 8 lanes; mxcsr/fcw: one number). */
+    set(reg: FpuReg, value: number | number[]): Sys<void>;
+    /** Read a register. */
+    get(reg: FpuReg): Sys<number[]>;
+    /** `n` FP arithmetic instructions that leave the registers' values unchanged. */
+    ops(n?: number): Sys<void>;
+  }
+
+  export interface Regs {
+    set(reg: IntReg, value: number): void;
+    get(reg: IntReg): number;
+  }
+
+  export interface Thread {
+    readonly pid: number;
+    readonly tid: number;
+    readonly params: Readonly<Record<string, number | string | boolean>>;
+    readonly fpu: Fpu;
+    readonly regs: Regs;
+    readonly libc: Libc;
+    readonly pthread: Pthreads;
+
+    /** Cycle counter of the simulated CPU (charges one rdtsc). */
+    rdtsc(): number;
+    /** CPU clock in MHz (cycles per microsecond). */
+    readonly mhz: number;
+    /** `cycles` of user-mode work; a timer tick may preempt it. */
+    compute(cycles: number): Sys<void>;
+
+    // -- system calls --------------------------------------------------------------------------
+    getpid(): Sys<number>;
+    getppid(): Sys<number>;
+    gettimeofday(): Sys<{ sec: number; usec: number }>;
+    sched_yield(): Sys<number>;
+    kill(pid: number, sig: number): Sys<number>;
+    tkill(tid: number, sig: number): Sys<number>;
+    /** rt_sigqueueinfo-style queueing of an RT signal with a value */
+    sigqueue(pid: number, sig: number, value: number): Sys<number>;
+    sigaction(sig: number, handler: SigHandler | "default" | "ignore", opts?: SigactionOptions): Sys<number>;
+    /** rt_sigprocmask; returns the old mask as a list of signals, or -errno */
+    sigprocmask(how: 0 | 1 | 2, set: number[]): Sys<number[] | number>;
+    sigpending(): Sys<number[]>;
+    sigsuspend(mask: number[]): Sys<number>;
+    /** rt_sigtimedwait: the dequeued siginfo, or -EAGAIN on timeout / -EINTR */
+    sigtimedwait(set: number[], timeoutNs?: number): Sys<SigInfo | number>;
+    sigaltstack(size: number): Sys<number>;
+    pipe(): Sys<[number, number]>;
+    read(fd: number, bytes: number): Sys<number>;
+    write(fd: number, bytes: number): Sys<number>;
+    close(fd: number): Sys<number>;
+    fcntl(fd: number, cmd: number, arg?: number): Sys<number>;
+    select(readFds: number[], writeFds: number[], timeoutNs?: number): Sys<SelectResult | number>;
+    mmap(bytes: number, prot: number): Sys<number>;
+    mprotect(addr: number, bytes: number, prot: number): Sys<number>;
+    munmap(addr: number, bytes: number): Sys<number>;
+    /** fork(): the child runs `child` in a copy of the address space; returns the child's pid */
+    fork(child: ThreadBody): Sys<number>;
+    /** clone(CLONE_VM|...): a thread sharing this address space; returns its tid */
+    clone(body: ThreadBody): Sys<number>;
+    /** wait4(-1): reaps one child */
+    wait(): Sys<{ pid: number; status: number } | number>;
+    exit(code?: number): Sys<never>;
+    nanosleep(ns: number): Sys<number>;
+    /** Any syscall by number (plugins add syscalls, e.g. io_setup). Args are plain numbers or arrays. */
+    syscall(nr: number, ...args: unknown[]): Sys<unknown>;
+
+    // -- memory ----------------------------------------------------------------------------------
+    /** A user store of a word at `addr`; a write to a read-only page raises #PF → SIGSEGV. */
+    store(addr: number, value?: number): Sys<void>;
+    load(addr: number): Sys<number>;
+
+    // -- non-local jumps -------------------------------------------------------------------------
+    /** setjmp: runs `body(jb)`; returns {jumped:false,value} when body returns, {jumped:true,value} after longjmp(jb, value). */
+    setjmp<T>(body: (jb: JmpBuf) => Sys<T>, saveMask?: boolean): Sys<{ jumped: boolean; value: T | number }>;
+    /** longjmp/siglongjmp out of any depth, including a signal handler (the kernel never sees it). */
+    longjmp(jb: JmpBuf, value?: number): never;
+
+    // -- reporting -------------------------------------------------------------------------------
+    /** A result metric (shown in tables and charts). */
+    report(name: string, value: number, unit: string): void;
+    /** One sample of a per-iteration metric (histogram); bounded. */
+    sample(name: string, value: number): void;
+    /** A named point on the timeline. */
+    mark(label: string): void;
+    /** Tell the UI how far the workload is (0..1). */
+    progress(fraction: number): void;
+    log(...args: unknown[]): void;
+  }
+
+  /** What a signal handler receives: the thread, plus the signal, its siginfo and its frame. */
+  export interface HandlerContext extends Thread {
+    readonly sig: number;
+    /** present for SA_SIGINFO handlers */
+    readonly info: SigInfo | null;
+    readonly frame: SignalFrame;
+  }
+
+  export interface WorkloadDefinition<P extends Record<string, number | string | boolean>> {
+    name: string;
+    description?: string;
+    /** Default parameters (overridable with --param key=value). */
+    params: P;
+    /** The initial thread of the initial process. */
+    main(t: Thread, params: P): Sys<void | number>;
+  }
+
+  export interface Workload<P extends Record<string, number | string | boolean>> extends WorkloadDefinition<P> {
+    readonly __siglabWorkload: true;
+  }
+
+  export function workload<P extends Record<string, number | string | boolean>>(def: WorkloadDefinition<P>): Workload<P>;
+}

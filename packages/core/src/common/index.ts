@@ -1,0 +1,2 @@
+export * from "./experiment.js";
+export * from "./results.js";
