@@ -1,0 +1,166 @@
+/**
+ * Format v1 from a map of entry name → bytes to a Bundle, checking everything the manifest
+ * promises: hashes and sizes, no unlisted or unexpected entries, schemas, and that the entries
+ * agree with each other (profiles for every CPU, a plugin for every variant, embedded code hashes).
+ * writeBundle runs the same checks on what it is about to write, so whatever it writes reads back.
+ */
+import type { ExperimentConfig, RunResult } from "../common/index.js";
+import { expandExperiment } from "../common/experiment.js";
+import { BundleError } from "./errors.js";
+import {
+  CHART_ENTRY,
+  ENTRY,
+  FORMAT_VERSION,
+  pluginPrefix,
+  profileEntry,
+  type Bundle,
+  type CpuProfileFile,
+} from "./format.js";
+import { hashFileSet, sha256Hex } from "./hash.js";
+import {
+  CpuProfileFileSchema,
+  EmbeddedPluginManifestSchema,
+  ExperimentFileSchema,
+  ManifestSchema,
+  PluginsFileSchema,
+  ResultsFileSchema,
+  type BundleManifest,
+} from "./schema.js";
+import { checkSchema, decodeText, parseJson } from "./validate.js";
+
+const EXPECTED_ENTRY = [
+  /^(manifest|experiment|plugins|results)\.json$/,
+  /^summary\.md$/,
+  /^workloads\/[^/]+\.ts$/,
+  /^profiles\/[^/]+\.json$/,
+  /^plugins\/[^/]+\/.+[^/]$/,
+  CHART_ENTRY,
+];
+
+function need(files: Map<string, Uint8Array>, name: string, file: string): Uint8Array {
+  const b = files.get(name);
+  if (!b) throw new BundleError("missing-entry", file, "required entry is missing", name);
+  return b;
+}
+
+function checkManifest(files: Map<string, Uint8Array>, file: string): BundleManifest {
+  const manifest = checkSchema(ManifestSchema, parseJson(need(files, ENTRY.manifest, file), file, ENTRY.manifest), file, ENTRY.manifest);
+  if (manifest.formatVersion !== FORMAT_VERSION) {
+    throw new BundleError("unknown-version", file, `expected formatVersion ${FORMAT_VERSION}, got ${manifest.formatVersion}`, ENTRY.manifest);
+  }
+  const listed = new Set<string>();
+  for (const e of manifest.entries) {
+    if (e.path === ENTRY.manifest || listed.has(e.path)) {
+      throw new BundleError("schema", file, `entries lists ${e.path} ${listed.has(e.path) ? "twice" : "(the manifest cannot hash itself)"}`, ENTRY.manifest);
+    }
+    listed.add(e.path);
+    const bytes = files.get(e.path);
+    if (!bytes) throw new BundleError("missing-entry", file, "listed in manifest.json but not in the zip", e.path);
+    if (bytes.length !== e.size) {
+      throw new BundleError("hash-mismatch", file, `size ${bytes.length} does not match the manifest's ${e.size}`, e.path);
+    }
+    const actual = sha256Hex(bytes);
+    if (actual !== e.sha256) {
+      throw new BundleError("hash-mismatch", file, `content hash ${actual} does not match the manifest's ${e.sha256}`, e.path);
+    }
+  }
+  for (const name of files.keys()) {
+    if (name === ENTRY.manifest) continue;
+    if (!listed.has(name)) throw new BundleError("unlisted-entry", file, "entry is not listed in manifest.json", name);
+    if (!EXPECTED_ENTRY.some((re) => re.test(name))) {
+      throw new BundleError("inconsistent", file, "unexpected entry (not part of bundle format v1)", name);
+    }
+  }
+  return manifest;
+}
+
+function decodeExperiment(files: Map<string, Uint8Array>, file: string): ExperimentConfig {
+  const stored = checkSchema(ExperimentFileSchema, parseJson(need(files, ENTRY.experiment, file), file, ENTRY.experiment), file, ENTRY.experiment);
+  const source = decodeText(need(files, stored.workload.entry, file), file, stored.workload.entry);
+  const { entry: _entry, ...workload } = stored.workload;
+  return { ...stored, workload: { ...workload, source } };
+}
+
+function decodeProfiles(files: Map<string, Uint8Array>, exp: ExperimentConfig, file: string): CpuProfileFile[] {
+  const ids = [...new Set(exp.cpus.map((c) => c.id))];
+  return ids.map((id) => {
+    const name = profileEntry(id);
+    const bytes = files.get(name);
+    if (!bytes) throw new BundleError("missing-entry", file, `CPU ${id} is used by the experiment but its profile is not in the bundle`, name);
+    const profile = checkSchema(CpuProfileFileSchema, parseJson(bytes, file, name), file, name);
+    if (profile.id !== id) throw new BundleError("inconsistent", file, `profile id ${JSON.stringify(profile.id)} does not match CPU ${id}`, name);
+    // The shape is checked above; cost keys are the profile package's business.
+    return profile as unknown as CpuProfileFile;
+  });
+}
+
+function decodePlugins(files: Map<string, Uint8Array>, exp: ExperimentConfig, file: string) {
+  const plugins = checkSchema(PluginsFileSchema, parseJson(need(files, ENTRY.plugins, file), file, ENTRY.plugins), file, ENTRY.plugins);
+  const byId = new Map(plugins.map((p) => [p.id, p]));
+  if (byId.size !== plugins.length) throw new BundleError("schema", file, "a plugin id appears twice", ENTRY.plugins);
+  for (const stack of exp.stacks) {
+    for (const v of stack) {
+      if (!byId.has(v.id)) throw new BundleError("inconsistent", file, `variant ${v.id} is used by the experiment but not listed`, ENTRY.plugins);
+    }
+  }
+  const embedded: Record<string, Record<string, Uint8Array>> = {};
+  for (const [name, bytes] of files) {
+    if (!name.startsWith("plugins/")) continue;
+    const id = name.split("/")[1]!;
+    const ref = byId.get(id);
+    if (!ref || ref.source !== "embedded") {
+      throw new BundleError("inconsistent", file, `code for plugin ${id}, which plugins.json does not list as embedded`, name);
+    }
+    (embedded[id] ??= {})[name.slice(pluginPrefix(id).length)] = bytes;
+  }
+  for (const p of plugins) {
+    if (p.source !== "embedded") continue;
+    const code = embedded[p.id] ?? {};
+    const where = `${pluginPrefix(p.id)}plugin.json`;
+    if (!code["plugin.json"]) throw new BundleError("missing-entry", file, `embedded plugin ${p.id} has no plugin.json`, where);
+    const m = checkSchema(EmbeddedPluginManifestSchema, parseJson(code["plugin.json"], file, where), file, where);
+    if (m.id !== p.id || m.version !== p.version) {
+      throw new BundleError("inconsistent", file, `manifest says ${m.id}@${m.version}, plugins.json says ${p.id}@${p.version}`, where);
+    }
+    const actual = hashFileSet(code);
+    if (!p.hash) throw new BundleError("schema", file, `embedded plugin ${p.id} has no hash`, ENTRY.plugins);
+    if (actual !== p.hash) {
+      throw new BundleError("hash-mismatch", file, `code of embedded plugin ${p.id}@${p.version} hashes to ${actual}, plugins.json says ${p.hash}`, pluginPrefix(p.id));
+    }
+    embedded[p.id] = code;
+  }
+  return { plugins, embedded };
+}
+
+/** Results that do not line up with the experiment's runs: worth a warning, not a refusal. */
+function resultWarnings(exp: ExperimentConfig, results: RunResult[]): string[] {
+  const specs = expandExperiment(exp);
+  const out: string[] = [];
+  if (specs.length !== results.length) out.push(`the experiment has ${specs.length} runs but results.json holds ${results.length}`);
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  specs.forEach((s, i) => {
+    const r = results[i];
+    if (!r) return;
+    if (r.cpu.id !== s.cpu.id || r.cpu.mhz !== s.cpu.mhz || !same(r.variants.map((v) => v.id), s.variants.map((v) => v.id)) || !same(r.params, s.params) || r.seed !== s.seed) {
+      out.push(`result ${i + 1} does not match run ${i + 1} of the experiment (CPU, variants, params or seed)`);
+    }
+  });
+  return out;
+}
+
+export function decodeV1(files: Map<string, Uint8Array>, file: string): Bundle {
+  const manifest = checkManifest(files, file);
+  const experiment = decodeExperiment(files, file);
+  const profiles = decodeProfiles(files, experiment, file);
+  const { plugins, embedded } = decodePlugins(files, experiment, file);
+  const results = checkSchema(ResultsFileSchema, parseJson(need(files, ENTRY.results, file), file, ENTRY.results), file, ENTRY.results) as RunResult[];
+  const summary = decodeText(need(files, ENTRY.summary, file), file, ENTRY.summary);
+  const charts: Record<string, Uint8Array> = {};
+  for (const [name, bytes] of files) if (name.startsWith("charts/")) charts[name.slice("charts/".length)] = bytes;
+  const warnings = resultWarnings(experiment, results);
+  const usedProfiles = new Set(profiles.map((p) => profileEntry(p.id)));
+  for (const name of files.keys()) {
+    if (name.startsWith("profiles/") && !usedProfiles.has(name)) warnings.push(`${name} is not used by any CPU of the experiment`);
+  }
+  return { fileName: file, manifest, experiment, profiles, plugins, embeddedPlugins: embedded, results, summary, charts, warnings };
+}
