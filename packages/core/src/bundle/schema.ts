@@ -51,7 +51,7 @@ export const ManifestSchema = Type.Object(
     /** Every other entry of the zip, with its size and SHA-256; sorted by path. */
     entries: Type.Array(ManifestEntrySchema),
   },
-  { ...strict, $id: "https://siglab.dev/schema/bundle-manifest-v1.json", title: "SigLab bundle manifest (format v1)" },
+  { ...strict, $id: "urn:siglab:bundle:manifest:v1", title: "SigLab bundle manifest (format v1)" },
 );
 export type BundleManifest = Static<typeof ManifestSchema>;
 
@@ -78,7 +78,7 @@ export const ExperimentFileSchema = Type.Object(
     timeline: Type.Optional(Type.Boolean()),
     budget: Type.Optional(BudgetSchema),
   },
-  { ...strict, $id: "https://siglab.dev/schema/bundle-experiment-v1.json", title: "SigLab bundle experiment (format v1)" },
+  { ...strict, $id: "urn:siglab:bundle:experiment:v1", title: "SigLab bundle experiment (format v1)" },
 );
 export type ExperimentFile = Static<typeof ExperimentFileSchema>;
 
