@@ -71,3 +71,6 @@ export const editJson = (files: FileMap, name: string, edit: (v: any) => void): 
   edit(v);
   files[name] = strToU8(JSON.stringify(v));
 };
+
+/** For tests outside @siglab/core (the CLI's), which do not depend on fflate themselves. */
+export { strToU8, unzipSync, zipSync };

@@ -1,0 +1,320 @@
+/**
+ * `siglab bundle export|info|verify|run` and `siglab export csv|trace`.
+ * The simulator and the run-argument parser come in as deps (the CLI's main wires them), so these
+ * commands work the same in tests with a fake runner. Exit codes: 0 ok, 1 results differ or a run
+ * failed, 2 bad input (refused bundle, bad arguments), 3 embedded plugin code not consented to.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import type { CAC, Command } from "cac";
+import {
+  BundleError,
+  checkBuiltinPlugins,
+  compareResults,
+  DEFAULT_LIMITS,
+  formatParams,
+  formatVariants,
+  hashFileSet,
+  readBundle,
+  runLabel,
+  writeBundle,
+  type AvailablePlugin,
+  type Bundle,
+  type BundlePluginInput,
+} from "@siglab/core/bundle/index.js";
+import { expandExperiment, type ExperimentConfig, type RunResult, type RunSpec } from "@siglab/core/common/index.js";
+import { toCsv, toPerfettoTrace } from "@siglab/core/export/index.js";
+import type { CpuProfileFile } from "@siglab/cpu-profiles";
+import {
+  atomicWriteFile,
+  availableBuiltins,
+  builtinPluginsDir,
+  extractEmbeddedPlugins,
+  listPluginFolders,
+  pluginCodeFiles,
+  readFolderFiles,
+} from "../bundle-fs.js";
+
+export interface SandboxRunOptions {
+  /** Third-party plugin folders (each holds one sub-folder per plugin). */
+  pluginDirs?: string[];
+  /** The exact profiles to use (a bundle's embedded ones), when the runner supports it. */
+  profiles?: CpuProfileFile[];
+}
+
+/** What `siglab run`'s arguments resolve to. */
+export interface ResolvedRunArgs {
+  experiment: ExperimentConfig;
+  /** The profiles of the experiment's CPUs, as the runs will use them. */
+  profiles: CpuProfileFile[];
+  /** Third-party plugin folders the run uses (--plugin-dir). */
+  pluginDirs?: string[];
+}
+
+export interface BundleCommandDeps {
+  runInSandbox(spec: RunSpec, opts?: SandboxRunOptions): Promise<RunResult>;
+  /** Same parsing as `siglab run <workload> [options]`. */
+  resolveRunArgs(workload: string, options: Record<string, unknown>): Promise<ResolvedRunArgs> | ResolvedRunArgs;
+  /** Declares `siglab run`'s options on a command (for --help); unknown options pass through anyway. */
+  addRunOptions?(cmd: Command): Command;
+  appVersion?: string;
+  /** Built-in plugins folder (default: packages/plugins of this checkout). */
+  builtinPluginsDir?: string;
+  log?(line: string): void;
+  error?(line: string): void;
+}
+
+export interface BundleCommandOptions {
+  out?: string;
+  o?: string;
+  chart?: string | string[];
+  trustEmbedded?: boolean;
+  json?: string;
+  csv?: string;
+  [k: string]: unknown;
+}
+
+class UsageError extends Error {}
+
+const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+function io(deps: BundleCommandDeps) {
+  return { log: deps.log ?? ((l: string) => console.log(l)), error: deps.error ?? ((l: string) => console.error(l)) };
+}
+
+/** Reads and checks a bundle file; the size limit is checked before reading it into memory. */
+export function openBundleFile(path: string, available?: AvailablePlugin[]): Bundle {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (e) {
+    throw new UsageError(`${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  if (size > DEFAULT_LIMITS.maxBundleBytes) {
+    throw new BundleError("too-large", path, `file is ${size} bytes, over the ${DEFAULT_LIMITS.maxBundleBytes}-byte limit`);
+  }
+  return readBundle(new Uint8Array(readFileSync(path)), { fileName: path, ...(available ? { available } : {}) });
+}
+
+function pluginInputs(exp: ExperimentConfig, builtinDir: string, pluginDirs: string[]): BundlePluginInput[] {
+  const builtins = new Map(listPluginFolders(builtinDir).map((p) => [p.id, p]));
+  const thirdParty = new Map(pluginDirs.flatMap((d) => listPluginFolders(d)).map((p) => [p.id, p]));
+  const ids = [...new Set(exp.stacks.flatMap((s) => s.map((v) => v.id)))];
+  return ids.map((id): BundlePluginInput => {
+    const b = builtins.get(id);
+    const extra = { ...(b?.apiVersion ? { apiVersion: b.apiVersion } : {}), ...(b?.displayName ? { displayName: b.displayName } : {}) };
+    if (b) {
+      return { source: "builtin", id, version: b.version, hash: hashFileSet(pluginCodeFiles(b.dir)), ...extra };
+    }
+    const t = thirdParty.get(id);
+    if (!t) throw new UsageError(`variant ${id}: no built-in plugin or plugin in ${[builtinDir, ...pluginDirs].join(", ")} has this id`);
+    return {
+      source: "embedded",
+      id,
+      version: t.version,
+      files: readFolderFiles(t.dir),
+      ...(t.apiVersion ? { apiVersion: t.apiVersion } : {}),
+      ...(t.displayName ? { displayName: t.displayName } : {}),
+    };
+  });
+}
+
+async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRunOptions, log: (l: string) => void): Promise<RunResult[]> {
+  const results: RunResult[] = [];
+  for (const [i, spec] of specs.entries()) {
+    const r = await deps.runInSandbox(spec, opts);
+    log(`run ${i + 1}/${specs.length} ${runLabel(spec)}${formatParams(spec.params) ? ` ${formatParams(spec.params)}` : ""}: ${r.error ? `FAILED (${r.error.kind}: ${r.error.message})` : `${r.totalCycles} cycles`}`);
+    results.push(r);
+  }
+  return results;
+}
+
+export async function bundleExport(workload: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): Promise<number> {
+  const { log } = io(deps);
+  const out = options.out ?? options.o;
+  if (!workload) throw new UsageError("bundle export: name a workload (the same arguments as siglab run)");
+  if (typeof out !== "string" || !out) throw new UsageError("bundle export: -o <file> is required");
+  const resolved = await deps.resolveRunArgs(workload, options);
+  const pluginDirs = resolved.pluginDirs ?? [];
+  const plugins = pluginInputs(resolved.experiment, deps.builtinPluginsDir ?? builtinPluginsDir(), pluginDirs);
+  const charts: Record<string, Uint8Array> = {};
+  for (const c of list(options.chart)) charts[basename(c)] = readFileSync(c);
+  const results = await runAll(expandExperiment(resolved.experiment), deps, { pluginDirs, profiles: resolved.profiles }, log);
+  const bytes = writeBundle({
+    experiment: resolved.experiment,
+    profiles: resolved.profiles,
+    plugins,
+    results,
+    charts,
+    appVersion: deps.appVersion ?? "0.0.0-dev",
+  });
+  atomicWriteFile(out, bytes);
+  const embedded = plugins.filter((p) => p.source === "embedded").map((p) => `${p.id}@${p.version}`);
+  log(`wrote ${out}: ${results.length} runs, ${bytes.length} bytes${embedded.length ? `, embeds third-party plugins ${embedded.join(", ")}` : ""}`);
+  return results.some((r) => r.error) ? 1 : 0;
+}
+
+export function bundleInfo(file: string | undefined, deps: BundleCommandDeps): number {
+  const { log } = io(deps);
+  if (!file) throw new UsageError("bundle info: name a bundle file");
+  const b = openBundleFile(file);
+  const e = b.experiment;
+  const check = checkBuiltinPlugins(b, availableBuiltins(deps.builtinPluginsDir ?? builtinPluginsDir()));
+  const missing = new Set(check.missing.map((m) => m.split(" ")[0]));
+  log(`${file}: SigLab bundle, format v${b.manifest.formatVersion}${b.migratedFrom !== undefined ? ` (migrated from v${b.migratedFrom})` : ""}, written by SigLab ${b.manifest.appVersion} at ${b.manifest.createdAt}`);
+  log(`workload: ${e.workload.id} (${e.workload.file}, ${e.workload.source.length} characters)`);
+  log(`CPUs: ${e.cpus.map((c) => `${c.id}@${c.mhz}`).join(", ")}`);
+  log(`variant stacks: ${e.stacks.map((s) => formatVariants(s) || "baseline").join(" | ")}`);
+  log(`params: ${formatParams(e.params, ", ") || "(none)"}; seed ${e.seed}${e.sweep ? `; sweep ${e.sweep.param} over ${e.sweep.values.join(", ")}` : ""}`);
+  log("plugins:");
+  for (const p of b.plugins) {
+    const state = p.source === "embedded" ? "embedded third-party code (needs --trust-embedded to run)" : missing.has(`${p.id}@${p.version}`) ? "built-in, MISSING here" : "built-in";
+    log(`  ${p.id}@${p.version}  ${state}${p.hash ? `  sha256 ${p.hash}` : ""}`);
+  }
+  const findings = b.results.reduce((n, r) => n + r.findings.length, 0);
+  const failed = b.results.filter((r) => r.error).length;
+  log(`results: ${b.results.length} runs, ${findings} findings, ${failed} failed`);
+  if (Object.keys(b.charts).length) log(`charts: ${Object.keys(b.charts).join(", ")}`);
+  for (const w of [...b.warnings, ...check.changed]) log(`warning: ${w}`);
+  if (check.missing.length) log(`missing built-in plugin versions: ${check.missing.join(", ")}`);
+  return 0;
+}
+
+/** Opens, asks for consent to embedded code, extracts it to a temp folder and re-runs every run. */
+async function rerun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps, verb: string): Promise<{ bundle: Bundle; results: RunResult[] } | number> {
+  const { log, error } = io(deps);
+  if (!file) throw new UsageError(`bundle ${verb}: name a bundle file`);
+  const bundle = openBundleFile(file, availableBuiltins(deps.builtinPluginsDir ?? builtinPluginsDir()));
+  const embedded = bundle.plugins.filter((p) => p.source === "embedded");
+  if (embedded.length && !options.trustEmbedded) {
+    error(`${file}: embeds third-party plugin code:`);
+    for (const p of embedded) error(`  ${p.id}@${p.version}  sha256 ${p.hash}`);
+    error("It would run only inside the simulation sandbox. To allow it, repeat with --trust-embedded.");
+    return 3;
+  }
+  for (const w of bundle.warnings) log(`warning: ${w}`);
+  const tmp = mkdtempSync(join(tmpdir(), "siglab-bundle-"));
+  try {
+    const pluginDirs: string[] = [];
+    if (embedded.length) {
+      const dir = join(tmp, "plugins");
+      extractEmbeddedPlugins(bundle, dir);
+      pluginDirs.push(dir);
+    }
+    const results = await runAll(expandExperiment(bundle.experiment), deps, { pluginDirs, profiles: bundle.profiles }, log);
+    return { bundle, results };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function show(v: unknown): string {
+  const s = JSON.stringify(v);
+  return s === undefined ? "(absent)" : s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+export async function bundleVerify(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): Promise<number> {
+  const { log } = io(deps);
+  const r = await rerun(file, options, deps, "verify");
+  if (typeof r === "number") return r;
+  const cmp = compareResults(r.bundle.results, r.results);
+  if (cmp.identical) {
+    log(`identical: all ${r.results.length} runs reproduce the bundle's results`);
+    return 0;
+  }
+  const runs = new Set(cmp.differences.map((d) => d.run));
+  log(`DIFFERENT: ${runs.has(-1) ? "the number of runs differs; " : ""}${[...runs].filter((x) => x >= 0).length} of ${r.bundle.results.length} runs differ`);
+  for (const d of cmp.differences) {
+    const where = d.run < 0 ? "runs" : `run ${d.run + 1} (${runLabel(r.bundle.results[d.run]!)})`;
+    log(`  ${where} ${d.path}: bundle ${show(d.expected)}, now ${show(d.actual)}`);
+  }
+  if (cmp.truncated) log("  (more differences not shown)");
+  return 1;
+}
+
+export async function bundleRun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): Promise<number> {
+  const { log } = io(deps);
+  const r = await rerun(file, options, deps, "run");
+  if (typeof r === "number") return r;
+  r.results.forEach((res, i) => {
+    for (const m of res.metrics) log(`  run ${i + 1} ${m.name}: ${m.value} ${m.unit}`);
+    for (const f of res.findings) log(`  run ${i + 1} ${f.severity} ${f.kind}: ${f.message}`);
+  });
+  if (options.json) atomicWriteFile(options.json, JSON.stringify(r.results, null, 2) + "\n");
+  if (options.csv) atomicWriteFile(options.csv, toCsv(r.results));
+  return r.results.some((x) => x.error) ? 1 : 0;
+}
+
+export function exportFromBundle(format: string | undefined, file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): number {
+  const { log } = io(deps);
+  if (format !== "csv" && format !== "trace") throw new UsageError(`export: format must be csv or trace (got ${format ?? "nothing"})`);
+  if (!file) throw new UsageError(`export ${format}: name a bundle file`);
+  const b = openBundleFile(file);
+  const text = format === "csv" ? toCsv(b.results) : JSON.stringify(toPerfettoTrace(b.results)) + "\n";
+  const out = options.out ?? options.o;
+  if (typeof out === "string" && out) {
+    atomicWriteFile(out, text);
+    log(`wrote ${out}`);
+  } else {
+    log(text.replace(/\r?\n$/, ""));
+  }
+  return 0;
+}
+
+/** Maps errors to messages and exit codes: refusals name the file and the problem. */
+export async function guarded(deps: BundleCommandDeps, what: string, f: () => Promise<number> | number): Promise<number> {
+  try {
+    return await f();
+  } catch (e) {
+    const { error } = io(deps);
+    if (e instanceof BundleError) {
+      error(`siglab ${what}: refused: ${e.message}`);
+      return 2;
+    }
+    if (e instanceof UsageError) {
+      error(`siglab ${what}: ${e.message}`);
+      return 2;
+    }
+    error(`siglab ${what}: ${(e as Error)?.message ?? String(e)}`);
+    return 1;
+  }
+}
+
+export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void {
+  let bundle = cli
+    .command("bundle <action> [...args]", "Experiment bundles: export <workload> [run options] -o file | info <file> | verify <file> | run <file>")
+    .option("-o, --out <file>", "export: bundle file to write; run: unused")
+    .option("--chart <file>", "export: add a chart (.svg/.png) to the bundle (repeatable)")
+    .option("--trust-embedded", "verify/run: allow the bundle's third-party plugin code (runs only in the sandbox)")
+    .option("--json <file>", "run: write the new results as JSON")
+    .option("--csv <file>", "run: write the new results as CSV")
+    .allowUnknownOptions()
+    .example("siglab bundle export lat_sig_catch --cpu p4-northwood@2200 --variant sa-nofp -o x.siglab")
+    .example("siglab bundle verify x.siglab");
+  if (deps.addRunOptions) bundle = deps.addRunOptions(bundle);
+  bundle.action(async (action: string, args: string[], options: BundleCommandOptions) => {
+    const what = `bundle ${action}`;
+    process.exitCode = await guarded(deps, what, () => {
+      switch (action) {
+        case "export":
+          return bundleExport(args[0], options, deps);
+        case "info":
+          return bundleInfo(args[0], deps);
+        case "verify":
+          return bundleVerify(args[0], options, deps);
+        case "run":
+          return bundleRun(args[0], options, deps);
+        default:
+          throw new UsageError(`unknown action "${action}" (export, info, verify or run)`);
+      }
+    });
+  });
+
+  cli
+    .command("export <format> <bundle>", "Export a bundle's results: csv (one row per run × value) or trace (Chrome/Perfetto JSON)")
+    .option("-o, --out <file>", "output file (default: standard output)")
+    .action(async (format: string, file: string, options: BundleCommandOptions) => {
+      process.exitCode = await guarded(deps, `export ${format}`, () => exportFromBundle(format, file, options, deps));
+    });
+}

@@ -1,0 +1,300 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
+import { cac } from "cac";
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rehashManifest, strToU8, unzipSync, zipSync } from "../../../packages/core/test/bundle/zip-craft.js";
+import { readBundle, BundleError, hashFileSet } from "@siglab/core/bundle/index.js";
+import type { RunSpec } from "@siglab/core/common/index.js";
+import { experiment, fakeResult, profile } from "../../../packages/core/test/bundle/fixtures.js";
+import {
+  bundleExport,
+  bundleInfo,
+  bundleRun,
+  bundleVerify,
+  exportFromBundle,
+  registerBundleCommands,
+  type BundleCommandDeps,
+  type SandboxRunOptions,
+} from "../src/commands/bundle.js";
+import { atomicWriteFile, extractEmbeddedPlugins } from "../src/bundle-fs.js";
+
+let root: string;
+let out: string[];
+let err: string[];
+let calls: { spec: RunSpec; opts?: SandboxRunOptions; pluginFiles: string[] }[];
+
+/** All files under a folder, relative. */
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile() || d.isSymbolicLink())
+    .map((d) => relative(dir, join(d.parentPath, d.name)).split(sep).join("/"))
+    .sort();
+}
+
+function writeTree(dir: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(dir, rel, ".."), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+}
+
+const THIRD_PARTY = {
+  "thirdparty-mask/plugin.json": JSON.stringify({ id: "thirdparty-mask", version: "0.3.1", apiVersion: "1.0", displayName: "Mask", description: "test", options: {}, contributes: ["SignalMaskStore"], main: "dist/index.js" }),
+  "thirdparty-mask/dist/index.js": "export default () => null;\n",
+  "thirdparty-mask/node_modules/dep/index.js": "not embedded\n",
+};
+
+function deps(over: Partial<BundleCommandDeps> = {}, salt = 0): BundleCommandDeps {
+  return {
+    appVersion: "0.1.0-test",
+    builtinPluginsDir: join(root, "builtin"),
+    log: (l) => out.push(l),
+    error: (l) => err.push(l),
+    resolveRunArgs(workload, options) {
+      const cpus = [options.cpu ?? []].flat().map((c) => {
+        const [id, mhz] = String(c).split("@");
+        return { id: id!, mhz: Number(mhz) };
+      });
+      const stacks = [[], ...[options.variant ?? []].flat().map((v) => String(v).split(",").map((id) => ({ id })))];
+      const exp = experiment({ cpus, stacks, workload: { id: workload, file: `examples/${workload}.ts`, source: "// src\n" } });
+      return { experiment: exp, profiles: cpus.map((c) => profile(c.id, c.mhz)), pluginDirs: [join(root, "third-party")] };
+    },
+    async runInSandbox(spec, opts) {
+      calls.push({ spec, opts, pluginFiles: (opts?.pluginDirs ?? []).flatMap((d) => walk(d)) });
+      return fakeResult(spec, salt);
+    },
+    ...over,
+  };
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "siglab-bundle-cli-"));
+  out = [];
+  err = [];
+  calls = [];
+  writeTree(join(root, "builtin"), {
+    "sa-nofp/plugin.json": JSON.stringify({ id: "sa-nofp", version: "1.0.0", apiVersion: "1.0", displayName: "SA_NOFP" }),
+    "sa-nofp/src/index.ts": "export {};\n",
+    "sa-nofp/test/x.test.ts": "// not hashed\n",
+  });
+  writeTree(join(root, "third-party"), THIRD_PARTY);
+  mkdirSync(join(root, "work"));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const exportArgs = { cpu: ["p4-northwood@2200", "p3-coppermine@800"], variant: ["sa-nofp,thirdparty-mask"] };
+
+async function exportBundle(name = "x.siglab"): Promise<string> {
+  const file = join(root, "work", name);
+  expect(await bundleExport("lat_sig_catch", { ...exportArgs, o: file }, deps())).toBe(0);
+  return file;
+}
+
+describe("siglab bundle export", () => {
+  it("runs every run of the experiment and writes a bundle that reads back", async () => {
+    const file = await exportBundle();
+    expect(calls).toHaveLength(4);
+    expect(walk(join(root, "work"))).toEqual(["x.siglab"]); // no temp file left behind
+    const b = readBundle(new Uint8Array(readFileSync(file)), { fileName: file });
+    expect(b.results).toEqual(calls.map((c) => fakeResult(c.spec)));
+    expect(b.plugins.map((p) => `${p.id}@${p.version}:${p.source}`)).toEqual(["sa-nofp@1.0.0:builtin", "thirdparty-mask@0.3.1:embedded"]);
+    // built-in hashed over manifest + sources (tests excluded); third-party code embedded without node_modules
+    expect(b.plugins[0]!.hash).toBe(hashFileSet({ "plugin.json": readFileSync(join(root, "builtin/sa-nofp/plugin.json")), "src/index.ts": strToU8("export {};\n") }));
+    expect(Object.keys(b.embeddedPlugins["thirdparty-mask"]!).sort()).toEqual(["dist/index.js", "plugin.json"]);
+    expect(out.at(-1)).toMatch(/wrote .*x\.siglab: 4 runs, \d+ bytes, embeds third-party plugins thirdparty-mask@0\.3\.1/);
+  });
+
+  it("leaves nothing on disk when a run throws, and keeps an existing file intact", async () => {
+    const file = join(root, "work", "x.siglab");
+    writeFileSync(file, "previous bundle");
+    const failing = deps({ runInSandbox: async () => Promise.reject(new Error("sandbox crashed")) });
+    const cli = cac("siglab");
+    registerBundleCommands(cli, failing);
+    cli.parse(["node", "siglab", "bundle", "export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "-o", file], { run: false });
+    await cli.runMatchedCommand();
+    expect(process.exitCode).toBe(1);
+    process.exitCode = 0;
+    expect(err.join("\n")).toMatch(/siglab bundle export: sandbox crashed/);
+    expect(readFileSync(file, "utf8")).toBe("previous bundle");
+    expect(walk(join(root, "work"))).toEqual(["x.siglab"]);
+  });
+
+  it("refuses an unknown variant and a missing -o", async () => {
+    await expect(bundleExport("w", { cpu: "p4-northwood@2200", variant: "nope", o: join(root, "work/y.siglab") }, deps())).rejects.toThrow(/variant nope: no built-in plugin/);
+    await expect(bundleExport("w", { cpu: "p4-northwood@2200" }, deps())).rejects.toThrow(/-o <file> is required/);
+    expect(walk(join(root, "work"))).toEqual([]);
+  });
+});
+
+describe("siglab bundle info / verify / run", () => {
+  it("info describes the bundle and its plugins", async () => {
+    const file = await exportBundle();
+    out = [];
+    expect(bundleInfo(file, deps())).toBe(0);
+    const text = out.join("\n");
+    expect(text).toContain("SigLab bundle, format v1, written by SigLab 0.1.0-test");
+    expect(text).toContain("CPUs: p4-northwood@2200, p3-coppermine@800");
+    expect(text).toContain("variant stacks: baseline | sa-nofp;thirdparty-mask");
+    expect(text).toMatch(/sa-nofp@1\.0\.0 {2}built-in {2}sha256 [0-9a-f]{64}/);
+    expect(text).toMatch(/thirdparty-mask@0\.3\.1 {2}embedded third-party code \(needs --trust-embedded to run\)/);
+    expect(text).toContain("results: 4 runs, 2 findings, 0 failed");
+  });
+
+  it("verify needs consent for embedded code, then re-runs it from a temp folder and finds it identical", async () => {
+    const file = await exportBundle();
+    calls = [];
+    expect(await bundleVerify(file, {}, deps())).toBe(3);
+    expect(calls).toHaveLength(0);
+    expect(err.join("\n")).toMatch(/embeds third-party plugin code:\n {2}thirdparty-mask@0\.3\.1 {2}sha256 [0-9a-f]{64}/);
+    out = [];
+    expect(await bundleVerify(file, { trustEmbedded: true }, deps())).toBe(0);
+    expect(out.at(-1)).toBe("identical: all 4 runs reproduce the bundle's results");
+    // the runner saw the extracted plugin (a clean folder: not the original third-party dir)
+    expect(calls[0]!.opts!.pluginDirs).toHaveLength(1);
+    expect(calls[0]!.opts!.pluginDirs![0]).not.toContain("third-party");
+    expect(calls[0]!.pluginFiles).toEqual(["thirdparty-mask/dist/index.js", "thirdparty-mask/plugin.json"]);
+    expect(calls[0]!.opts!.profiles!.map((p) => p.id)).toEqual(["p4-northwood", "p3-coppermine"]);
+    expect(existsSync(calls[0]!.opts!.pluginDirs![0]!)).toBe(false); // temp folder removed
+  });
+
+  it("verify reports the values that differ and exits non-zero", async () => {
+    const file = await exportBundle();
+    out = [];
+    expect(await bundleVerify(file, { trustEmbedded: true }, deps({}, 5))).toBe(1);
+    const text = out.join("\n");
+    expect(text).toMatch(/DIFFERENT: 4 of 4 runs differ/);
+    expect(text).toMatch(/run 1 \(p4-northwood@2200 \[baseline\]\) metrics\[signal round trip\]\.value: bundle [\d.]+, now [\d.]+/);
+    expect(text).toMatch(/totalCycles: bundle 32000, now 32050/);
+  });
+
+  it("verify refuses a tampered bundle naming the file and the entry, and runs nothing", async () => {
+    const file = await exportBundle();
+    const files = unzipSync(new Uint8Array(readFileSync(file)));
+    files["results.json"] = strToU8("[]");
+    writeFileSync(file, zipSync(files));
+    calls = [];
+    const cli = cac("siglab");
+    registerBundleCommands(cli, deps());
+    cli.parse(["node", "siglab", "bundle", "verify", file, "--trust-embedded"], { run: false });
+    await cli.runMatchedCommand();
+    expect(process.exitCode).toBe(2);
+    process.exitCode = 0;
+    expect(err.join("\n")).toMatch(/siglab bundle verify: refused: .*x\.siglab: results\.json: size 2 does not match/);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("verify refuses a bundle that needs a built-in plugin version this SigLab lacks", async () => {
+    const file = await exportBundle();
+    writeFileSync(join(root, "builtin/sa-nofp/plugin.json"), JSON.stringify({ id: "sa-nofp", version: "2.0.0" }));
+    await expect(bundleVerify(file, { trustEmbedded: true }, deps())).rejects.toThrow(/needs built-in plugin versions this SigLab does not have: sa-nofp@1\.0\.0 \(this SigLab has 2\.0\.0\)/);
+  });
+
+  it("run re-runs and writes the new results as JSON and CSV", async () => {
+    const file = await exportBundle();
+    out = [];
+    const json = join(root, "work", "new.json");
+    const csv = join(root, "work", "new.csv");
+    expect(await bundleRun(file, { trustEmbedded: true, json, csv }, deps())).toBe(0);
+    expect(JSON.parse(readFileSync(json, "utf8"))).toHaveLength(4);
+    expect(readFileSync(csv, "utf8").split("\r\n")[0]).toBe("run,workload,cpu,mhz,variants,params,seed,kind,metric,value,unit");
+    expect(out.join("\n")).toMatch(/run 2 error fpu-corruption: xmm0 changed/);
+  });
+});
+
+describe("siglab export csv|trace", () => {
+  it("writes CSV and trace JSON from a bundle's results", async () => {
+    const file = await exportBundle();
+    const csv = join(root, "work", "r.csv");
+    const trace = join(root, "work", "t.json");
+    expect(exportFromBundle("csv", file, { o: csv }, deps())).toBe(0);
+    expect(exportFromBundle("trace", file, { o: trace }, deps())).toBe(0);
+    expect(readFileSync(csv, "utf8")).toMatch(/^run,workload,cpu,mhz/);
+    const t = JSON.parse(readFileSync(trace, "utf8"));
+    expect(t.traceEvents.filter((e: { ph: string }) => e.ph === "X").length).toBeGreaterThan(0);
+    expect(() => exportFromBundle("xml", file, {}, deps())).toThrow(/format must be csv or trace/);
+  });
+
+  it("is reachable through cac", async () => {
+    const file = await exportBundle();
+    const cli = cac("siglab");
+    registerBundleCommands(cli, deps());
+    out = [];
+    cli.parse(["node", "siglab", "export", "csv", file], { run: false });
+    await cli.runMatchedCommand();
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(out[0]).toMatch(/^run,workload,cpu,mhz,variants,params,seed,kind,metric,value,unit\r\n1,lat_sig_catch,p4-northwood,2200,,iterations=1000,42,metric,signal round trip,/);
+  });
+});
+
+describe("atomic writes and plugin extraction", () => {
+  it("atomicWriteFile replaces a file in one step and leaves no temp file", () => {
+    const f = join(root, "work", "a.txt");
+    atomicWriteFile(f, "one");
+    atomicWriteFile(f, "two");
+    expect(readFileSync(f, "utf8")).toBe("two");
+    expect(walk(join(root, "work"))).toEqual(["a.txt"]);
+    expect(() => atomicWriteFile(join(root, "missing-dir", "a.txt"), "x")).toThrow();
+  });
+
+  it("refuses hostile paths before writing anything", () => {
+    const target = join(root, "target");
+    for (const bad of ["../escape.js", "/abs.js", "a/../../escape.js", "a\\..\\escape.js"]) {
+      const bundle = { fileName: "evil.siglab", embeddedPlugins: { ok: { "fine.js": strToU8("1"), [bad]: strToU8("2") } } };
+      expect(() => extractEmbeddedPlugins(bundle, target)).toThrow(/evil\.siglab: plugins\/ok\/.*refused/);
+      expect(walk(root).filter((p) => !p.startsWith("builtin/") && !p.startsWith("third-party/"))).toEqual([]);
+    }
+  });
+
+  it("does not follow a symlink planted in the target folder", () => {
+    const target = join(root, "target");
+    const outside = join(root, "outside");
+    mkdirSync(join(target, "p"), { recursive: true });
+    mkdirSync(outside);
+    symlinkSync(outside, join(target, "p", "lib"));
+    const bundle = { fileName: "evil.siglab", embeddedPlugins: { p: { "lib/x.js": strToU8("pwned") } } };
+    expect(() => extractEmbeddedPlugins(bundle, target)).toThrow(/refused \(parent folder leaves/);
+    expect(walk(outside)).toEqual([]);
+  });
+
+  it("fuzz: whatever names a bundle's plugin files have, nothing is written outside the target folder", async () => {
+    const good = new Uint8Array(readFileSync(await exportBundle("fuzz.siglab")));
+    const base = unzipSync(good);
+    const seg = fc.constantFrom("a", "b.js", "..", ".", "", "\\", "..\\..", "C:", "/", "%2e%2e", "x y", "~");
+    const name = fc.array(seg, { minLength: 1, maxLength: 6 }).map((s) => s.join("/"));
+    let n = 0;
+    let extracted = 0;
+    fc.assert(
+      fc.property(fc.array(name, { minLength: 1, maxLength: 3 }), (names) => {
+        const sandbox = join(root, `fz${n++}`);
+        const target = join(sandbox, "target");
+        const files = { ...base };
+        for (const nm of names) files[`plugins/thirdparty-mask/${nm}`] = strToU8("x");
+        // keep the manifest and the plugin hash honest so that only the path rules stand guard
+        const code = Object.fromEntries(Object.entries(files).filter(([k]) => k.startsWith("plugins/thirdparty-mask/")).map(([k, v]) => [k.slice("plugins/thirdparty-mask/".length), v]));
+        const refs = JSON.parse(new TextDecoder().decode(files["plugins.json"]));
+        refs[1].hash = hashFileSet(code);
+        files["plugins.json"] = strToU8(JSON.stringify(refs));
+        rehashManifest(files);
+        let bundle;
+        try {
+          bundle = readBundle(zipSync(files), { fileName: "fuzz.siglab" });
+        } catch (e) {
+          expect(e).toBeInstanceOf(BundleError);
+          return;
+        }
+        try {
+          extractEmbeddedPlugins(bundle, target);
+          extracted++;
+        } catch {
+          /* refusing is fine; escaping is not */
+        }
+        for (const f of walk(sandbox)) expect(f.startsWith("target/thirdparty-mask/")).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+    expect(extracted).toBeGreaterThan(0); // the property was not vacuous
+  });
+});
