@@ -1,0 +1,25 @@
+/**
+ * The contracts owned by other packages, imported in one place so a moved file is fixed once.
+ * Types only: nothing here pulls simulator code into the main process or the renderer thread.
+ */
+export type {
+  CpuRef,
+  ExperimentConfig,
+  ParamValue,
+  RunBudget,
+  RunSpec,
+  VariantSpec,
+  WorkloadRef,
+} from "@siglab/core/common/experiment.js";
+export type {
+  Finding,
+  Metric,
+  PathOpStat,
+  PathStat,
+  RunError,
+  RunProgress,
+  RunResult,
+  TimelineEvent,
+} from "@siglab/core/common/results.js";
+export type { PluginManifest, PluginOptionSpec } from "@siglab/core/plugin-api/manifest.js";
+export type { CpuProfileFile } from "../../../../packages/cpu-profiles/src/types.js";

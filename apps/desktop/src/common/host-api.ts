@@ -1,0 +1,212 @@
+/**
+ * The ONE host API the renderer uses. Two implementations:
+ *  - Electron: main process handlers (src/main) reached through the preload's contextBridge;
+ *  - HTTP: `siglab serve` (src/server) reached with fetch + server-sent events.
+ * Everything crossing it is plain, structured-clone-able data. The renderer never sees a host path
+ * it can write to: names are validated and resolved inside the workspace by the host.
+ */
+import type {
+  CpuProfileFile,
+  ExperimentConfig,
+  PluginManifest,
+} from "./contracts.js";
+
+export type HostKind = "electron" | "http";
+
+export interface HostInfo {
+  kind: HostKind;
+  appVersion: string;
+  /** process.platform of the host ("linux", "darwin", "win32"). */
+  platform: string;
+  /** Display path of the user workspace folder (default ~/.siglab). */
+  workspace: string;
+  /** Display path of the third-party plugin folder. */
+  pluginDir: string;
+  pluginApiVersion: string;
+}
+
+/** A shipped example workload (read-only in the editor). */
+export interface ExampleEntry {
+  id: string;
+  title: string;
+  /** e.g. "examples/lat_sig_catch.ts" */
+  file: string;
+  source: string;
+}
+
+export interface ProfileEntry {
+  origin: "builtin" | "user";
+  profile: CpuProfileFile;
+  /** For user profiles: the file name inside <workspace>/profiles. */
+  fileName?: string;
+}
+
+export interface PluginEntry {
+  /** Manifest id, or the folder name when the manifest could not be read. */
+  id: string;
+  origin: "builtin" | "third-party";
+  /** null when the manifest is missing or unreadable (see reason). */
+  manifest: PluginManifest | null;
+  enabled: boolean;
+  status: "ok" | "refused";
+  /** Why the plugin was refused (bad manifest, incompatible API version, missing entry...). */
+  reason?: string;
+  /** Third-party: display path of its folder. */
+  folder?: string;
+}
+
+/** A third-party plugin's code, handed to the simulation worker (the only place it runs). */
+export interface PluginCode {
+  id: string;
+  manifest: PluginManifest;
+  /** Entry file, relative to the plugin folder. */
+  main: string;
+  /** Relative path → source text of every .js/.mjs/.cjs/.json file the plugin ships (bounded). */
+  files: Record<string, string>;
+}
+
+export interface WorkloadFile {
+  /** File name inside <workspace>/workloads, e.g. "my_sig_test.ts". */
+  name: string;
+  size: number;
+  modifiedMs: number;
+}
+
+/** Unsaved editor contents, autosaved so they survive a crash or restart. */
+export interface Draft {
+  /** "example:<id>", "user:<name>" or "new:<n>" */
+  key: string;
+  source: string;
+  savedAtMs: number;
+}
+
+export interface RecentExperiment {
+  id: string;
+  title: string;
+  savedAtMs: number;
+  /** Where the workload came from, so the explorer can reopen it. */
+  workload: { kind: "example" | "user"; id: string };
+  config: ExperimentConfig;
+  /** One line for the explorer, e.g. "2 CPUs × 2 stacks, 0 findings". */
+  summary?: string;
+}
+
+export interface FileBytes {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface SaveOutcome {
+  /** false when the user cancelled the dialog. */
+  saved: boolean;
+  /** Display path of the written file. */
+  path?: string;
+}
+
+export interface InstallOutcome {
+  /** false when cancelled or refused. */
+  installed: boolean;
+  entry?: PluginEntry;
+  /** Why the folder was refused (names the folder and the problem). */
+  error?: string;
+}
+
+/** Commands the host's menus (or OS) send to the renderer. */
+export const MENU_COMMANDS = [
+  "new-workload",
+  "save",
+  "save-as",
+  "run",
+  "cancel",
+  "export-bundle",
+  "import-bundle",
+  "export-csv",
+  "install-plugin",
+  "show-workload",
+  "show-profiles",
+  "show-plugins",
+  "about",
+] as const;
+export type MenuCommand = (typeof MENU_COMMANDS)[number];
+
+export type HostEvent =
+  | { type: "menu"; command: MenuCommand }
+  | { type: "open-bundle"; file: FileBytes }
+  | { type: "plugins-changed" };
+
+export interface HostApi {
+  info(): Promise<HostInfo>;
+
+  listExamples(): Promise<ExampleEntry[]>;
+
+  listProfiles(): Promise<ProfileEntry[]>;
+  /** Validates and writes <workspace>/profiles/<id>.json atomically; refuses built-in ids. */
+  saveUserProfile(profile: CpuProfileFile): Promise<ProfileEntry>;
+
+  listPlugins(): Promise<PluginEntry[]>;
+  setPluginEnabled(id: string, enabled: boolean): Promise<PluginEntry[]>;
+  /** Asks the user for a folder (dialog / prompt), validates it and copies it into the plugin folder. */
+  installPluginFromFolder(): Promise<InstallOutcome>;
+  readPluginCode(id: string): Promise<PluginCode>;
+
+  listWorkloads(): Promise<WorkloadFile[]>;
+  readWorkload(name: string): Promise<string>;
+  /** Atomic write of <workspace>/workloads/<name>; the name must end in .ts. */
+  saveWorkload(name: string, source: string): Promise<WorkloadFile>;
+
+  saveDraft(key: string, source: string): Promise<void>;
+  listDrafts(): Promise<Draft[]>;
+  discardDraft(key: string): Promise<void>;
+
+  listRecent(): Promise<RecentExperiment[]>;
+  addRecent(entry: RecentExperiment): Promise<RecentExperiment[]>;
+
+  /** Save dialog for a .siglab bundle (Electron) / write into <workspace>/exports (HTTP). */
+  exportBundle(suggestedName: string, bytes: Uint8Array): Promise<SaveOutcome>;
+  /** Open dialog for a .siglab bundle; null when cancelled. */
+  importBundle(): Promise<FileBytes | null>;
+  /** CSV / PNG / SVG / JSON exports. Text is written as UTF-8. */
+  saveExport(suggestedName: string, data: string | Uint8Array): Promise<SaveOutcome>;
+  /** Opens an https: URL in the system browser after validation; false when refused. */
+  openExternal(url: string): Promise<boolean>;
+
+  /** Push events (menus, bundles opened from the OS). Returns an unsubscribe function. */
+  onEvent(listener: (e: HostEvent) => void): () => void;
+}
+
+/** The request/response methods (everything but onEvent), in one list for the preload and the HTTP client. */
+export const HOST_METHODS = [
+  "info",
+  "listExamples",
+  "listProfiles",
+  "saveUserProfile",
+  "listPlugins",
+  "setPluginEnabled",
+  "installPluginFromFolder",
+  "readPluginCode",
+  "listWorkloads",
+  "readWorkload",
+  "saveWorkload",
+  "saveDraft",
+  "listDrafts",
+  "discardDraft",
+  "listRecent",
+  "addRecent",
+  "exportBundle",
+  "importBundle",
+  "saveExport",
+  "openExternal",
+] as const satisfies readonly Exclude<keyof HostApi, "onEvent">[];
+export type HostMethod = (typeof HOST_METHODS)[number];
+
+/** The single IPC channel for calls and the one for pushed events (Electron). */
+export const IPC_CALL_CHANNEL = "siglab:call";
+export const IPC_EVENT_CHANNEL = "siglab:event";
+
+/** The renderer's origin inside Electron (custom protocol, never file://). */
+export const APP_SCHEME = "siglab";
+export const APP_ORIGIN = "siglab://app";
+
+// Compile-time guard: every request method of HostApi is listed in HOST_METHODS.
+type MissingMethods = Exclude<Exclude<keyof HostApi, "onEvent">, HostMethod>;
+export const HOST_METHODS_COMPLETE: [MissingMethods] extends [never] ? true : false = true;

@@ -1,0 +1,18 @@
+/** The built-in examples, CPU profiles and plugin manifests, as plain data for the host API. */
+import type { CpuProfileFile, PluginManifest } from "../common/contracts.js";
+import type { ExampleEntry } from "../common/host-api.js";
+import { BUILTIN_PLUGINS, BUILTIN_PROFILE_FILES, EXAMPLES } from "../worker/sim-adapter.js";
+
+export interface BuiltinCatalog {
+  examples: ExampleEntry[];
+  profiles: CpuProfileFile[];
+  plugins: PluginManifest[];
+}
+
+export function builtinCatalog(): BuiltinCatalog {
+  return {
+    examples: EXAMPLES.map((e) => ({ id: e.id, title: e.title, file: e.file, source: e.source })),
+    profiles: [...BUILTIN_PROFILE_FILES],
+    plugins: BUILTIN_PLUGINS.map((p) => p.manifest),
+  };
+}

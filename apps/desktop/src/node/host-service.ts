@@ -1,0 +1,177 @@
+/**
+ * The host API's request methods implemented on the Node side, shared by the Electron main process
+ * and the HTTP server. What differs between the two (dialogs, the system browser) comes in `HostUi`.
+ */
+import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api/manifest.js";
+import type { CpuProfileFile } from "../common/contracts.js";
+import type {
+  FileBytes,
+  HostApi,
+  HostInfo,
+  HostKind,
+  HostMethod,
+  InstallOutcome,
+  PluginEntry,
+  ProfileEntry,
+  RecentExperiment,
+  SaveOutcome,
+} from "../common/host-api.js";
+import { isAllowedExternalUrl } from "../common/url-policy.js";
+import { atomicWriteFile } from "./atomic.js";
+import { type BuiltinCatalog, builtinCatalog } from "./catalog.js";
+import { checkExportName } from "./names.js";
+import { installPluginFolder, readPluginCode, scanPluginDir } from "./plugin-folder.js";
+import { Workspace } from "./workspace.js";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+
+export interface HostUi {
+  kind: HostKind;
+  appVersion: string;
+  /** A folder to install a plugin from; null when cancelled. */
+  choosePluginFolder(): Promise<string | null>;
+  /** Where to save an export or bundle; null when cancelled. */
+  chooseSavePath(suggestedName: string, ws: Workspace): Promise<string | null>;
+  /** A bundle file to open; null when cancelled. */
+  chooseBundleToOpen(): Promise<string | null>;
+  /** Open a validated https URL outside the app; false when this host does not. */
+  openExternal(url: string): Promise<boolean>;
+  /** Tell renderers that the plugin list changed. */
+  notifyPluginsChanged?(): void;
+}
+
+export type HostHandlers = { [M in HostMethod]: (...args: Parameters<HostApi[M]>) => ReturnType<HostApi[M]> };
+
+export const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
+
+export class HostService {
+  readonly catalog: BuiltinCatalog;
+
+  constructor(
+    readonly ws: Workspace,
+    private readonly ui: HostUi,
+    catalog?: BuiltinCatalog,
+  ) {
+    this.catalog = catalog ?? builtinCatalog();
+  }
+
+  private builtinPluginIds(): Set<string> {
+    return new Set(this.catalog.plugins.map((p) => p.id));
+  }
+
+  async listPlugins(): Promise<PluginEntry[]> {
+    const { disabledPlugins } = await this.ws.readSettings();
+    const disabled = new Set(disabledPlugins);
+    const builtin: PluginEntry[] = this.catalog.plugins.map((m) => ({
+      id: m.id, origin: "builtin", manifest: m, enabled: !disabled.has(m.id), status: "ok",
+    }));
+    const builtinIds = this.builtinPluginIds();
+    const third: PluginEntry[] = (await scanPluginDir(this.ws.pluginDir, PLUGIN_API_VERSION)).map((s) => {
+      const id = s.manifest?.id ?? s.folderName;
+      const clash = !s.problem && builtinIds.has(id) ? `${s.folder}: id "${id}" is already used by a built-in plugin` : undefined;
+      const reason = s.problem ?? clash;
+      return {
+        id, origin: "third-party", manifest: s.manifest, folder: s.folder,
+        enabled: !reason && !disabled.has(id), status: reason ? "refused" : "ok", ...(reason ? { reason } : {}),
+      };
+    });
+    return [...builtin, ...third];
+  }
+
+  /** Installs from an explicit folder (the HTTP host's route; Electron goes through the dialog). */
+  async installPlugin(folder: string): Promise<InstallOutcome> {
+    try {
+      const manifest = await installPluginFolder(folder, this.ws.pluginDir, PLUGIN_API_VERSION, this.builtinPluginIds());
+      this.ui.notifyPluginsChanged?.();
+      const entry = (await this.listPlugins()).find((p) => p.id === manifest.id);
+      return { installed: true, ...(entry ? { entry } : {}) };
+    } catch (err) {
+      return { installed: false, error: (err as Error).message };
+    }
+  }
+
+  private async writeChosen(suggestedName: string, data: string | Uint8Array): Promise<SaveOutcome> {
+    checkExportName(suggestedName);
+    const target = await this.ui.chooseSavePath(suggestedName, this.ws);
+    if (!target) return { saved: false };
+    await atomicWriteFile(target, data);
+    return { saved: true, path: target };
+  }
+
+  async profileEntries(): Promise<ProfileEntry[]> {
+    const builtin: ProfileEntry[] = this.catalog.profiles.map((profile) => ({ origin: "builtin", profile }));
+    const user: ProfileEntry[] = [];
+    for (const u of await this.ws.listUserProfiles()) {
+      if (u.profile) user.push({ origin: "user", profile: u.profile, fileName: u.fileName });
+    }
+    return [...builtin, ...user];
+  }
+
+  handlers(): HostHandlers {
+    return {
+      info: async (): Promise<HostInfo> => ({
+        kind: this.ui.kind,
+        appVersion: this.ui.appVersion,
+        platform: process.platform,
+        workspace: this.ws.root,
+        pluginDir: this.ws.pluginDir,
+        pluginApiVersion: PLUGIN_API_VERSION,
+      }),
+      listExamples: async () => this.catalog.examples,
+      listProfiles: async () => this.profileEntries(),
+      saveUserProfile: async (profile: CpuProfileFile) => {
+        const saved = await this.ws.saveUserProfile(profile, new Set(this.catalog.profiles.map((p) => p.id)));
+        return { origin: "user", profile: saved.profile, fileName: saved.fileName };
+      },
+      listPlugins: async () => this.listPlugins(),
+      setPluginEnabled: async (id: string, enabled: boolean) => {
+        const all = await this.listPlugins();
+        if (!all.some((p) => p.id === id)) throw new Error(`no plugin with id "${id}"`);
+        const s = await this.ws.readSettings();
+        const set = new Set(s.disabledPlugins);
+        if (enabled) set.delete(id);
+        else set.add(id);
+        await this.ws.writeSettings({ disabledPlugins: [...set].sort() });
+        return this.listPlugins();
+      },
+      installPluginFromFolder: async () => {
+        const folder = await this.ui.choosePluginFolder();
+        if (!folder) return { installed: false };
+        return this.installPlugin(folder);
+      },
+      readPluginCode: async (id: string) => {
+        const entry = (await this.listPlugins()).find((p) => p.id === id && p.origin === "third-party");
+        if (!entry) throw new Error(`no third-party plugin with id "${id}" in ${this.ws.pluginDir}`);
+        if (entry.status !== "ok") throw new Error(entry.reason ?? `plugin "${id}" was refused`);
+        return readPluginCode(this.ws.pluginDir, id, PLUGIN_API_VERSION);
+      },
+      listWorkloads: async () => this.ws.listWorkloads(),
+      readWorkload: async (name: string) => this.ws.readWorkload(name),
+      saveWorkload: async (name: string, source: string) => this.ws.saveWorkload(name, source),
+      saveDraft: async (key: string, source: string) => this.ws.saveDraft(key, source),
+      listDrafts: async () => this.ws.listDrafts(),
+      discardDraft: async (key: string) => this.ws.discardDraft(key),
+      listRecent: async () => this.ws.listRecent(),
+      addRecent: async (entry: RecentExperiment) => this.ws.addRecent(entry),
+      exportBundle: async (name: string, bytes: Uint8Array) => {
+        if (!name.endsWith(".siglab")) throw new Error(`bundle file name "${name}" must end in .siglab`);
+        return this.writeChosen(name, bytes);
+      },
+      importBundle: async (): Promise<FileBytes | null> => {
+        const file = await this.ui.chooseBundleToOpen();
+        if (!file) return null;
+        return readBundleFile(file);
+      },
+      saveExport: async (name: string, data: string | Uint8Array) => this.writeChosen(name, data),
+      openExternal: async (url: string) => (isAllowedExternalUrl(url) ? this.ui.openExternal(url) : false),
+    };
+  }
+}
+
+/** Reads a bundle file with a size cap (the worker validates its content). */
+export async function readBundleFile(file: string): Promise<FileBytes> {
+  const st = await fs.stat(file);
+  if (!st.isFile()) throw new Error(`${file}: not a file`);
+  if (st.size > MAX_BUNDLE_BYTES) throw new Error(`${file}: larger than ${MAX_BUNDLE_BYTES} bytes, refused`);
+  return { name: path.basename(file), bytes: new Uint8Array(await fs.readFile(file)) };
+}

@@ -1,0 +1,203 @@
+/**
+ * Third-party plugins: one sub-folder of the plugin folder per plugin, each with a plugin.json
+ * manifest and an entry file. This module reads and validates them, installs a folder chosen by
+ * the user (copy into the plugin folder, bounded, no symlinks, atomic rename) and collects a
+ * plugin's code for the simulation worker. It never executes plugin code.
+ */
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import type { PluginManifest } from "../common/contracts.js";
+import type { PluginCode } from "../common/host-api.js";
+import { checkPluginId } from "./names.js";
+
+export const PLUGIN_LIMITS = {
+  maxFiles: 500,
+  maxTotalBytes: 20 * 1024 * 1024,
+  maxFileBytes: 5 * 1024 * 1024,
+  maxDepth: 8,
+};
+const CODE_EXT = new Set([".js", ".mjs", ".cjs", ".json"]);
+const SKIP_DIRS = new Set(["node_modules", ".git"]);
+
+export interface ScannedPlugin {
+  folderName: string;
+  folder: string;
+  manifest: PluginManifest | null;
+  /** Why it cannot be used; undefined when it can. */
+  problem?: string;
+}
+
+/** Checks a parsed plugin.json; returns the problem, or undefined when it is acceptable. */
+export function manifestProblem(raw: unknown, apiVersion: string): string | undefined {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return "plugin.json must be a JSON object";
+  const m = raw as Record<string, unknown>;
+  for (const key of ["id", "version", "apiVersion", "displayName", "description"]) {
+    if (typeof m[key] !== "string" || (m[key] as string).trim() === "") return `plugin.json: "${key}" must be a non-empty string`;
+  }
+  try {
+    checkPluginId(m.id as string);
+  } catch (err) {
+    return `plugin.json: ${(err as Error).message}`;
+  }
+  if (!m.options || typeof m.options !== "object" || Array.isArray(m.options)) return `plugin.json: "options" must be an object`;
+  for (const [name, spec] of Object.entries(m.options as Record<string, unknown>)) {
+    const s = spec as Record<string, unknown>;
+    if (!s || typeof s !== "object" || !["boolean", "number", "string", "enum"].includes(s.type as string)) {
+      return `plugin.json: option "${name}" needs a type of boolean, number, string or enum`;
+    }
+    if (s.type === "enum" && (!Array.isArray(s.values) || s.values.length === 0)) return `plugin.json: enum option "${name}" needs "values"`;
+  }
+  if (!Array.isArray(m.contributes) || m.contributes.some((c) => typeof c !== "string")) {
+    return `plugin.json: "contributes" must be an array of extension point names`;
+  }
+  if (typeof m.main !== "string" || m.main.trim() === "") return `plugin.json: "main" must name the entry file (e.g. "dist/index.js")`;
+  const rel = path.posix.normalize(m.main.replace(/\\/g, "/"));
+  if (rel.startsWith("../") || path.posix.isAbsolute(rel)) return `plugin.json: "main" must stay inside the plugin folder`;
+  return apiVersionProblem(m.apiVersion as string, apiVersion);
+}
+
+/** A plugin built for another major API version, or a newer minor, is refused. */
+export function apiVersionProblem(wanted: string, ours: string): string | undefined {
+  const parse = (v: string): [number, number] | null => {
+    const mm = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(v.trim());
+    return mm ? [Number(mm[1]), Number(mm[2])] : null;
+  };
+  const w = parse(wanted);
+  const o = parse(ours)!;
+  if (!w) return `plugin.json: "apiVersion" "${wanted}" is not a version like "1.0"`;
+  if (w[0] !== o[0]) return `targets plugin API ${wanted}, but this SigLab implements ${ours} (a different major version is incompatible)`;
+  if (w[1] > o[1]) return `targets plugin API ${wanted}, newer than this SigLab's ${ours}: update SigLab`;
+  return undefined;
+}
+
+export async function readManifest(folder: string, apiVersion: string): Promise<{ manifest: PluginManifest | null; problem?: string }> {
+  const file = path.join(folder, "plugin.json");
+  let text: string;
+  try {
+    text = await fs.readFile(file, "utf8");
+  } catch {
+    return { manifest: null, problem: `${folder}: no plugin.json (a plugin folder needs a manifest)` };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return { manifest: null, problem: `${file}: invalid JSON (${(err as Error).message})` };
+  }
+  const problem = manifestProblem(raw, apiVersion);
+  const manifest = problem && !(raw && typeof (raw as PluginManifest).id === "string") ? null : (raw as PluginManifest);
+  if (problem) return { manifest, problem: `${folder}: ${problem}` };
+  const mainFile = path.join(folder, (raw as PluginManifest).main!);
+  try {
+    const st = await fs.stat(mainFile);
+    if (!st.isFile()) throw new Error("not a file");
+  } catch {
+    return { manifest, problem: `${folder}: entry file "${(raw as PluginManifest).main}" does not exist (build the plugin first?)` };
+  }
+  return { manifest };
+}
+
+export async function scanPluginDir(pluginDir: string, apiVersion: string): Promise<ScannedPlugin[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(pluginDir);
+  } catch {
+    return [];
+  }
+  const out: ScannedPlugin[] = [];
+  for (const folderName of names.sort()) {
+    if (folderName.startsWith(".")) continue;
+    const folder = path.join(pluginDir, folderName);
+    const st = await fs.lstat(folder);
+    if (!st.isDirectory()) continue;
+    const { manifest, problem } = await readManifest(folder, apiVersion);
+    let p = problem;
+    if (!p && manifest && manifest.id !== folderName) p = `${folder}: folder name must equal the manifest id "${manifest.id}"`;
+    out.push({ folderName, folder, manifest, problem: p });
+  }
+  return out;
+}
+
+interface FileItem {
+  rel: string;
+  abs: string;
+  size: number;
+}
+
+/** Lists a plugin folder's files within the limits; refuses symlinks and oversized trees. */
+async function walk(root: string): Promise<FileItem[]> {
+  const out: FileItem[] = [];
+  let total = 0;
+  const visit = async (dir: string, depth: number): Promise<void> => {
+    if (depth > PLUGIN_LIMITS.maxDepth) throw new Error(`${dir}: folders nested deeper than ${PLUGIN_LIMITS.maxDepth} levels`);
+    for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+      const abs = path.join(dir, entry.name);
+      if (entry.isSymbolicLink()) throw new Error(`${abs}: symbolic links are not allowed in a plugin`);
+      if (entry.isDirectory()) {
+        if (SKIP_DIRS.has(entry.name) || entry.name.startsWith(".")) continue;
+        await visit(abs, depth + 1);
+      } else if (entry.isFile()) {
+        const size = (await fs.stat(abs)).size;
+        if (size > PLUGIN_LIMITS.maxFileBytes) throw new Error(`${abs}: file larger than ${PLUGIN_LIMITS.maxFileBytes} bytes`);
+        total += size;
+        if (total > PLUGIN_LIMITS.maxTotalBytes) throw new Error(`${root}: plugin larger than ${PLUGIN_LIMITS.maxTotalBytes} bytes`);
+        out.push({ rel: path.relative(root, abs).split(path.sep).join("/"), abs, size });
+        if (out.length > PLUGIN_LIMITS.maxFiles) throw new Error(`${root}: more than ${PLUGIN_LIMITS.maxFiles} files`);
+      }
+    }
+  };
+  await visit(root, 0);
+  return out;
+}
+
+/**
+ * Copies `source` into `<pluginDir>/<manifest id>` after validation. An existing install of the
+ * same id is replaced only once the new copy is complete.
+ */
+export async function installPluginFolder(
+  source: string,
+  pluginDir: string,
+  apiVersion: string,
+  reservedIds: ReadonlySet<string>,
+): Promise<PluginManifest> {
+  const src = path.resolve(source);
+  const st = await fs.stat(src).catch(() => null);
+  if (!st || !st.isDirectory()) throw new Error(`${src}: not a folder`);
+  const { manifest, problem } = await readManifest(src, apiVersion);
+  if (problem || !manifest) throw new Error(problem ?? `${src}: unreadable plugin.json`);
+  if (reservedIds.has(manifest.id)) throw new Error(`${src}: plugin id "${manifest.id}" is a built-in plugin's id`);
+  const resolvedDir = path.resolve(pluginDir);
+  if (src === resolvedDir || src.startsWith(resolvedDir + path.sep)) throw new Error(`${src}: already inside the plugin folder`);
+  const files = await walk(src);
+  await fs.mkdir(resolvedDir, { recursive: true });
+  const staging = path.join(resolvedDir, `.install-${manifest.id}-${randomBytes(4).toString("hex")}`);
+  try {
+    for (const f of files) {
+      const dest = path.join(staging, ...f.rel.split("/"));
+      await fs.mkdir(path.dirname(dest), { recursive: true });
+      await fs.copyFile(f.abs, dest);
+    }
+    const target = path.join(resolvedDir, manifest.id);
+    const old = path.join(resolvedDir, `.old-${manifest.id}-${randomBytes(4).toString("hex")}`);
+    const hadOld = await fs.rename(target, old).then(() => true, () => false);
+    await fs.rename(staging, target);
+    if (hadOld) await fs.rm(old, { recursive: true, force: true });
+  } catch (err) {
+    await fs.rm(staging, { recursive: true, force: true });
+    throw err;
+  }
+  return manifest;
+}
+
+/** The code the simulation worker needs to load an installed plugin (never run here). */
+export async function readPluginCode(pluginDir: string, id: string, apiVersion: string): Promise<PluginCode> {
+  const folder = path.join(pluginDir, checkPluginId(id));
+  const { manifest, problem } = await readManifest(folder, apiVersion);
+  if (problem || !manifest) throw new Error(problem ?? `${folder}: unreadable plugin.json`);
+  const files: Record<string, string> = {};
+  for (const f of await walk(folder)) {
+    if (CODE_EXT.has(path.extname(f.rel))) files[f.rel] = await fs.readFile(f.abs, "utf8");
+  }
+  return { id: manifest.id, manifest, main: path.posix.normalize(manifest.main!.replace(/\\/g, "/")), files };
+}

@@ -1,0 +1,541 @@
+/**
+ * The SigLab window: explorer, Monaco editor, run configuration, toolbar with progress/cancel,
+ * results, and the profiles/plugins views. Talks to the host only through HostApi and to the
+ * simulation only through SimClient (the worker); never runs workload or plugin code itself.
+ */
+import type { CpuProfileFile, ExperimentConfig, RunResult } from "../common/contracts.js";
+import type { Draft, ExampleEntry, HostApi, HostEvent, HostInfo, MenuCommand, PluginCode, PluginEntry, ProfileEntry, RecentExperiment, WorkloadFile } from "../common/host-api.js";
+import { toCsv } from "@siglab/core/export/index.js";
+import { compareResults } from "@siglab/core/bundle/compare.js";
+import type { Bundle, BundleInput } from "@siglab/core/bundle/format.js";
+import { monaco } from "./monaco-setup.js";
+import { ResultsView } from "./results/results-view.js";
+import { RunCancelled, SimClient } from "./sim-client.js";
+import { clear, h, toast } from "./ui/dom.js";
+import { askText, showMessage } from "./ui/modal.js";
+import { PluginsView } from "./ui/plugins-view.js";
+import { ProfilesView } from "./ui/profiles-view.js";
+import { defaultRunConfig, RunConfigView, type RunConfigState } from "./ui/run-config.js";
+import type { WorkloadInfo } from "../worker/protocol.js";
+
+interface Doc {
+  key: string;
+  kind: "example" | "user" | "new";
+  /** example id, workload file name, or "untitled-N" */
+  id: string;
+  title: string;
+  file: string;
+  readOnly: boolean;
+  saved: string;
+  model: monaco.editor.ITextModel;
+}
+
+type View = "workload" | "profiles" | "plugins";
+
+const AUTOSAVE_MS = 700;
+const NEW_WORKLOAD = `import { workload, SIGUSR1 } from "siglab";
+
+export default workload({
+  name: "my workload",
+  params: { iterations: 1000 },
+  *main(t, { iterations }) {
+    yield* t.sigaction(SIGUSR1, function* () {}, { flags: 0 });
+    const start = t.rdtsc();
+    for (let i = 0; i < iterations; i++) yield* t.kill(t.pid, SIGUSR1);
+    t.report("signal round trip", (t.rdtsc() - start) / iterations, "cycles");
+  },
+});
+`;
+
+export class App {
+  private info!: HostInfo;
+  private examples: ExampleEntry[] = [];
+  private profiles: ProfileEntry[] = [];
+  private plugins: PluginEntry[] = [];
+  private workloads: WorkloadFile[] = [];
+  private drafts: Draft[] = [];
+  private recent: RecentExperiment[] = [];
+  private doc: Doc | null = null;
+  private docs = new Map<string, Doc>();
+  private editor!: monaco.editor.IStandaloneCodeEditor;
+  private readonly sim = new SimClient();
+  private readonly runConfig = new RunConfigView({ cpus: [], stacks: [{ variants: [] }], params: {}, sweep: { enabled: false, param: "", values: "" }, seed: 1, timeline: false });
+  private readonly results: ResultsView;
+  private readonly profilesView: ProfilesView;
+  private readonly pluginsView: PluginsView;
+  private lastConfig: ExperimentConfig | null = null;
+  private lastProfiles: CpuProfileFile[] = [];
+  private bundleExpected: RunResult[] | null = null;
+  private autosaveTimer: number | undefined;
+  private inspectTimer: number | undefined;
+  private view: View = "workload";
+  private untitled = 0;
+
+  // layout parts
+  private readonly explorer = h("nav.explorer#explorer", { "aria-label": "Explorer" });
+  private readonly banner = h("div.banner#doc-banner", { hidden: true });
+  private readonly docTitle = h("span.doc-title#doc-title");
+  private readonly editorHost = h("div.editor#editor");
+  private readonly workloadView = h("section.workload-view#workload-view", null, h("div.doc-bar", null, this.docTitle, h("span.spacer")), this.banner, this.editorHost);
+  private readonly center = h("main.center");
+  private readonly runButton = h("button.primary.run#run-button", { title: "Run (Ctrl/Cmd+Enter)", onclick: () => void this.run() }, "▶ Run");
+  private readonly cancelButton = h("button#cancel-button", { disabled: true, title: "Cancel the run", onclick: () => this.cancel() }, "■ Cancel");
+  private readonly progress = h("progress#run-progress", { max: 1, value: 0 });
+  private readonly status = h("span.status#run-status", { role: "status", "aria-live": "polite" }, "Ready");
+  private readonly viewTabs: Record<View, HTMLButtonElement>;
+
+  constructor(
+    private readonly host: HostApi,
+    private readonly root: HTMLElement,
+  ) {
+    this.results = new ResultsView({ saveExport: (n, d) => this.saveExport(n, d) });
+    this.profilesView = new ProfilesView(async (p) => {
+      try {
+        await this.host.saveUserProfile(p);
+        await this.refreshProfiles();
+        this.profilesView.select(p.id);
+        toast(`Saved profile ${p.id}`);
+      } catch (err) {
+        toast((err as Error).message, "error");
+      }
+    });
+    this.pluginsView = new PluginsView({
+      setEnabled: async (id, enabled) => {
+        this.plugins = await this.host.setPluginEnabled(id, enabled);
+        this.onPluginsChanged();
+      },
+      install: () => this.installPlugin(),
+    });
+    const tab = (v: View, label: string): HTMLButtonElement => h("button.view-tab", { "data-view": v, onclick: () => this.showView(v) }, label);
+    this.viewTabs = { workload: tab("workload", "Workload"), profiles: tab("profiles", "CPU profiles"), plugins: tab("plugins", "Plugins") };
+  }
+
+  async start(): Promise<void> {
+    const toolbar = h("header.toolbar", null,
+      h("span.brand", null, h("img", { src: "./icon.svg", alt: "", width: 20, height: 20 }), " SigLab"),
+      h("span.view-tabs", { role: "tablist" }, Object.values(this.viewTabs)),
+      h("span.spacer"),
+      h("button#export-bundle", { onclick: () => void this.exportBundle(), title: "Export experiment as a .siglab bundle" }, "Export bundle"),
+      h("button#import-bundle", { onclick: () => void this.importBundle(), title: "Open a .siglab bundle" }, "Open bundle"),
+      h("button#export-csv", { onclick: () => void this.exportCsv(), title: "Export results as CSV" }, "CSV"),
+      this.progress, this.status, this.cancelButton, this.runButton);
+    this.center.append(this.workloadView);
+    this.root.append(toolbar, h("div.layout", null, this.explorer, this.center, this.runConfig.el), this.results.el);
+    this.editor = monaco.editor.create(this.editorHost, { automaticLayout: true, minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false, tabSize: 2 });
+    this.editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => void this.run());
+    this.editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => void this.save());
+    window.addEventListener("keydown", (e) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key === "Enter") { e.preventDefault(); void this.run(); }
+      else if (mod && e.key.toLowerCase() === "s") { e.preventDefault(); void this.save(); }
+      else if (mod && e.key === ".") { e.preventDefault(); this.cancel(); }
+    });
+    this.host.onEvent((e) => void this.onHostEvent(e));
+    this.showView("workload");
+    [this.info, this.examples, this.profiles, this.plugins, this.workloads, this.drafts, this.recent] = await Promise.all([
+      this.host.info(), this.host.listExamples(), this.host.listProfiles(), this.host.listPlugins(), this.host.listWorkloads(), this.host.listDrafts(), this.host.listRecent(),
+    ]);
+    this.runConfig.state = defaultRunConfig(this.profiles);
+    this.runConfig.setCatalog(this.profiles, this.plugins);
+    this.profilesView.setEntries(this.profiles);
+    this.pluginsView.setEntries(this.plugins, this.info.pluginDir);
+    this.renderExplorer();
+    const lastNew = this.drafts.find((d) => d.key.startsWith("new:"));
+    if (lastNew) this.openNew(lastNew.source, lastNew.key);
+    else if (this.examples[0]) this.openExample(this.examples[0].id);
+    this.root.removeAttribute("aria-busy");
+    document.body.dataset.ready = "true";
+  }
+
+  // ---- views & explorer ------------------------------------------------------------------------------
+  showView(v: View): void {
+    this.view = v;
+    for (const [k, b] of Object.entries(this.viewTabs)) b.setAttribute("aria-selected", String(k === v));
+    clear(this.center);
+    this.center.append(v === "workload" ? this.workloadView : v === "profiles" ? this.profilesView.el : this.pluginsView.el);
+  }
+
+  private renderExplorer(): void {
+    clear(this.explorer);
+    const item = (label: string, attrs: Record<string, unknown>, active = false, extra?: Node | string | null): HTMLElement =>
+      h("li", null, h("button.list-item", { ...attrs, class: active ? "active" : "" }, label, extra ?? null));
+    const section = (title: string, items: HTMLElement[], action?: HTMLElement): HTMLElement =>
+      h("section", null, h("h3", null, title, action ?? null), h("ul", null, items.length ? items : h("li.muted", null, "none")));
+    const draftKeys = new Set(this.drafts.map((d) => d.key));
+    this.explorer.append(
+      section("Examples", this.examples.map((e) => item(e.title, { "data-example": e.id, title: e.file, onclick: () => this.openExample(e.id) }, this.doc?.key === `example:${e.id}`))),
+      section("My workloads", [
+        ...this.workloads.map((w) => item(w.name, { "data-workload": w.name, onclick: () => void this.openUser(w.name) }, this.doc?.key === `user:${w.name}`, draftKeys.has(`user:${w.name}`) ? h("span.dot", { title: "unsaved changes recovered" }, " ●") : null)),
+        ...this.drafts.filter((d) => d.key.startsWith("new:")).map((d) => item(`${d.key.slice(4)} (unsaved)`, { "data-draft": d.key, onclick: () => this.openNew(d.source, d.key) }, this.doc?.key === d.key)),
+      ], h("button.icon", { title: "New workload", "aria-label": "New workload", onclick: () => this.openNew(NEW_WORKLOAD) }, "+")),
+      section("Recent experiments", this.recent.slice(0, 10).map((r) => item(r.title, { "data-recent": r.id, title: r.summary ?? "", onclick: () => void this.openRecent(r) }))),
+      section("Plugins", this.plugins.map((p) => item(p.manifest?.displayName ?? p.id, { "data-plugin-link": p.id, onclick: () => this.showView("plugins") }, false, p.status === "refused" ? h("span.warn", null, " refused") : !p.enabled ? h("span.muted", null, " off") : null))),
+      section("CPU profiles", this.profiles.map((p) => item(p.profile.name, { "data-profile-link": p.profile.id, onclick: () => { this.showView("profiles"); this.profilesView.select(p.profile.id); } }, false, p.origin === "user" ? h("span.tag", null, "mine") : null))),
+    );
+  }
+
+  // ---- documents -----------------------------------------------------------------------------------
+  private docFor(key: string, make: () => Omit<Doc, "model" | "key"> & { source: string; uri: string }): Doc {
+    const existing = this.docs.get(key);
+    if (existing) return existing;
+    const d = make();
+    const uri = monaco.Uri.parse(d.uri);
+    const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(d.source, "typescript", uri);
+    const doc: Doc = { key, kind: d.kind, id: d.id, title: d.title, file: d.file, readOnly: d.readOnly, saved: d.saved, model };
+    model.onDidChangeContent(() => this.onEdit(doc));
+    this.docs.set(key, doc);
+    return doc;
+  }
+
+  private activate(doc: Doc, banner?: HTMLElement | null): void {
+    this.doc = doc;
+    this.editor.setModel(doc.model);
+    this.editor.updateOptions({ readOnly: doc.readOnly });
+    this.docTitle.textContent = doc.title + (doc.readOnly ? " (read-only example)" : "");
+    this.docTitle.dataset.key = doc.key;
+    clear(this.banner);
+    this.banner.hidden = true;
+    if (doc.readOnly) this.setBanner(h("span", null, "Examples are read-only. "), h("button.primary#save-as-mine", { onclick: () => void this.saveAs() }, "Save as my workload"));
+    if (banner) this.setBanner(banner);
+    this.showView("workload");
+    this.renderExplorer();
+    this.scheduleInspect(0);
+  }
+
+  private setBanner(...nodes: Node[]): void {
+    this.banner.append(...nodes);
+    this.banner.hidden = false;
+  }
+
+  openExample(id: string): void {
+    const e = this.examples.find((x) => x.id === id);
+    if (!e) return;
+    const doc = this.docFor(`example:${id}`, () => ({ kind: "example", id, title: e.title, file: e.file, readOnly: true, saved: e.source, source: e.source, uri: `file:///${e.file}` }));
+    this.activate(doc);
+  }
+
+  async openUser(name: string): Promise<void> {
+    const key = `user:${name}`;
+    let doc = this.docs.get(key);
+    let banner: HTMLElement | null = null;
+    if (!doc) {
+      const source = await this.host.readWorkload(name);
+      doc = this.docFor(key, () => ({ kind: "user", id: name.replace(/\.ts$/, ""), title: name, file: `workloads/${name}`, readOnly: false, saved: source, source, uri: `file:///workloads/${name}` }));
+      const draft = this.drafts.find((d) => d.key === key);
+      if (draft && draft.source !== source) {
+        doc.model.setValue(draft.source);
+        banner = h("span", null, `Recovered unsaved changes from ${new Date(draft.savedAtMs).toLocaleString()}. `,
+          h("button", { onclick: () => { doc!.model.setValue(doc!.saved); void this.host.discardDraft(key); this.banner.hidden = true; } }, "Discard them"));
+      }
+    }
+    this.activate(doc, banner);
+  }
+
+  openNew(source: string, key?: string): void {
+    const k = key ?? `new:untitled-${Date.now().toString(36)}`;
+    const id = k.slice(4);
+    const doc = this.docFor(k, () => ({ kind: "new", id, title: `${id} (unsaved)`, file: `${id}.ts`, readOnly: false, saved: "", source, uri: `file:///new/${id}.ts` }));
+    this.untitled++;
+    this.activate(doc);
+    if (!key) void this.host.saveDraft(k, source);
+  }
+
+  private onEdit(doc: Doc): void {
+    if (doc.readOnly) return;
+    window.clearTimeout(this.autosaveTimer);
+    this.autosaveTimer = window.setTimeout(() => {
+      const source = doc.model.getValue();
+      if (source === doc.saved && doc.kind === "user") void this.host.discardDraft(doc.key);
+      else void this.host.saveDraft(doc.key, source).then(() => (document.body.dataset.autosaved = doc.key));
+    }, AUTOSAVE_MS);
+    if (doc === this.doc) this.scheduleInspect(1200);
+  }
+
+  /** Reads the workload's default params by evaluating it in the worker (when idle). */
+  private scheduleInspect(ms: number): void {
+    window.clearTimeout(this.inspectTimer);
+    this.inspectTimer = window.setTimeout(async () => {
+      const doc = this.doc;
+      if (!doc || this.sim.busy) return;
+      try {
+        const info = (await this.sim.request({ type: "inspect", source: doc.model.getValue(), file: doc.file })) as WorkloadInfo;
+        if (doc === this.doc) this.runConfig.setWorkloadParams(info.params);
+      } catch {
+        // Type/syntax errors show as editor markers; the params panel keeps the last good values.
+      }
+    }, ms);
+  }
+
+  async save(): Promise<void> {
+    const doc = this.doc;
+    if (!doc) return;
+    if (doc.kind !== "user") return this.saveAs();
+    const source = doc.model.getValue();
+    await this.host.saveWorkload(doc.title, source);
+    doc.saved = source;
+    await this.host.discardDraft(doc.key);
+    this.drafts = this.drafts.filter((d) => d.key !== doc.key);
+    toast(`Saved ${doc.title}`);
+    this.renderExplorer();
+  }
+
+  async saveAs(): Promise<void> {
+    const doc = this.doc;
+    if (!doc) return;
+    const base = doc.kind === "example" ? `${doc.id}_mine` : doc.kind === "new" ? "my_workload" : doc.id + "_copy";
+    const name = await askText("Save as my workload", `File name in ${this.info.workspace}/workloads:`, `${base}.ts`, (v) =>
+      /^[A-Za-z0-9][A-Za-z0-9_.-]{0,100}\.ts$/.test(v) && !v.includes("..") ? null : "use letters, digits, _ . - and end with .ts");
+    if (!name) return;
+    try {
+      const source = doc.model.getValue();
+      await this.host.saveWorkload(name, source);
+      if (doc.kind === "new") {
+        await this.host.discardDraft(doc.key);
+        this.docs.delete(doc.key);
+        doc.model.dispose();
+      }
+      this.docs.get(`user:${name}`)?.model.dispose();
+      this.docs.delete(`user:${name}`);
+      [this.workloads, this.drafts] = await Promise.all([this.host.listWorkloads(), this.host.listDrafts()]);
+      await this.openUser(name);
+      toast(`Saved ${name}`);
+    } catch (err) {
+      toast((err as Error).message, "error");
+    }
+  }
+
+  // ---- running ---------------------------------------------------------------------------------------
+  private workloadRef(doc: Doc): { id: string; file: string; source: string } {
+    return { id: doc.id.replace(/[^A-Za-z0-9_.-]/g, "_"), file: doc.file, source: doc.model.getValue() };
+  }
+
+  async run(): Promise<void> {
+    const doc = this.doc;
+    if (!doc || this.sim.busy) return;
+    let config: ExperimentConfig;
+    try {
+      config = this.runConfig.experiment(this.workloadRef(doc));
+    } catch (err) {
+      toast((err as Error).message, "error");
+      return;
+    }
+    const profiles = config.cpus.map((c) => this.profiles.find((p) => p.profile.id === c.id)!.profile);
+    const thirdParty = [...new Set(config.stacks.flat().map((v) => v.id))].filter((id) => this.plugins.find((p) => p.id === id)?.origin === "third-party");
+    let plugins: PluginCode[];
+    try {
+      plugins = await Promise.all(thirdParty.map((id) => this.host.readPluginCode(id)));
+    } catch (err) {
+      toast((err as Error).message, "error");
+      return;
+    }
+    this.lastConfig = config;
+    this.lastProfiles = profiles;
+    const partial: RunResult[] = [];
+    const started = performance.now();
+    this.setRunning(true);
+    this.status.textContent = "Starting…";
+    this.results.setResults([], config, profiles);
+    try {
+      const results = await this.sim.run(config, profiles, plugins, {
+        onProgress: ({ index, total, progress }) => {
+          const overall = (index + (progress.fraction ?? 0)) / total;
+          this.progress.value = overall;
+          const elapsed = (performance.now() - started) / 1000;
+          const eta = overall > 0.02 ? ` · ~${Math.max(0, Math.round(elapsed / overall - elapsed))} s left` : "";
+          this.status.textContent = `Run ${index + 1}/${total} · ${progress.cycles.toLocaleString("en-US")} cycles${eta}`;
+        },
+        onResult: ({ index, total, result }) => {
+          partial[index] = result;
+          this.progress.value = (index + 1) / total;
+          this.results.setResults(partial, config, profiles);
+        },
+      });
+      this.results.setResults(results, config, profiles);
+      const findings = results.reduce((n, r) => n + r.findings.length, 0);
+      const failed = results.filter((r) => r.error).length;
+      this.status.textContent = `Done: ${results.length} run${results.length === 1 ? "" : "s"} in ${((performance.now() - started) / 1000).toFixed(1)} s · ${findings} finding${findings === 1 ? "" : "s"}${failed ? ` · ${failed} failed` : ""}`;
+      if (this.bundleExpected) this.reportBundleComparison(results);
+      await this.remember(doc, config, results);
+    } catch (err) {
+      if (err instanceof RunCancelled) this.status.textContent = `Cancelled (${partial.filter(Boolean).length} run(s) kept)`;
+      else {
+        this.status.textContent = "Failed";
+        toast((err as Error).message, "error");
+      }
+    } finally {
+      this.setRunning(false);
+    }
+  }
+
+  cancel(): void {
+    if (!this.sim.busy) return;
+    this.sim.cancel();
+  }
+
+  private setRunning(running: boolean): void {
+    this.runButton.disabled = running;
+    this.cancelButton.disabled = !running;
+    document.body.dataset.running = String(running);
+    if (!running) this.progress.value = 0;
+  }
+
+  private async remember(doc: Doc, config: ExperimentConfig, results: RunResult[]): Promise<void> {
+    if (doc.kind === "new") return;
+    const entry: RecentExperiment = {
+      id: `${doc.key}|${config.cpus.map((c) => `${c.id}@${c.mhz}`).join(",")}|${JSON.stringify(config.stacks)}`.slice(0, 190),
+      title: `${doc.title} · ${config.cpus.length} CPU × ${config.stacks.length} stack${config.stacks.length === 1 ? "" : "s"}`,
+      savedAtMs: Date.now(),
+      workload: { kind: doc.kind, id: doc.kind === "example" ? doc.id : doc.title },
+      config: { ...config, workload: { ...config.workload, source: "" } },
+      summary: `${results.length} runs, ${results.reduce((n, r) => n + r.findings.length, 0)} findings`,
+    };
+    try {
+      this.recent = await this.host.addRecent(entry);
+      this.renderExplorer();
+    } catch {
+      /* recent list is a convenience */
+    }
+  }
+
+  private async openRecent(r: RecentExperiment): Promise<void> {
+    if (r.workload.kind === "example") this.openExample(r.workload.id);
+    else await this.openUser(r.workload.id);
+    const s: RunConfigState = {
+      cpus: r.config.cpus,
+      stacks: r.config.stacks.map((variants) => ({ variants })),
+      params: { ...r.config.params },
+      sweep: r.config.sweep ? { enabled: true, param: r.config.sweep.param, values: r.config.sweep.values.join(", ") } : { enabled: false, param: "", values: "" },
+      seed: r.config.seed,
+      timeline: !!r.config.timeline,
+    };
+    this.runConfig.setState(s);
+    toast("Configuration restored: press Run to re-run it");
+  }
+
+  // ---- plugins & profiles -------------------------------------------------------------------------------
+  private onPluginsChanged(): void {
+    this.runConfig.setCatalog(this.profiles, this.plugins);
+    this.pluginsView.setEntries(this.plugins);
+    this.renderExplorer();
+  }
+
+  private async installPlugin(): Promise<void> {
+    const r = await this.host.installPluginFromFolder();
+    if (r.installed) toast(`Installed plugin ${r.entry?.id ?? ""}`);
+    else if (r.error) showMessage("Plugin refused", r.error);
+    this.plugins = await this.host.listPlugins();
+    this.onPluginsChanged();
+  }
+
+  private async refreshProfiles(): Promise<void> {
+    this.profiles = await this.host.listProfiles();
+    this.profilesView.setEntries(this.profiles);
+    this.runConfig.setCatalog(this.profiles, this.plugins);
+    this.renderExplorer();
+  }
+
+  // ---- exports & bundles --------------------------------------------------------------------------------
+  private async saveExport(name: string, data: string | Uint8Array): Promise<void> {
+    try {
+      const r = await this.host.saveExport(name, data);
+      if (r.saved) {
+        toast(`Saved ${r.path ?? name}`);
+        document.body.dataset.lastExport = r.path ?? name;
+      }
+    } catch (err) {
+      toast((err as Error).message, "error");
+    }
+  }
+
+  private async exportCsv(): Promise<void> {
+    const results = this.results.currentResults;
+    if (!results.length) return toast("Nothing to export yet: run an experiment first", "error");
+    await this.saveExport(`${this.lastConfig?.workload.id ?? "results"}.csv`, toCsv(results));
+  }
+
+  private async exportBundle(): Promise<void> {
+    const results = this.results.currentResults;
+    if (!this.lastConfig || !results.length) return toast("Run an experiment before exporting a bundle", "error");
+    try {
+      const plugins: BundleInput["plugins"] = [];
+      for (const id of new Set(this.lastConfig.stacks.flat().map((v) => v.id))) {
+        const entry = this.plugins.find((p) => p.id === id);
+        if (entry?.origin === "third-party") {
+          const code = await this.host.readPluginCode(id);
+          plugins.push({ source: "embedded", id, version: code.manifest.version, apiVersion: code.manifest.apiVersion, files: { ...code.files, "plugin.json": JSON.stringify(code.manifest, null, 2) } });
+        } else plugins.push({ source: "builtin", id, version: entry?.manifest?.version ?? "0.0.0" });
+      }
+      const input: BundleInput = { experiment: this.lastConfig, profiles: this.lastProfiles, plugins, results, appVersion: this.info.appVersion };
+      const bytes = (await this.sim.request({ type: "bundle-write", input })) as Uint8Array;
+      const r = await this.host.exportBundle(`${this.lastConfig.workload.id}.siglab`, bytes);
+      if (r.saved) toast(`Bundle saved to ${r.path}`);
+    } catch (err) {
+      toast(`Export failed: ${(err as Error).message}`, "error");
+    }
+  }
+
+  private async importBundle(): Promise<void> {
+    const file = await this.host.importBundle();
+    if (file) await this.openBundleBytes(file.name, file.bytes);
+  }
+
+  private async openBundleBytes(name: string, bytes: Uint8Array): Promise<void> {
+    let bundle: Bundle;
+    try {
+      bundle = (await this.sim.request({ type: "bundle-read", fileName: name, bytes })) as Bundle;
+    } catch (err) {
+      showMessage("Cannot open bundle", (err as Error).message);
+      return;
+    }
+    const exp = bundle.experiment;
+    const missing = bundle.plugins.filter((p) => !this.plugins.some((x) => x.id === p.id && x.status === "ok")).map((p) => `${p.id}@${p.version}`);
+    this.openNew(exp.workload.source, `new:${exp.workload.id.replace(/[^A-Za-z0-9_.-]/g, "_")}-bundle`);
+    const profiles = bundle.profiles;
+    this.runConfig.setState({
+      cpus: exp.cpus, stacks: exp.stacks.map((variants) => ({ variants })), params: { ...exp.params },
+      sweep: exp.sweep ? { enabled: true, param: exp.sweep.param, values: exp.sweep.values.join(", ") } : { enabled: false, param: "", values: "" },
+      seed: exp.seed, timeline: !!exp.timeline,
+    });
+    this.lastConfig = exp;
+    this.lastProfiles = profiles;
+    this.bundleExpected = bundle.results;
+    this.results.setResults(bundle.results, exp, profiles);
+    const notes = [...bundle.warnings, ...(missing.length ? [`Missing plugins (install or enable them to re-run): ${missing.join(", ")}`] : [])];
+    this.setBanner(h("span", null, `Opened bundle ${name}${bundle.migratedFrom ? ` (migrated from format ${bundle.migratedFrom})` : ""}. Press Run to re-run it and compare. ${notes.join(" ")}`));
+  }
+
+  private reportBundleComparison(results: RunResult[]): void {
+    const expected = this.bundleExpected!;
+    this.bundleExpected = null;
+    const c = compareResults(expected, results);
+    showMessage("Re-run of the bundle", c.identical ? "The results are identical to the bundle's, bit for bit." : `The results differ from the bundle's in ${c.differences.length} place(s): ${c.differences.slice(0, 5).map((d) => `${d.path}: ${String(d.expected)} → ${String(d.actual)}`).join("; ")}`);
+  }
+
+  // ---- host events ---------------------------------------------------------------------------------------
+  private async onHostEvent(e: HostEvent): Promise<void> {
+    if (e.type === "plugins-changed") {
+      this.plugins = await this.host.listPlugins();
+      this.onPluginsChanged();
+    } else if (e.type === "open-bundle") await this.openBundleBytes(e.file.name, e.file.bytes);
+    else if (e.type === "menu") await this.onMenu(e.command);
+  }
+
+  private async onMenu(c: MenuCommand): Promise<void> {
+    const actions: Record<MenuCommand, () => unknown> = {
+      "new-workload": () => this.openNew(NEW_WORKLOAD),
+      save: () => this.save(),
+      "save-as": () => this.saveAs(),
+      run: () => this.run(),
+      cancel: () => this.cancel(),
+      "export-bundle": () => this.exportBundle(),
+      "import-bundle": () => this.importBundle(),
+      "export-csv": () => this.exportCsv(),
+      "install-plugin": () => this.installPlugin(),
+      "show-workload": () => this.showView("workload"),
+      "show-profiles": () => this.showView("profiles"),
+      "show-plugins": () => this.showView("plugins"),
+      about: () => showMessage("About SigLab", `SigLab ${this.info.appVersion} (${this.info.kind} host, plugin API ${this.info.pluginApiVersion}). Workspace: ${this.info.workspace}`),
+    };
+    await actions[c]();
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * The result charts. Only the chart.js pieces used here are registered; animation is off so
+ * screenshots and exports are deterministic. Each canvas carries data-* attributes describing
+ * what it shows (labels, datasets, bars), which the end-to-end tests read.
+ */
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+  type ActiveElement,
+  type ChartConfiguration,
+  type Plugin,
+} from "chart.js";
+import type { CpuProfileFile, RunResult } from "../../common/contracts.js";
+import { cpuLabel, runLabel, stackLabel } from "./labels.js";
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend, Tooltip);
+Chart.defaults.animation = false;
+Chart.defaults.responsive = true;
+Chart.defaults.maintainAspectRatio = false;
+
+export const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#2f4b7c", "#a05195"];
+const color = (i: number): string => PALETTE[i % PALETTE.length]!;
+
+export const isDark = (): boolean => window.matchMedia("(prefers-color-scheme: dark)").matches;
+
+/** Paints the canvas background so PNG exports are not transparent. */
+const background: Plugin = {
+  id: "siglabBackground",
+  beforeDraw(chart) {
+    const ctx = chart.ctx;
+    ctx.save();
+    ctx.globalCompositeOperation = "destination-over";
+    ctx.fillStyle = isDark() ? "#1e1e1e" : "#ffffff";
+    ctx.fillRect(0, 0, chart.width, chart.height);
+    ctx.restore();
+  },
+};
+
+export interface ChartClick {
+  datasetIndex: number;
+  index: number;
+}
+
+export function makeChart(canvas: HTMLCanvasElement, config: ChartConfiguration, onClick?: (c: ChartClick) => void): Chart {
+  const fg = isDark() ? "#ccc" : "#333";
+  const grid = isDark() ? "rgba(255,255,255,0.1)" : "rgba(0,0,0,0.1)";
+  Chart.defaults.color = fg;
+  Chart.defaults.borderColor = grid;
+  const chart = new Chart(canvas, {
+    ...config,
+    plugins: [...(config.plugins ?? []), background],
+    options: {
+      ...config.options,
+      onClick: (_e, elements: ActiveElement[]) => {
+        const el = elements[0];
+        if (el && onClick) onClick({ datasetIndex: el.datasetIndex, index: el.index });
+      },
+      onHover: (e, elements) => {
+        const target = e.native?.target as HTMLElement | undefined;
+        if (target) target.style.cursor = elements.length && onClick ? "pointer" : "default";
+      },
+    },
+  });
+  const ds = chart.data.datasets;
+  canvas.dataset.labels = String(chart.data.labels?.length ?? 0);
+  canvas.dataset.datasets = String(ds.length);
+  canvas.dataset.bars = String(ds.reduce((n, d) => n + (d.data as unknown[]).filter((v) => v !== null && v !== undefined).length, 0));
+  return chart;
+}
+
+/** Grouped bars of one metric: x = CPU, one bar per variant stack. */
+export function metricConfig(metric: string, results: RunResult[], profiles: CpuProfileFile[]): { config: ChartConfiguration; runAt: (c: ChartClick) => number } {
+  const cpus = [...new Map(results.map((r) => [`${r.cpu.id}@${r.cpu.mhz}`, r.cpu])).values()];
+  const stacks = [...new Map(results.map((r) => [stackLabel(r.variants), r.variants])).keys()];
+  const find = (ci: number, si: number): number =>
+    results.findIndex((r) => r.cpu.id === cpus[ci]!.id && r.cpu.mhz === cpus[ci]!.mhz && stackLabel(r.variants) === stacks[si]);
+  const unit = results.flatMap((r) => r.metrics).find((m) => m.name === metric)?.unit ?? "";
+  return {
+    config: {
+      type: "bar",
+      data: {
+        labels: cpus.map((c) => cpuLabel(c, profiles)),
+        datasets: stacks.map((s, si) => ({
+          label: s,
+          backgroundColor: color(si),
+          data: cpus.map((_c, ci) => {
+            const i = find(ci, si);
+            return i < 0 ? null : (results[i]!.metrics.find((m) => m.name === metric)?.value ?? null);
+          }),
+        })),
+      },
+      options: { scales: { y: { beginAtZero: true, title: { display: true, text: unit } } }, plugins: { legend: { position: "bottom" } } },
+    },
+    runAt: (c) => find(c.index, c.datasetIndex),
+  };
+}
+
+/** Stacked bars of cycles per phase: one bar per run. */
+export function phaseConfig(results: RunResult[], profiles: CpuProfileFile[], sweepParam?: string): { config: ChartConfiguration; phaseAt: (c: ChartClick) => { run: number; phase: string } } {
+  const phases = [...new Set(results.flatMap((r) => Object.keys(r.phases)))].sort();
+  return {
+    config: {
+      type: "bar",
+      data: {
+        labels: results.map((r) => runLabel(r, profiles, sweepParam)),
+        datasets: phases.map((p, i) => ({ label: p, backgroundColor: color(i), data: results.map((r) => r.phases[p] ?? 0) })),
+      },
+      options: {
+        scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: "cycles" } } },
+        plugins: { legend: { position: "bottom" } },
+      },
+    },
+    phaseAt: (c) => ({ run: c.index, phase: phases[c.datasetIndex]! }),
+  };
+}
+
+/** One line per CPU × stack over the swept parameter. */
+export function sweepConfig(metric: string, param: string, results: RunResult[], profiles: CpuProfileFile[]): ChartConfiguration {
+  const values = [...new Set(results.map((r) => String(r.params[param])))];
+  const series = new Map<string, RunResult[]>();
+  for (const r of results) {
+    const key = `${cpuLabel(r.cpu, profiles)} · ${stackLabel(r.variants)}`;
+    series.set(key, [...(series.get(key) ?? []), r]);
+  }
+  return {
+    type: "line",
+    data: {
+      labels: values,
+      datasets: [...series].map(([label, rs], i) => ({
+        label,
+        borderColor: color(i),
+        backgroundColor: color(i),
+        data: values.map((v) => rs.find((r) => String(r.params[param]) === v)?.metrics.find((m) => m.name === metric)?.value ?? null),
+      })),
+    },
+    options: { scales: { x: { title: { display: true, text: param } }, y: { beginAtZero: true } }, plugins: { legend: { position: "bottom" } } },
+  };
+}
+
+/** Histogram of per-iteration samples of one metric, one dataset per run (at most 6). */
+export function histogramConfig(metric: string, results: RunResult[], profiles: CpuProfileFile[], bins = 30): ChartConfiguration | null {
+  const runs = results.map((r) => ({ r, s: r.metrics.find((m) => m.name === metric)?.samples ?? [] })).filter((x) => x.s.length > 0).slice(0, 6);
+  if (runs.length === 0) return null;
+  const all = runs.flatMap((x) => x.s);
+  const lo = Math.min(...all);
+  const hi = Math.max(...all);
+  const width = hi > lo ? (hi - lo) / bins : 1;
+  const n = hi > lo ? bins : 1;
+  const labels = Array.from({ length: n }, (_, i) => Math.round(lo + i * width).toString());
+  return {
+    type: "bar",
+    data: {
+      labels,
+      datasets: runs.map((x, i) => {
+        const counts = new Array<number>(n).fill(0);
+        for (const v of x.s) counts[Math.min(n - 1, Math.floor((v - lo) / width))]!++;
+        return { label: runLabel(x.r, profiles), backgroundColor: color(i), data: counts };
+      }),
+    },
+    options: { scales: { x: { title: { display: true, text: metric } }, y: { beginAtZero: true, title: { display: true, text: "samples" } } }, plugins: { legend: { position: "bottom" } } },
+  };
+}
+
+/** Per-task timeline of one run: floating horizontal bars, a dataset per activity kind. */
+export function timelineConfig(result: RunResult, maxEvents = 1500): ChartConfiguration | null {
+  const events = (result.timeline ?? []).slice(0, maxEvents);
+  if (events.length === 0) return null;
+  const tasks = [...new Set(events.map((e) => e.task))].sort((a, b) => a - b);
+  const kinds = ["user", "kernel", "handler", "idle"] as const;
+  return {
+    type: "bar",
+    data: {
+      labels: tasks.map((t) => `task ${t}`),
+      datasets: kinds.map((k, i) => ({
+        label: k,
+        backgroundColor: color(i),
+        grouped: false,
+        data: events.filter((e) => e.kind === k).map((e) => ({ x: [e.start, e.end], y: `task ${e.task}` })) as never,
+      })),
+    },
+    options: {
+      indexAxis: "y",
+      scales: { x: { type: "linear", title: { display: true, text: "cycles" } }, y: { stacked: true } },
+      plugins: { legend: { position: "bottom" } },
+    },
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * Run configuration: CPU profiles and clocks, variant stacks (with each plugin's options rendered
+ * from its manifest), workload parameters, an optional sweep, the seed and the timeline switch.
+ */
+import type { CpuRef, ExperimentConfig, ParamValue, PluginOptionSpec, VariantSpec, WorkloadRef } from "../../common/contracts.js";
+import type { PluginEntry, ProfileEntry } from "../../common/host-api.js";
+import { clear, h } from "./dom.js";
+
+export interface StackState {
+  variants: VariantSpec[];
+}
+
+export interface RunConfigState {
+  cpus: CpuRef[];
+  stacks: StackState[];
+  params: Record<string, ParamValue>;
+  sweep: { enabled: boolean; param: string; values: string };
+  seed: number;
+  timeline: boolean;
+}
+
+export function defaultRunConfig(profiles: ProfileEntry[]): RunConfigState {
+  const first = profiles[0]?.profile;
+  return {
+    cpus: first ? [{ id: first.id, mhz: first.clock.defaultMhz }] : [],
+    stacks: [{ variants: [] }],
+    params: {},
+    sweep: { enabled: false, param: "", values: "" },
+    seed: 1,
+    timeline: false,
+  };
+}
+
+function parseSweepValues(text: string, like: ParamValue | undefined): ParamValue[] {
+  const parts = text.split(",").map((s) => s.trim()).filter(Boolean);
+  return parts.map((p) => {
+    if (typeof like === "number") {
+      const n = Number(p);
+      if (!Number.isFinite(n)) throw new Error(`sweep value "${p}" is not a number`);
+      return n;
+    }
+    if (typeof like === "boolean") return p === "true";
+    return p;
+  });
+}
+
+export class RunConfigView {
+  readonly el: HTMLElement;
+  state: RunConfigState;
+  private defaults: Record<string, ParamValue> = {};
+  private profiles: ProfileEntry[] = [];
+  private plugins: PluginEntry[] = [];
+
+  constructor(initial: RunConfigState) {
+    this.state = initial;
+    this.el = h("aside.run-config#run-config", { "aria-label": "Run configuration" });
+  }
+
+  setCatalog(profiles: ProfileEntry[], plugins: PluginEntry[]): void {
+    this.profiles = profiles;
+    this.plugins = plugins;
+    const known = new Set(profiles.map((p) => p.profile.id));
+    this.state.cpus = this.state.cpus.filter((c) => known.has(c.id));
+    if (this.state.cpus.length === 0 && profiles[0]) this.state.cpus = [{ id: profiles[0].profile.id, mhz: profiles[0].profile.clock.defaultMhz }];
+    this.render();
+  }
+
+  /** Default params of the open workload (read by evaluating it in the worker). */
+  setWorkloadParams(defaults: Record<string, ParamValue>): void {
+    this.defaults = defaults;
+    for (const k of Object.keys(this.state.params)) if (!(k in defaults)) delete this.state.params[k];
+    this.render();
+  }
+
+  setState(s: RunConfigState): void {
+    this.state = s;
+    this.render();
+  }
+
+  private enabledPlugins(): PluginEntry[] {
+    return this.plugins.filter((p) => p.enabled && p.status === "ok" && p.manifest);
+  }
+
+  /** The experiment to run; throws with a message the UI shows. */
+  experiment(workload: WorkloadRef): ExperimentConfig {
+    const s = this.state;
+    if (s.cpus.length === 0) throw new Error("pick at least one CPU profile");
+    const enabled = new Set(this.enabledPlugins().map((p) => p.id));
+    for (const st of s.stacks) for (const v of st.variants) if (!enabled.has(v.id)) throw new Error(`plugin "${v.id}" is not enabled (Plugins view)`);
+    const cfg: ExperimentConfig = {
+      workload,
+      cpus: s.cpus.map((c) => ({ ...c })),
+      stacks: s.stacks.map((st) => st.variants.map((v) => ({ id: v.id, ...(v.options && Object.keys(v.options).length ? { options: { ...v.options } } : {}) }))),
+      params: { ...s.params },
+      seed: s.seed,
+      ...(s.timeline ? { timeline: true } : {}),
+    };
+    if (s.sweep.enabled) {
+      if (!s.sweep.param) throw new Error("choose the parameter to sweep");
+      const values = parseSweepValues(s.sweep.values, this.defaults[s.sweep.param]);
+      if (values.length === 0) throw new Error("give the sweep values, separated by commas");
+      cfg.sweep = { param: s.sweep.param, values };
+    }
+    return cfg;
+  }
+
+  render(): void {
+    clear(this.el);
+    this.el.append(h("h2", null, "Run configuration"), this.cpuSection(), this.stackSection(), this.paramSection(), this.miscSection());
+  }
+
+  private cpuSection(): HTMLElement {
+    const rows = this.profiles.map((entry) => {
+      const p = entry.profile;
+      const sel = this.state.cpus.find((c) => c.id === p.id);
+      const box = h("input", { type: "checkbox", checked: !!sel, "data-cpu": p.id, onchange: (e: Event) => {
+        if ((e.target as HTMLInputElement).checked) this.state.cpus.push({ id: p.id, mhz: p.clock.defaultMhz });
+        else this.state.cpus = this.state.cpus.filter((c) => c.id !== p.id);
+        this.render();
+      } });
+      const presets = [...new Set([...p.clock.presets, p.clock.defaultMhz, ...(sel ? [sel.mhz] : [])])].sort((a, b) => a - b);
+      const clock = h("select", { disabled: !sel, "aria-label": `${p.name} clock`, onchange: (e: Event) => { if (sel) sel.mhz = Number((e.target as HTMLSelectElement).value); } },
+        presets.map((m) => h("option", { value: String(m), selected: (sel?.mhz ?? p.clock.defaultMhz) === m }, `${m} MHz`)));
+      return h("div.cpu-row", null, h("label", null, box, ` ${p.name}`, entry.origin === "user" ? h("span.tag", null, "mine") : null), clock);
+    });
+    return h("section", null, h("h3", null, "CPU profiles"), rows);
+  }
+
+  private optionInput(spec: PluginOptionSpec, name: string, v: VariantSpec): HTMLElement {
+    const current = v.options?.[name] ?? spec.default;
+    const set = (val: ParamValue): void => {
+      v.options = { ...(v.options ?? {}), [name]: val };
+    };
+    let input: HTMLElement;
+    if (spec.type === "boolean") input = h("input", { type: "checkbox", checked: current === true, onchange: (e: Event) => set((e.target as HTMLInputElement).checked) });
+    else if (spec.type === "enum") input = h("select", { onchange: (e: Event) => set((e.target as HTMLSelectElement).value) }, (spec.values ?? []).map((x) => h("option", { value: x, selected: x === current }, x)));
+    else if (spec.type === "number") input = h("input.num", { type: "number", value: String(current), min: spec.min, max: spec.max, onchange: (e: Event) => set(Number((e.target as HTMLInputElement).value)) });
+    else input = h("input.text", { type: "text", value: String(current), onchange: (e: Event) => set((e.target as HTMLInputElement).value) });
+    return h("label.option", { title: spec.description }, `${name}${spec.unit ? ` (${spec.unit})` : ""} `, input);
+  }
+
+  private stackSection(): HTMLElement {
+    const plugins = this.enabledPlugins();
+    const stacks = this.state.stacks.map((st, si) => {
+      const chips = st.variants.map((v, vi) => {
+        const m = plugins.find((p) => p.id === v.id)?.manifest;
+        return h("div.variant", { "data-variant": v.id },
+          h("div.variant-head", null, h("strong", { title: m?.description ?? "" }, m?.displayName ?? v.id), h("button.icon", { title: "Remove", "aria-label": `Remove ${v.id}`, onclick: () => { st.variants.splice(vi, 1); this.render(); } }, "×")),
+          m ? Object.entries(m.options).map(([name, spec]) => this.optionInput(spec, name, v)) : h("span.warn", null, "plugin not available"));
+      });
+      const add = h("select", { "aria-label": "Add plugin to stack", "data-add-plugin": String(si), onchange: (e: Event) => {
+        const id = (e.target as HTMLSelectElement).value;
+        if (id) st.variants.push({ id });
+        this.render();
+      } }, h("option", { value: "" }, "+ plugin…"), plugins.filter((p) => !st.variants.some((v) => v.id === p.id)).map((p) => h("option", { value: p.id }, p.manifest!.displayName)));
+      return h("div.stack", { "data-stack": String(si) },
+        h("div.stack-head", null, h("span", null, st.variants.length ? `Stack ${si + 1}` : `Stack ${si + 1}: baseline`), this.state.stacks.length > 1 ? h("button.icon", { title: "Remove stack", onclick: () => { this.state.stacks.splice(si, 1); this.render(); } }, "×") : null),
+        chips, add);
+    });
+    const preset = h("select", { "aria-label": "Add a variant stack", "data-add-stack": "", onchange: (e: Event) => {
+      const v = (e.target as HTMLSelectElement).value;
+      if (v === "baseline") this.state.stacks.push({ variants: [] });
+      else if (v) this.state.stacks.push({ variants: [{ id: v }] });
+      this.render();
+    } }, h("option", { value: "" }, "+ stack…"), h("option", { value: "baseline" }, "Baseline (no plugins)"), plugins.map((p) => h("option", { value: p.id }, `Baseline + ${p.manifest!.displayName}`)));
+    return h("section", null, h("h3", null, "Variant stacks"), stacks, preset);
+  }
+
+  private paramSection(): HTMLElement {
+    const entries = Object.entries(this.defaults);
+    const rows = entries.map(([k, d]) => {
+      const v = this.state.params[k] ?? d;
+      const set = (val: ParamValue): void => {
+        if (val === d) delete this.state.params[k];
+        else this.state.params[k] = val;
+      };
+      const input = typeof d === "boolean"
+        ? h("input", { type: "checkbox", checked: v === true, "data-param": k, onchange: (e: Event) => set((e.target as HTMLInputElement).checked) })
+        : h(typeof d === "number" ? "input.num" : "input.text", { type: typeof d === "number" ? "number" : "text", value: String(v), "data-param": k, onchange: (e: Event) => {
+            const raw = (e.target as HTMLInputElement).value;
+            set(typeof d === "number" ? Number(raw) : raw);
+          } });
+      return h("label.param", null, h("span", null, k), input);
+    });
+    return h("section", null, h("h3", null, "Parameters"), rows.length ? rows : h("p.muted", null, "This workload has no parameters."));
+  }
+
+  private miscSection(): HTMLElement {
+    const s = this.state;
+    const sweepParam = h("select", { "aria-label": "Sweep parameter", disabled: !s.sweep.enabled, onchange: (e: Event) => (s.sweep.param = (e.target as HTMLSelectElement).value) },
+      h("option", { value: "" }, "parameter…"), Object.keys(this.defaults).map((k) => h("option", { value: k, selected: k === s.sweep.param }, k)));
+    const sweepValues = h("input.text", { type: "text", placeholder: "e.g. 64, 512, 4096", value: s.sweep.values, disabled: !s.sweep.enabled, "aria-label": "Sweep values", onchange: (e: Event) => (s.sweep.values = (e.target as HTMLInputElement).value) });
+    return h("section", null,
+      h("h3", null, "Sweep, seed, timeline"),
+      h("label", null, h("input", { type: "checkbox", checked: s.sweep.enabled, onchange: (e: Event) => { s.sweep.enabled = (e.target as HTMLInputElement).checked; this.render(); } }), " Sweep one parameter"),
+      h("div.sweep", null, sweepParam, sweepValues),
+      h("label.param", null, h("span", null, "seed"), h("input.num", { type: "number", value: String(s.seed), "data-param": "__seed", onchange: (e: Event) => (s.seed = Number((e.target as HTMLInputElement).value) | 0) })),
+      h("label", null, h("input", { type: "checkbox", checked: s.timeline, onchange: (e: Event) => (s.timeline = (e.target as HTMLInputElement).checked) }), " Record per-task timeline"),
+    );
+  }
+}
