@@ -114,7 +114,6 @@ export const EmbeddedPluginManifestSchema = Type.Object({
 
 // ---- profiles/<id>.json (the shape a bundle relies on; the profile package validates costs) ----
 
-const Sourced = Type.Object({ value: Type.Number(), kind: Type.String(), source: Type.String() });
 export const CpuProfileFileSchema = Type.Object({
   id: Type.String({ pattern: ID }),
   name: Type.String(),
@@ -128,7 +127,7 @@ export const CpuProfileFileSchema = Type.Object({
     presets: Type.Array(Type.Number()),
   }),
   features: Type.Record(Type.String(), Type.Boolean()),
-  geometry: Type.Record(Type.String(), Sourced),
+  geometry: Type.Record(Type.String(), Type.Unknown()),
   costs: Type.Record(
     Type.String(),
     Type.Object({
