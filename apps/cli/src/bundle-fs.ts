@@ -38,7 +38,7 @@ export function readFolderFiles(dir: string, opts: { maxFiles?: number; maxBytes
   const maxFiles = opts.maxFiles ?? 500;
   const maxBytes = opts.maxBytes ?? 16 * 1024 * 1024;
   const skip = opts.skipDirs ?? SKIP_DIRS;
-  const out: Record<string, Uint8Array> = {};
+  const out: Record<string, Uint8Array> = Object.create(null); // file names are data ("__proto__")
   let count = 0;
   let total = 0;
   const walk = (abs: string): void => {

@@ -103,7 +103,8 @@ function decodePlugins(files: Map<string, Uint8Array>, exp: ExperimentConfig, fi
       if (!byId.has(v.id)) throw new BundleError("inconsistent", file, `variant ${v.id} is used by the experiment but not listed`, ENTRY.plugins);
     }
   }
-  const embedded: Record<string, Record<string, Uint8Array>> = {};
+  // null-prototype records: entry names are data, and "__proto__" must stay an ordinary key
+  const embedded: Record<string, Record<string, Uint8Array>> = Object.create(null);
   for (const [name, bytes] of files) {
     if (!name.startsWith("plugins/")) continue;
     const id = name.split("/")[1]!;
@@ -111,11 +112,11 @@ function decodePlugins(files: Map<string, Uint8Array>, exp: ExperimentConfig, fi
     if (!ref || ref.source !== "embedded") {
       throw new BundleError("inconsistent", file, `code for plugin ${id}, which plugins.json does not list as embedded`, name);
     }
-    (embedded[id] ??= {})[name.slice(pluginPrefix(id).length)] = bytes;
+    (embedded[id] ??= Object.create(null))[name.slice(pluginPrefix(id).length)] = bytes;
   }
   for (const p of plugins) {
     if (p.source !== "embedded") continue;
-    const code = embedded[p.id] ?? {};
+    const code = embedded[p.id] ?? Object.create(null);
     const where = `${pluginPrefix(p.id)}plugin.json`;
     if (!code["plugin.json"]) throw new BundleError("missing-entry", file, `embedded plugin ${p.id} has no plugin.json`, where);
     const m = checkSchema(EmbeddedPluginManifestSchema, parseJson(code["plugin.json"], file, where), file, where);
@@ -155,7 +156,7 @@ export function decodeV1(files: Map<string, Uint8Array>, file: string): Bundle {
   const { plugins, embedded } = decodePlugins(files, experiment, file);
   const results = checkSchema(ResultsFileSchema, parseJson(need(files, ENTRY.results, file), file, ENTRY.results), file, ENTRY.results) as RunResult[];
   const summary = decodeText(need(files, ENTRY.summary, file), file, ENTRY.summary);
-  const charts: Record<string, Uint8Array> = {};
+  const charts: Record<string, Uint8Array> = Object.create(null);
   for (const [name, bytes] of files) if (name.startsWith("charts/")) charts[name.slice("charts/".length)] = bytes;
   const warnings = resultWarnings(experiment, results);
   const usedProfiles = new Set(profiles.map((p) => profileEntry(p.id)));

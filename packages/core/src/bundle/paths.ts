@@ -4,6 +4,8 @@
  */
 
 const SEGMENT = /^[A-Za-z0-9._@+~-]+$/;
+/** Device names Windows resolves whatever the extension or folder (CON, NUL.txt, …). */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 export const MAX_ENTRY_NAME = 240;
 
 /** Why `name` is not a safe relative entry path, or undefined when it is. Directories end in "/". */
@@ -19,6 +21,9 @@ export function unsafeEntryReason(name: string): string | undefined {
     if (seg === "..") return "parent-directory segment (..)";
     if (seg === "." || seg === "") return "empty or '.' path segment";
     if (!SEGMENT.test(seg)) return "characters outside A-Z a-z 0-9 . _ @ + ~ - in entry name";
+    // Windows drops trailing dots ("a." is "a") and maps device names to devices
+    if (seg.endsWith(".")) return "path segment ending in '.'";
+    if (WINDOWS_DEVICE.test(seg)) return `reserved device name ${JSON.stringify(seg)}`;
   }
   return undefined;
 }

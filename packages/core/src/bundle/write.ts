@@ -51,7 +51,7 @@ export function buildEntries(input: BundleInput): Map<string, Uint8Array> {
     if (p.source === "builtin") {
       if (p.hash !== undefined) ref.hash = p.hash;
     } else {
-      const code: Record<string, Uint8Array> = {};
+      const code: Record<string, Uint8Array> = Object.create(null);
       for (const [rel, content] of Object.entries(p.files)) {
         code[rel] = bytesOf(content);
         files.set(pluginPrefix(p.id) + rel, code[rel]);

@@ -52,10 +52,19 @@ describe("readBundle refuses", () => {
     ["plugins\\thirdparty-mask\\x.js", /backslash/],
     ["plugins//x.js", /empty or '.' path segment/],
     ["a\u0000b", /characters outside/],
+    ["plugins/x/CON.js", /reserved device name/],
+    ["plugins/x/trailing.", /ending in '\.'/],
   ])("zip slip entry %j", (name, reason) => {
     const bytes = zipSync({ "manifest.json": strToU8("{}"), [name]: strToU8("x") });
     const e = expectRefused(bytes, "unsafe-path", reason);
     expect(e.entry).toBe(JSON.stringify(name));
+  });
+
+  it("an entry named __proto__ stays an ordinary file of its plugin", () => {
+    const bytes = rezip(good, (f) => (f["plugins/thirdparty-mask/__proto__"] = strToU8("x")), { rehash: true });
+    // the manifest is re-hashed but plugins.json's hash is not: refused, and no prototype changed
+    expectRefused(bytes, "hash-mismatch", /code of embedded plugin thirdparty-mask/);
+    expect(({} as Record<string, unknown>).length).toBeUndefined();
   });
 
   it("a local header whose name differs from the central directory (a hidden zip slip)", () => {
