@@ -8,13 +8,15 @@ import { OP_CLASSES } from "../../../../packages/cpu-profiles/src/op-classes.js"
 
 export interface LoadedPlugin {
   manifest: PluginManifest;
-  module: unknown;
+  module(options: Record<string, unknown>): unknown;
+  builtin: boolean;
+  origin?: string;
 }
 
 export interface RunEnvironment {
   profiles: CpuProfileFile[];
   plugins: LoadedPlugin[];
-  evaluate(js: string, file: string): unknown;
+  evaluate(js: string, file: string, siglabModule: Record<string, unknown>): unknown;
   transpile(ts: string, file: string): string;
   onProgress?(p: RunProgress): void;
   shouldCancel?(): boolean;
@@ -92,14 +94,16 @@ export const BUILTIN_PLUGINS: LoadedPlugin[] = [
       options: { forceAll: { type: "boolean", default: false, description: "Treat every handler as SA_NOFP" } },
       contributes: ["SignalFrameFpuPolicy"],
     },
-    module: {},
+    module: () => ({}),
+    builtin: true,
   },
   {
     manifest: {
       id: "sysenter", version: "0.1.0", apiVersion: "1.0", displayName: "SYSENTER entry",
       description: "vsyscall page and SYSENTER/SYSEXIT.", options: {}, contributes: ["EntryMechanism"], replaces: ["EntryMechanism"],
     },
-    module: {},
+    module: () => ({}),
+    builtin: true,
   },
 ];
 
@@ -182,7 +186,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
   let mod: { default?: { main: (t: unknown, p: unknown) => Gen; params: Record<string, unknown> } };
   try {
     const js = env.transpile(spec.workload.source, spec.workload.file);
-    mod = { default: env.evaluate(js, spec.workload.file) as never };
+    mod = env.evaluate(js, spec.workload.file, createSiglabModule()) as never;
   } catch (err) {
     return finish({ kind: "compile", message: (err as Error).message, file: spec.workload.file });
   }

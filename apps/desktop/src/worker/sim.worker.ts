@@ -35,7 +35,11 @@ const PROGRESS_EVERY_MS = 100;
 function loadThirdParty(code: PluginCode): LoadedPlugin {
   const load = pluginRequire(code.files, pluginModuleTable(), transpileToCommonJs, code.id);
   const exports = load(code.main) as Record<string, unknown>;
-  return { manifest: code.manifest, module: exports.default ?? exports } as LoadedPlugin;
+  const factory = (exports.default ?? exports.createModule ?? exports.module) as unknown;
+  if (typeof factory !== "function") {
+    throw new Error(`plugin ${code.id}: ${code.main} must export a function (options) => ContainerModule as its default export`);
+  }
+  return { manifest: code.manifest, module: factory as LoadedPlugin["module"], builtin: false, origin: `plugins/${code.id}` };
 }
 
 function runExperiment(msg: Extract<ToWorker, { type: "run" }>): void {
@@ -48,7 +52,6 @@ function runExperiment(msg: Extract<ToWorker, { type: "run" }>): void {
     post({ type: "failed", runId: msg.runId, message: `loading plugins: ${(err as Error).message}` });
     return;
   }
-  const siglab = createSiglabModule();
   runs.forEach((spec, index) => {
     let last = 0;
     const deadline = spec.budget?.maxHostMs ? Date.now() + spec.budget.maxHostMs : undefined;
@@ -56,10 +59,7 @@ function runExperiment(msg: Extract<ToWorker, { type: "run" }>): void {
       profiles: msg.profiles,
       plugins,
       transpile: transpileToCommonJs,
-      evaluate: (js, file) => {
-        const exports = evaluateCommonJs(js, file, tableRequire({ siglab }, file));
-        return exports.default ?? exports;
-      },
+      evaluate: (js, file, siglabModule) => evaluateCommonJs(js, file, tableRequire({ siglab: siglabModule }, file)),
       onProgress: (progress) => {
         const now = Date.now();
         if (now - last < PROGRESS_EVERY_MS) return;

@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { apiVersionProblem, installPluginFolder, readPluginCode, scanPluginDir } from "../src/node/plugin-folder.js";
+import { HostService, type HostUi } from "../src/node/host-service.js";
+import { Workspace } from "../src/node/workspace.js";
+
+const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), "siglab-plug-"));
+
+function makePlugin(dir: string, manifest: Record<string, unknown>, files: Record<string, string> = { "dist/index.js": "export default function () {}" }): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "plugin.json"), JSON.stringify({ id: "demo", version: "1.0.0", apiVersion: "1.0", displayName: "Demo", description: "d", options: {}, contributes: ["SyscallContribution"], main: "dist/index.js", ...manifest }));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+const ui: HostUi = {
+  kind: "http", appVersion: "0", choosePluginFolder: async () => null, chooseSavePath: async () => null, chooseBundleToOpen: async () => null, openExternal: async () => false,
+};
+
+describe("plugin folder", () => {
+  it("installs a valid plugin folder by copying it under its id", async () => {
+    const src = makePlugin(path.join(tmp(), "src-demo"), {}, { "dist/index.js": "module.exports = 1", "dist/util.js": "x", "README.md": "hi", "node_modules/dep/index.js": "skip" });
+    const pluginDir = tmp();
+    const m = await installPluginFolder(src, pluginDir, "1.0", new Set());
+    expect(m.id).toBe("demo");
+    expect(readFileSync(path.join(pluginDir, "demo", "dist", "util.js"), "utf8")).toBe("x");
+    expect(existsSync(path.join(pluginDir, "demo", "node_modules"))).toBe(false);
+    const code = await readPluginCode(pluginDir, "demo", "1.0");
+    expect(Object.keys(code.files).sort()).toEqual(["dist/index.js", "dist/util.js", "plugin.json"]);
+    expect(code.main).toBe("dist/index.js");
+  });
+
+  it("refuses incompatible API versions with a clear reason", async () => {
+    expect(apiVersionProblem("2.0", "1.0")).toMatch(/different major version/);
+    expect(apiVersionProblem("1.5", "1.0")).toMatch(/newer than this SigLab/);
+    expect(apiVersionProblem("1.0", "1.0")).toBeUndefined();
+    const src = makePlugin(path.join(tmp(), "p"), { apiVersion: "2.0" });
+    await expect(installPluginFolder(src, tmp(), "1.0", new Set())).rejects.toThrow(/p: targets plugin API 2\.0/);
+  });
+
+  it("refuses folders without a manifest, a missing entry, a built-in id, escaping main, symlinks", async () => {
+    const empty = tmp();
+    await expect(installPluginFolder(empty, tmp(), "1.0", new Set())).rejects.toThrow(/no plugin\.json/);
+    const noMain = makePlugin(path.join(tmp(), "nm"), {}, {});
+    await expect(installPluginFolder(noMain, tmp(), "1.0", new Set())).rejects.toThrow(/entry file "dist\/index\.js" does not exist/);
+    const clash = makePlugin(path.join(tmp(), "c"), { id: "sa-nofp" });
+    await expect(installPluginFolder(clash, tmp(), "1.0", new Set(["sa-nofp"]))).rejects.toThrow(/built-in plugin's id/);
+    const escape = makePlugin(path.join(tmp(), "e"), { main: "../../etc/passwd" });
+    await expect(installPluginFolder(escape, tmp(), "1.0", new Set())).rejects.toThrow(/must stay inside the plugin folder/);
+    const linked = makePlugin(path.join(tmp(), "l"), {});
+    symlinkSync("/etc/passwd", path.join(linked, "dist", "leak.js"));
+    const dest = tmp();
+    await expect(installPluginFolder(linked, dest, "1.0", new Set())).rejects.toThrow(/symbolic links are not allowed/);
+    expect(existsSync(path.join(dest, "demo"))).toBe(false);
+  });
+
+  it("lists third-party plugins with why each was refused, and persists enable/disable", async () => {
+    const root = tmp();
+    const ws = new Workspace(root);
+    await ws.ensure();
+    makePlugin(path.join(ws.pluginDir, "demo"), {});
+    makePlugin(path.join(ws.pluginDir, "old"), { id: "old", apiVersion: "0.9" });
+    makePlugin(path.join(ws.pluginDir, "wrongname"), { id: "other" });
+    mkdirSync(path.join(ws.pluginDir, "junk"));
+    writeFileSync(path.join(ws.pluginDir, "junk", "plugin.json"), "{oops");
+    const service = new HostService(ws, ui, { examples: [], profiles: [], plugins: [] });
+    const h = service.handlers();
+    const list = await h.listPlugins();
+    const byId = Object.fromEntries(list.map((p) => [p.id, p]));
+    expect(byId.demo!.status).toBe("ok");
+    expect(byId.old!.reason).toMatch(/targets plugin API 0\.9/);
+    expect(byId.other!.reason).toMatch(/folder name must equal the manifest id/);
+    expect(byId.junk!.reason).toMatch(/invalid JSON/);
+    const after = await h.setPluginEnabled("demo", false);
+    expect(after.find((p) => p.id === "demo")!.enabled).toBe(false);
+    expect((await new HostService(ws, ui, { examples: [], profiles: [], plugins: [] }).listPlugins()).find((p) => p.id === "demo")!.enabled).toBe(false);
+    await expect(h.setPluginEnabled("nope", true)).rejects.toThrow(/no plugin with id "nope"/);
+    await expect(h.readPluginCode("old")).rejects.toThrow(/targets plugin API/);
+    expect((await scanPluginDir(path.join(root, "missing"), "1.0")).length).toBe(0);
+  });
+});
