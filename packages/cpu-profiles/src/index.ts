@@ -1,0 +1,28 @@
+/** @siglab/cpu-profiles: op classes, profile types, the loader, the builtins, calibration figures. */
+export * from "./op-classes.js";
+export type * from "./types.js";
+export * from "./loader.js";
+export {
+  CpuProfileFileSchema,
+  CpuProfileSourceSchema,
+  CostEntrySchema,
+  SourcedNumberSchema,
+  PROFILE_ID_PATTERN,
+  profileJsonSchema,
+} from "./schema.js";
+export { BUILTIN_PROFILE_FILES, BUILTIN_PROFILE_IDS, BUILTIN_PROFILE_SOURCES, getBuiltinProfile } from "./builtin.js";
+export { ProfileCatalog } from "./catalog.js";
+export { cloneProfile, deriveProfile, serializeProfile } from "./clone.js";
+export {
+  provenanceMatrix,
+  provenanceSummary,
+  provenanceSummaryTable,
+  type ProvenanceSummary,
+} from "./provenance.js";
+export {
+  CALIBRATION_FIGURES,
+  CALIBRATION_FIGURE_IDS,
+  getCalibrationFigure,
+  type CalibrationFigure,
+  type CalibrationFigures,
+} from "./calibration.js";
