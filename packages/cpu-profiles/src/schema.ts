@@ -134,14 +134,39 @@ export const CpuProfileSourceSchema = profileSchema(true);
 /** A resolved profile: everything present. */
 export const CpuProfileFileSchema = profileSchema(false);
 
-/** The published JSON Schema (schema/cpu-profile.schema.json), identical to CpuProfileSourceSchema. */
+type Json = unknown;
+
+/** Replaces every subtree equal to one of `defs` by a "$ref" to it (keeps the published file small). */
+function factor(node: Json, defs: Record<string, string>): Json {
+  if (Array.isArray(node)) return node.map((n) => factor(n, defs));
+  if (typeof node !== "object" || node === null) return node;
+  const text = JSON.stringify(node);
+  for (const [name, def] of Object.entries(defs)) if (text === def) return { $ref: `#/definitions/${name}` };
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, factor(v, defs)]));
+}
+
+/**
+ * The published JSON Schema (schema/cpu-profile.schema.json): CpuProfileSourceSchema with the
+ * repeated cost/number/op-class subschemas factored into `definitions`.
+ */
 export function profileJsonSchema(): Record<string, unknown> {
+  const plain = (s: TSchema) => JSON.parse(JSON.stringify(s)) as Json;
+  const parts = { CostEntry: plain(CostEntrySchema), SourcedNumber: plain(SourcedNumberSchema), OpClass: plain(OpClassSchema) };
+  const defs = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, JSON.stringify(v)]));
+  // CostEntry itself refers to OpClass (relativeTo.op): factor its properties, not the entry.
+  const cost = parts.CostEntry as { properties: Json };
+  const definitions = {
+    CostEntry: { ...cost, properties: factor(cost.properties, { OpClass: defs.OpClass! }) },
+    SourcedNumber: parts.SourcedNumber,
+    OpClass: parts.OpClass,
+  };
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     title: "SigLab CPU profile",
     description:
       "One microarchitecture: clock range, features, geometry and a cycle cost per op class. Every number carries kind + source. " +
       "A profile may `inherits` another (deep merge; costs per op); the resolved profile must cost every op class.",
-    ...(JSON.parse(JSON.stringify(CpuProfileSourceSchema)) as Record<string, unknown>),
+    ...(factor(plain(CpuProfileSourceSchema), defs) as Record<string, unknown>),
+    definitions,
   };
 }
