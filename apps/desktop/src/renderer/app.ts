@@ -143,8 +143,22 @@ export class App {
     const lastNew = this.drafts.find((d) => d.key.startsWith("new:"));
     if (lastNew) this.openNew(lastNew.source, lastNew.key);
     else if (this.examples[0]) this.openExample(this.examples[0].id);
+    this.exposeTestHooks();
     this.root.removeAttribute("aria-busy");
     document.body.dataset.ready = "true";
+  }
+
+  /**
+   * Read-mostly hooks for end-to-end tests and the benchmark: editor markers, the editor text, and
+   * where a chart element is on screen (the test then clicks there with the real mouse).
+   */
+  private exposeTestHooks(): void {
+    (window as unknown as { __siglabTest: unknown }).__siglabTest = {
+      markers: () => monaco.editor.getModelMarkers({ resource: this.editor.getModel()?.uri }).map((m) => ({ message: m.message, severity: m.severity, startLineNumber: m.startLineNumber })),
+      source: () => this.editor.getValue(),
+      setSource: (text: string) => this.editor.getModel()?.setValue(text),
+      elementPoint: (chartId: string, datasetIndex: number, index: number) => this.results.elementPoint(chartId, datasetIndex, index),
+    };
   }
 
   // ---- views & explorer ------------------------------------------------------------------------------
@@ -376,7 +390,10 @@ export class App {
     this.runButton.disabled = running;
     this.cancelButton.disabled = !running;
     document.body.dataset.running = String(running);
-    if (!running) this.progress.value = 0;
+    if (!running) {
+      this.progress.value = 0;
+      document.body.dataset.runsFinished = String(Number(document.body.dataset.runsFinished ?? 0) + 1);
+    }
   }
 
   private async remember(doc: Doc, config: ExperimentConfig, results: RunResult[]): Promise<void> {

@@ -56,6 +56,17 @@ export class ResultsView {
     this.show("inspector");
   }
 
+  /** Client coordinates of a bar/point of a rendered chart (for tests), or null. */
+  elementPoint(chartId: string, datasetIndex: number, index: number): { x: number; y: number } | null {
+    const chart = this.charts.find((c) => (c.canvas as HTMLCanvasElement).dataset.chart === chartId);
+    const el = chart?.getDatasetMeta(datasetIndex).data[index];
+    if (!chart || !el) return null;
+    const rect = chart.canvas.getBoundingClientRect();
+    const p = el.getProps(["x", "y", "base"], true) as unknown as { x: number; y: number; base?: number };
+    const y = p.base !== undefined && Number.isFinite(p.base) ? (p.y + p.base) / 2 : p.y;
+    return { x: rect.left + p.x, y: rect.top + y };
+  }
+
   private label(r: RunResult): string {
     return runLabel(r, this.profiles, this.config?.sweep?.param);
   }

@@ -1,0 +1,222 @@
+/**
+ * The whole UI in real headless Chromium against the HTTP host (`siglab serve` code), with the
+ * real simulation worker. Run: pnpm --filter @siglab/desktop test:e2e (builds the renderer first).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { markers, openSession, screenshot, type Session } from "./harness.js";
+
+let s: Session;
+let page: Page;
+
+
+async function openExample(id: string): Promise<void> {
+  await page.click(`[data-example="${id}"]`);
+  await page.waitForFunction((k) => document.querySelector("#doc-title")?.getAttribute("data-key") === k, `example:${id}`);
+}
+
+async function selectOnlyCpus(n: number): Promise<string[]> {
+  const ids = await page.$$eval("[data-cpu]", (els) => els.map((e) => e.getAttribute("data-cpu")!));
+  for (const [i, id] of ids.entries()) {
+    const box = page.locator(`[data-cpu="${id}"]`);
+    if ((await box.isChecked()) !== i < n) await box.click();
+  }
+  return ids.slice(0, n);
+}
+
+async function setParam(name: string, value: string): Promise<void> {
+  const input = page.locator(`[data-param="${name}"]`);
+  await input.fill(value);
+  await input.dispatchEvent("change");
+}
+
+async function runAndWait(timeout = 90_000): Promise<string> {
+  const before = await page.evaluate(() => Number(document.body.dataset.runsFinished ?? 0));
+  await page.click("#run-button");
+  await page.waitForFunction((n) => Number(document.body.dataset.runsFinished ?? 0) > n, before, { timeout });
+  return (await page.textContent("#run-status")) ?? "";
+}
+
+async function waitForParams(): Promise<void> {
+  await page.waitForSelector("[data-param]:not([data-param=__seed])", { timeout: 20_000 });
+}
+
+beforeAll(async () => {
+  s = await openSession();
+  page = s.page;
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+describe("SigLab in Chromium (serve host)", () => {
+  it("opens an example read-only in Monaco", async () => {
+    await openExample("lat_sig_catch");
+    await page.waitForSelector(".monaco-editor .view-lines");
+    const text = await page.evaluate(() => (window as unknown as { __siglabTest: { source(): string } }).__siglabTest.source());
+    expect(text).toContain('from "siglab"');
+    expect(await page.textContent("#doc-title")).toMatch(/read-only/);
+    await expect(page.locator("#save-as-mine").isVisible()).resolves.toBe(true);
+    await screenshot(page, "01-editor");
+  });
+
+  it("shows a marker for a deliberate type error against the workload API", async () => {
+    await page.click('button[aria-label="New workload"]');
+    await page.waitForFunction(() => document.querySelector("#doc-title")?.getAttribute("data-key")?.startsWith("new:"));
+    await page.evaluate(() =>
+      (window as unknown as { __siglabTest: { setSource(t: string): void } }).__siglabTest.setSource(
+        `import { workload } from "siglab";\nexport default workload({\n  name: "typo",\n  params: {},\n  *main(t) {\n    yield* t.kill("not a pid", 10);\n  },\n});\n`,
+      ),
+    );
+    await page.waitForFunction(() => (window as unknown as { __siglabTest: { markers(): { severity: number }[] } }).__siglabTest.markers().some((m) => m.severity === 8), null, { timeout: 30_000 });
+    const ms = await markers(page);
+    const err = ms.find((m) => m.severity === 8)!;
+    expect(err.startLineNumber).toBe(6);
+    expect(err.message).toMatch(/not assignable to parameter of type 'number'/);
+    await screenshot(page, "02-type-error");
+  });
+
+  it("runs lat_sig_catch on two CPU profiles: one bar per CPU and a phase breakdown per run", async () => {
+    await openExample("lat_sig_catch");
+    await waitForParams();
+    await selectOnlyCpus(2);
+    await setParam("iterations", "200");
+    const status = await runAndWait();
+    expect(status).toMatch(/Done: 2 runs/);
+    const metric = page.locator('canvas[data-chart^="metric:"]').first();
+    await metric.waitFor();
+    expect(await metric.getAttribute("data-labels")).toBe("2");
+    expect(await metric.getAttribute("data-datasets")).toBe("1");
+    expect(await metric.getAttribute("data-bars")).toBe("2");
+    const phases = page.locator('canvas[data-chart="phases"]');
+    expect(await phases.getAttribute("data-labels")).toBe("2");
+    expect(Number(await phases.getAttribute("data-datasets"))).toBeGreaterThan(1);
+    await screenshot(page, "03-results");
+  });
+
+  it("opens the path inspector from a segment of the phase chart", async () => {
+    const pt = await page.evaluate(() => (window as unknown as { __siglabTest: { elementPoint(c: string, d: number, i: number): { x: number; y: number } | null } }).__siglabTest.elementPoint("phases", 0, 1));
+    expect(pt).not.toBeNull();
+    await page.mouse.click(pt!.x, pt!.y);
+    const inspector = page.locator("#inspector");
+    await inspector.waitFor();
+    expect(await inspector.getAttribute("data-run")).toBe("1");
+    expect(await inspector.getAttribute("data-phase")).toBeTruthy();
+    const ops = page.locator(".ops-table tbody tr");
+    expect(await ops.count()).toBeGreaterThan(0);
+    await screenshot(page, "04-path-inspector");
+  });
+
+  it("runs sa_nofp_hazard with the sa-nofp plugin and reports the FPU corruption with evidence", async () => {
+    const plugins = await page.$$eval("[data-plugin-link]", (els) => els.map((e) => e.getAttribute("data-plugin-link")));
+    expect(plugins, "the sa-nofp built-in plugin is listed").toContain("sa-nofp");
+    await openExample("sa_nofp_hazard");
+    await waitForParams();
+    await selectOnlyCpus(1);
+    await page.selectOption('[data-add-plugin="0"]', "sa-nofp");
+    await page.waitForSelector('[data-stack="0"] [data-variant="sa-nofp"]');
+    const status = await runAndWait();
+    expect(status).toMatch(/Done: 1 run/);
+    expect(status).not.toMatch(/ 0 findings/);
+    await page.click('[data-tab="findings"]');
+    const finding = page.locator('.finding[data-severity="error"]').first();
+    await finding.waitFor();
+    expect(await finding.getAttribute("data-kind")).toMatch(/corrupt/);
+    expect(await finding.locator("table.evidence tr").count()).toBeGreaterThan(0);
+    await screenshot(page, "05-findings");
+  });
+
+  it("Cancel stops a long run at once and the UI stays usable", async () => {
+    await openExample("lat_syscall_null");
+    await waitForParams();
+    await selectOnlyCpus(1);
+    await setParam("iterations", "2000000000");
+    await page.click("#run-button");
+    await page.waitForFunction(() => /cycles/.test(document.querySelector("#run-status")?.textContent ?? ""), null, { timeout: 30_000 });
+    // The UI thread answers while the worker simulates.
+    const t0 = Date.now();
+    await page.click('[data-tab="table"]');
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    await page.click("#cancel-button");
+    await page.waitForFunction(() => document.body.dataset.running === "false", null, { timeout: 5_000 });
+    expect(await page.textContent("#run-status")).toMatch(/Cancelled/);
+    await setParam("iterations", "100");
+    expect(await runAndWait()).toMatch(/Done: 1 run/);
+  });
+
+  it("saves a workload; after a reload it is still there, with unsaved edits recovered", async () => {
+    await openExample("lat_sig_catch");
+    await page.click("#save-as-mine");
+    await page.fill(".modal input", "e2e_saved.ts");
+    await page.click('[data-testid="modal-ok"]');
+    await page.waitForSelector('[data-workload="e2e_saved.ts"]');
+    await page.waitForFunction(() => document.querySelector("#doc-title")?.getAttribute("data-key") === "user:e2e_saved.ts");
+    const saved = await page.evaluate(() => (window as unknown as { __siglabTest: { source(): string } }).__siglabTest.source());
+    await page.evaluate(() => (window as unknown as { __siglabTest: { setSource(t: string): void } }).__siglabTest.setSource("// unsaved edit\n" + (window as unknown as { __siglabTest: { source(): string } }).__siglabTest.source()));
+    await page.waitForFunction(() => document.body.dataset.autosaved === "user:e2e_saved.ts", null, { timeout: 10_000 });
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true]");
+    await page.click('[data-workload="e2e_saved.ts"]');
+    await page.waitForFunction(() => document.querySelector("#doc-title")?.getAttribute("data-key") === "user:e2e_saved.ts");
+    const text = await page.evaluate(() => (window as unknown as { __siglabTest: { source(): string } }).__siglabTest.source());
+    expect(text).toBe("// unsaved edit\n" + saved);
+    expect(await page.textContent("#doc-banner")).toMatch(/Recovered unsaved changes/);
+  });
+
+  it("shows CPU profiles with the source of every number, and the plugins with their manifests", async () => {
+    await page.click('[data-view="profiles"]');
+    await page.waitForSelector(".profile-detail table.provenance");
+    expect(await page.locator(".profile-detail table.provenance tbody tr").count()).toBeGreaterThan(10);
+    await screenshot(page, "06-profiles");
+    await page.click('[data-view="plugins"]');
+    await page.waitForSelector('[data-plugin="sa-nofp"]');
+    await screenshot(page, "07-plugins");
+    await page.click('[data-view="workload"]');
+  });
+
+  it("enforces the CSP: the page runs no injected inline script", async () => {
+    const r = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          document.addEventListener("securitypolicyviolation", (e) => resolve(e.violatedDirective), { once: true });
+          const el = document.createElement("script");
+          el.textContent = "window.__injected = 1";
+          document.body.append(el);
+          setTimeout(() => resolve(`no violation, injected=${String((window as unknown as { __injected?: number }).__injected)}`), 3000);
+        }),
+    );
+    expect(r).toMatch(/^script-src/);
+  });
+
+  it("runs workload code without network or storage in the simulation worker", async () => {
+    await page.click('button[aria-label="New workload"]');
+    await page.waitForFunction(() => document.querySelector("#doc-title")?.getAttribute("data-key")?.startsWith("new:"));
+    await page.evaluate(() =>
+      (window as unknown as { __siglabTest: { setSource(t: string): void } }).__siglabTest.setSource(
+        `import { workload } from "siglab";\nconst g = globalThis as any;\nexport default workload({\n  name: "escape probe",\n  params: {},\n  *main(t) {\n    for (const k of ["fetch", "XMLHttpRequest", "WebSocket", "importScripts", "indexedDB", "caches", "postMessage"]) t.report(k, typeof g[k] === "function" || typeof g[k] === "object" ? 1 : 0, "available");\n    yield* t.getpid();\n  },\n});\n`,
+      ),
+    );
+    await selectOnlyCpus(1);
+    expect(await runAndWait()).toMatch(/Done: 1 run/);
+    await page.click('[data-tab="table"]');
+    const text = (await page.textContent(".results-table")) ?? "";
+    expect(text).toContain("fetch (available)");
+    const values = await page.$$eval(".results-table tbody tr:first-child td.num", (tds) => tds.map((td) => td.textContent));
+    expect(values.slice(0, 7)).toEqual(["0", "0", "0", "0", "0", "0", "0"]);
+  });
+
+  it("logged no errors to the console", () => {
+    // The CSP probe above is expected to log a violation; nothing else may.
+    expect(s.errors.filter((e) => !/Content Security Policy|unsafe-eval/.test(e))).toEqual([]);
+  });
+
+  it("renders the main screen for the README screenshot", async () => {
+    await openExample("lat_sig_catch");
+    await waitForParams();
+    await selectOnlyCpus(2);
+    await setParam("iterations", "200");
+    await runAndWait();
+    // Copied by hand to docs/img/desktop-results.png when the UI changes visibly.
+    await screenshot(page, "08-readme");
+  });
+});
