@@ -142,7 +142,9 @@ function resultWarnings(exp: ExperimentConfig, results: RunResult[]): string[] {
   specs.forEach((s, i) => {
     const r = results[i];
     if (!r) return;
-    if (r.cpu.id !== s.cpu.id || r.cpu.mhz !== s.cpu.mhz || !same(r.variants.map((v) => v.id), s.variants.map((v) => v.id)) || !same(r.params, s.params) || r.seed !== s.seed) {
+    // results carry the workload's defaults too: the run's own params must be among them
+    const params = Object.entries(s.params).every(([k, v]) => r.params[k] === v);
+    if (r.cpu.id !== s.cpu.id || r.cpu.mhz !== s.cpu.mhz || !same(r.variants.map((v) => v.id), s.variants.map((v) => v.id)) || !params || r.seed !== s.seed) {
       out.push(`result ${i + 1} does not match run ${i + 1} of the experiment (CPU, variants, params or seed)`);
     }
   });
