@@ -86,7 +86,7 @@ describe("workspace", () => {
     await expect(ws.saveUserProfile(broken, builtin)).rejects.toThrow(/costs\.cli" is missing/);
     writeFileSync(path.join(ws.profilesDir, "bad.json"), "[]");
     const listed = await ws.listUserProfiles();
-    expect(listed.find((p) => p.fileName === "bad.json")?.error).toMatch(/bad\.json: a CPU profile must be a JSON object/);
+    expect(listed.find((p) => p.fileName === "bad.json")?.error).toMatch(/bad\.json: expected a JSON object/);
   });
 
   it("gives exports unique names instead of overwriting", async () => {

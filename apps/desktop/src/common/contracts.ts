@@ -22,4 +22,4 @@ export type {
   TimelineEvent,
 } from "@siglab/core/common/results.js";
 export type { PluginManifest, PluginOptionSpec } from "@siglab/core/plugin-api/manifest.js";
-export type { CpuProfileFile } from "../../../../packages/cpu-profiles/src/types.js";
+export type { CpuProfileFile } from "@siglab/cpu-profiles";

@@ -2,7 +2,7 @@
 
 const WORKLOAD_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,100}\.ts$/;
 const DRAFT_KEY = /^(example|user|new):[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$/;
-const PROFILE_ID = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
+const PROFILE_ID = /^[A-Za-z0-9][A-Za-z0-9._+~-]{0,63}$/;
 const PLUGIN_ID = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 const EXPORT_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.()-]{0,150}\.(csv|png|svg|json|siglab|txt)$/;
 

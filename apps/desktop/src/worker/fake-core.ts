@@ -4,7 +4,7 @@
  * Only sim-adapter.ts imports it; delete it once the real core exports these names.
  */
 import type { CpuProfileFile, PluginManifest, RunProgress, RunResult, RunSpec } from "../common/contracts.js";
-import { OP_CLASSES } from "../../../../packages/cpu-profiles/src/op-classes.js";
+import { BUILTIN_PROFILE_FILES as REAL_PROFILES } from "@siglab/cpu-profiles";
 
 export interface LoadedPlugin {
   manifest: PluginManifest;
@@ -22,20 +22,7 @@ export interface RunEnvironment {
   shouldCancel?(): boolean;
 }
 
-function profile(id: string, name: string, mhz: number, scale: number): CpuProfileFile {
-  const costs: Record<string, unknown> = {};
-  for (const op of Object.keys(OP_CLASSES)) costs[op] = { cycles: Math.round(scale * (op.includes("save") || op.includes("rstor") ? 100 : 4)), kind: "estimated", source: "fake core placeholder" };
-  const n = (value: number) => ({ value, kind: "estimated" as const, source: "fake" });
-  return {
-    id, name, vendor: "Fake", description: `${name} (placeholder profile from the fake core)`,
-    clock: { defaultMhz: mhz, minMhz: mhz / 2, maxMhz: mhz * 2, presets: [mhz] },
-    features: { fxsr: true, sep: true, sse: true, sse2: true, avx: false, avx512: false, xsave: false, xsaveopt: false, xsaves: false, pcid: false, pge: true },
-    geometry: { cacheLineBytes: n(64), dtlbEntries: n(64), l1dKB: n(8), l2KB: n(512), xmmRegs: n(8), xsaveBytes: n(512) },
-    costs: costs as CpuProfileFile["costs"],
-  };
-}
-
-export const BUILTIN_PROFILE_FILES: CpuProfileFile[] = [profile("p4-northwood", "Pentium 4 (Northwood)", 2400, 3), profile("skylake", "Skylake", 3000, 1)];
+export const BUILTIN_PROFILE_FILES: CpuProfileFile[] = [...REAL_PROFILES];
 
 const LAT_SIG_CATCH = `import { workload, SIGUSR1 } from "siglab";
 

@@ -36,12 +36,14 @@ export class ProfilesView {
   private async clone(p: CpuProfileFile): Promise<void> {
     const taken = new Set(this.entries.map((e) => e.profile.id));
     const id = await askText("Clone profile", "Id of your copy (lower case, digits, - _ .):", `${p.id}-mine`, (v) =>
-      !/^[a-z0-9][a-z0-9_.-]{0,63}$/.test(v) ? "use lower case letters, digits, - _ ." : taken.has(v) ? `"${v}" exists already` : null);
+      !/^[A-Za-z0-9][A-Za-z0-9._+~-]{0,63}$/.test(v) ? "use letters, digits, - _ . + ~" : taken.has(v) ? `"${v}" exists already` : null);
     if (!id) return;
-    const copy = JSON.parse(JSON.stringify(p)) as CpuProfileFile;
+    const copy = JSON.parse(JSON.stringify(p)) as CpuProfileFile & Record<string, unknown>;
     copy.id = id;
     copy.name = `${p.name} (my copy)`;
-    delete copy.inherits;
+    // A user profile is self-contained: drop inheritance and the loader's annotations.
+    for (const k of ["inherits", "inheritedFrom", "abstract"]) delete copy[k];
+    for (const group of [copy.costs, copy.geometry] as unknown as Record<string, Record<string, unknown>>[]) for (const e of Object.values(group)) delete e.inheritedFrom;
     await this.save(copy);
     this.selected = id;
   }
