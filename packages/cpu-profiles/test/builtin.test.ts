@@ -10,6 +10,7 @@ import {
   resolveInheritance,
   resolveProfile,
   serializeProfile,
+  tryResolveInheritance,
   type CpuProfileFile,
 } from "../src/index.js";
 
@@ -121,6 +122,30 @@ describe("shipped profiles", () => {
       });
     });
   }
+
+  it("relative entries in the files show the value the loader computes", () => {
+    for (const f of BUILTIN_PROFILE_FILES) {
+      const src = BUILTIN_PROFILE_SOURCES.find((s) => s.id === f.id)!;
+      for (const [op, e] of Object.entries(src.costs ?? {})) {
+        if (e?.relativeTo) expect(e.cycles, `${f.id}/${op}`).toBe(f.costs[op as keyof typeof f.costs].cycles);
+      }
+    }
+  });
+
+  it("resolved profiles are accepted again as sources (a CpuProfileFile is a complete source)", () => {
+    const again = tryResolveInheritance(BUILTIN_PROFILE_FILES);
+    expect(again.errors).toEqual([]);
+    expect(again.profiles.map((p) => p.id)).toEqual(RUNNABLE);
+    expect(resolveProfile(again.profiles[3]!).costs).toEqual(resolveProfile(BUILTIN_PROFILE_FILES[3]!).costs);
+  });
+
+  it("the browser entry point imports nothing from Node", () => {
+    const dir = new URL("../src/", import.meta.url);
+    for (const n of readdirSync(dir).filter((x) => x.endsWith(".ts") && x !== "node.ts")) {
+      const text = readFileSync(new URL(n, dir), "utf8");
+      expect(text, n).not.toMatch(/from "node:|from "(fs|path|os)"|require\(|process\./);
+    }
+  });
 
   it("the Pentium Pro has the SEP bit problem written down and no SYSENTER", () => {
     const ppro = byId("p6-pentium-pro");
