@@ -194,6 +194,8 @@ declare module "siglab" {
     sigtimedwait(set: number[], timeoutNs?: number): Sys<SigInfo | number>;
     sigaltstack(size: number): Sys<number>;
     pipe(): Sys<[number, number]>;
+    /** open() a character device: "/dev/null" (writes are discarded) or "/dev/zero" (reads clear the buffer) */
+    open(path: "/dev/null" | "/dev/zero"): Sys<number>;
     read(fd: number, bytes: number): Sys<number>;
     write(fd: number, bytes: number): Sys<number>;
     close(fd: number): Sys<number>;
@@ -249,6 +251,10 @@ declare module "siglab" {
     description?: string;
     /** Default parameters (overridable with --param key=value). */
     params: P;
+    /** The program's libc: "glibc-2.2" (2002: integer memcpy, the default) or "glibc-modern" (SSE memcpy). */
+    libc?: "glibc-2.2" | "glibc-modern";
+    /** Timer interrupts per second (default 100, as on i386 Linux 2.4). */
+    hz?: number;
     /** The initial thread of the initial process. */
     main(t: Thread, params: P): Sys<void | number>;
   }

@@ -33,7 +33,7 @@ const EXPECTED_ENTRY = [
   /^summary\.md$/,
   /^workloads\/[^/]+\.ts$/,
   /^profiles\/[^/]+\.json$/,
-  /^plugins\/[^/]+\/.+[^/]$/,
+  /^plugins\/[^/]+\/(.*[^/])$/,
   CHART_ENTRY,
 ];
 

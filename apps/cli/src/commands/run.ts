@@ -1,0 +1,133 @@
+/**
+ * `siglab run <example-id | path.ts> [--cpu id[@MHz]]... [--variant id[:k=v,...]]... [--preset name]
+ *   [--param k=v]... [--sweep k=v1,v2,...] [--seed N] [--timeline] [--json] [--plugin-dir DIR]...`
+ */
+import type { CAC, Command } from "cac";
+import { expandExperiment, type ExperimentConfig, type RunResult, type VariantSpec, type ParamValue } from "@siglab/core";
+import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
+import { resolveWorkload, runnableProfiles, UsageError } from "../catalog.js";
+import { formatRun } from "../format.js";
+import { typecheckWorkload, CompileError } from "../run/compile.js";
+import { runInSandbox } from "../run/sandbox.js";
+import { findPreset, pluginExamples } from "../plugins/catalog.js";
+
+export const DEFAULT_CPU = "p4-northwood";
+
+function list(v: unknown): string[] {
+  if (v === undefined || v === null || v === false) return [];
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+/** "sa-nofp:forceAll=true,x=1" -> { id, options } */
+export function parseVariant(s: string): VariantSpec {
+  const [id, opts] = s.split(/:(.*)/s) as [string, string | undefined];
+  if (!id) throw new UsageError(`--variant: empty plugin id in '${s}'`);
+  const options: Record<string, ParamValue> = {};
+  if (opts) {
+    for (const kv of opts.split(",")) {
+      const [k, v] = kv.split("=");
+      if (!k || v === undefined) throw new UsageError(`--variant ${s}: expected key=value, got '${kv}'`);
+      options[k] = v;
+    }
+  }
+  return Object.keys(options).length ? { id, options } : { id };
+}
+
+function parseParam(s: string): [string, ParamValue] {
+  const i = s.indexOf("=");
+  if (i <= 0) throw new UsageError(`--param: expected key=value, got '${s}'`);
+  const k = s.slice(0, i), v = s.slice(i + 1);
+  return [k, v === "true" ? true : v === "false" ? false : v !== "" && Number.isFinite(Number(v)) ? Number(v) : v];
+}
+
+export interface ResolvedRunArgs {
+  experiment: ExperimentConfig;
+  profiles: CpuProfileFile[];
+  pluginDirs?: string[];
+}
+
+export function addRunOptions(cmd: Command): Command {
+  return cmd
+    .option("--cpu <id@MHz>", `CPU profile and clock (repeatable; default ${DEFAULT_CPU})`)
+    .option("--variant <id[:k=v,...]>", "plugin in the variant stack (repeatable, in order)")
+    .option("--preset <name>", "a named variant stack (repeatable: each is one stack)")
+    .option("--baseline", "also run the baseline stack next to the variants")
+    .option("--param <k=v>", "workload parameter (repeatable)")
+    .option("--sweep <k=v1,v2,...>", "sweep one parameter over values")
+    .option("--seed <n>", "seed of the run (default 1)")
+    .option("--timeline", "record a bounded per-task timeline")
+    .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)")
+    .option("--typecheck", "type-check the workload against the API before running (default for files)")
+    .option("--json", "print one JSON document");
+}
+
+export async function resolveRunArgs(workloadArg: string, o: Record<string, unknown>): Promise<ResolvedRunArgs> {
+  const pluginDirs = list(o["pluginDir"]);
+  const workload = resolveWorkload(workloadArg, await pluginExamples(pluginDirs));
+  const profiles = runnableProfiles();
+  const cpuArgs = list(o["cpu"]);
+  const cpus = (cpuArgs.length ? cpuArgs : [DEFAULT_CPU]).map((c) => {
+    const ref = parseCpuRef(c);
+    const p = profiles.find((x) => x.id === ref.id);
+    if (!p) throw new UsageError(`unknown CPU profile '${ref.id}' (profiles: ${profiles.map((x) => x.id).join(", ")})`);
+    const mhz = ref.mhz ?? p.clock.defaultMhz;
+    if (mhz < p.clock.minMhz || mhz > p.clock.maxMhz) throw new UsageError(`${p.id}: ${mhz} MHz is outside the profile's range ${p.clock.minMhz}-${p.clock.maxMhz} MHz`);
+    return { id: p.id, mhz };
+  });
+  const stacks: VariantSpec[][] = [];
+  for (const name of list(o["preset"])) stacks.push(await findPreset(name, pluginDirs));
+  const variants = list(o["variant"]).map(parseVariant);
+  if (variants.length) stacks.push(variants);
+  if (!stacks.length || o["baseline"]) stacks.unshift([]);
+  const params: Record<string, ParamValue> = {};
+  for (const p of list(o["param"])) {
+    const [k, v] = parseParam(p);
+    params[k] = v;
+  }
+  let sweep: ExperimentConfig["sweep"];
+  if (o["sweep"]) {
+    const s = String(o["sweep"]);
+    const i = s.indexOf("=");
+    if (i <= 0) throw new UsageError(`--sweep: expected key=v1,v2,..., got '${s}'`);
+    sweep = { param: s.slice(0, i), values: s.slice(i + 1).split(",").map((v) => parseParam(`x=${v}`)[1]) };
+  }
+  const seed = o["seed"] === undefined ? 1 : Number(o["seed"]);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed: expected an integer, got '${o["seed"]}'`);
+  if ((o["typecheck"] || workload.file !== `examples/${workload.id}.ts`) && !workload.file.startsWith("examples/")) {
+    typecheckWorkload(workload.source, workload.file);
+  }
+  const experiment: ExperimentConfig = { workload, cpus, stacks, params, seed };
+  if (sweep) experiment.sweep = sweep;
+  if (o["timeline"]) experiment.timeline = true;
+  return { experiment, profiles: profiles.filter((p) => cpus.some((c) => c.id === p.id)), pluginDirs };
+}
+
+export async function runExperimentArgs(workloadArg: string, o: Record<string, unknown>): Promise<RunResult[]> {
+  const { experiment, pluginDirs } = await resolveRunArgs(workloadArg, o);
+  const results: RunResult[] = [];
+  for (const spec of expandExperiment(experiment)) results.push(await runInSandbox(spec, { pluginDirs: pluginDirs ?? [] }));
+  return results;
+}
+
+export function registerRunCommand(cli: CAC): void {
+  addRunOptions(cli.command("run <workload>", "Run a workload (example id or .ts file) on CPUs x variant stacks")).action(async (workload: string, o: Record<string, unknown>) => {
+    try {
+      const results = await runExperimentArgs(workload, o);
+      if (o["json"]) process.stdout.write(JSON.stringify({ runs: results }, null, 2) + "\n");
+      else for (const r of results) console.log(formatRun(r) + "\n");
+      process.exitCode = results.some((r) => r.error) ? 1 : 0;
+    } catch (e) {
+      reportCliError(e);
+    }
+  });
+}
+
+export function reportCliError(e: unknown): void {
+  if (e instanceof UsageError || e instanceof CompileError) {
+    console.error(`siglab: ${e.message}`);
+    process.exitCode = 2;
+  } else {
+    console.error(`siglab: ${(e as Error)?.message ?? e}`);
+    process.exitCode = 2;
+  }
+}

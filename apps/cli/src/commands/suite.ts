@@ -1,0 +1,57 @@
+/** `siglab suite examples`: every shipped example on the default profile, with a summary. */
+import type { CAC } from "cac";
+import { EXAMPLES, type RunResult } from "@siglab/core";
+import { parseCpuRef } from "@siglab/cpu-profiles";
+import { runnableProfiles, UsageError } from "../catalog.js";
+import { runInSandbox, stopSandbox } from "../run/sandbox.js";
+import { DEFAULT_CPU, reportCliError } from "./run.js";
+
+export type SuiteRunner = (name: string, o: Record<string, unknown>) => Promise<number>;
+const suites: Record<string, SuiteRunner> = {
+  examples: runExamplesSuite,
+};
+
+/** Other suites (calibration, predictions) register here. */
+export function registerSuite(name: string, run: SuiteRunner): void {
+  suites[name] = run;
+}
+
+async function runExamplesSuite(_name: string, o: Record<string, unknown>): Promise<number> {
+  const ref = parseCpuRef(String(o["cpu"] ?? DEFAULT_CPU));
+  const p = runnableProfiles().find((x) => x.id === ref.id);
+  if (!p) throw new UsageError(`unknown CPU profile '${ref.id}'`);
+  const cpu = { id: p.id, mhz: ref.mhz ?? p.clock.defaultMhz };
+  const results: RunResult[] = [];
+  for (const e of EXAMPLES) {
+    results.push(await runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu, variants: [], params: {}, seed: 1 }));
+  }
+  if (o["json"]) {
+    process.stdout.write(JSON.stringify({ runs: results }, null, 2) + "\n");
+  } else {
+    console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, baseline Linux 2.4.18 (i386)\n`);
+    for (const r of results) {
+      const head = r.metrics[0];
+      const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)`;
+      console.log(`  ${r.workload.padEnd(18)} ${head ? `${head.name} = ${head.value.toFixed(3)} ${head.unit}` : "(no metric)"}`.padEnd(70) + `  ${status}`);
+    }
+  }
+  return results.some((r) => r.error) ? 1 : 0;
+}
+
+export function registerSuiteCommand(cli: CAC): void {
+  cli
+    .command("suite <name>", `Run a suite: ${Object.keys(suites).join(", ")} (more with plugins/calibration)`)
+    .option("--cpu <id@MHz>", "CPU for the examples suite")
+    .option("--json", "print JSON")
+    .action(async (name: string, o: Record<string, unknown>) => {
+      try {
+        const s = suites[name];
+        if (!s) throw new UsageError(`unknown suite '${name}' (suites: ${Object.keys(suites).join(", ")})`);
+        process.exitCode = await s(name, o);
+      } catch (e) {
+        reportCliError(e);
+      } finally {
+        stopSandbox();
+      }
+    });
+}

@@ -1,0 +1,38 @@
+/** Human-readable output of run results. */
+import type { RunResult } from "@siglab/core";
+
+export function variantLabel(r: RunResult): string {
+  if (!r.variants.length) return "baseline";
+  return r.variants.map((v) => (v.options && Object.keys(v.options).length ? `${v.id}:${Object.entries(v.options).map(([k, x]) => `${k}=${x}`).join(",")}` : v.id)).join("+");
+}
+
+function fmt(n: number): string {
+  if (Number.isInteger(n)) return String(n);
+  return Math.abs(n) >= 100 ? n.toFixed(1) : Math.abs(n) >= 1 ? n.toFixed(3) : n.toPrecision(4);
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n");
+}
+
+export function formatRun(r: RunResult, opts: { phases?: boolean } = {}): string {
+  const out: string[] = [];
+  out.push(`== ${r.workload} on ${r.cpu.id}@${r.cpu.mhz} MHz, ${variantLabel(r)} (seed ${r.seed})`);
+  if (r.error) {
+    const loc = r.error.line ? `${r.error.file}:${r.error.line}:${r.error.column}: ` : "";
+    out.push(`   ERROR (${r.error.kind}): ${loc}${r.error.message}${r.error.task !== undefined ? ` [task ${r.error.task}, cycle ${r.error.cycle}]` : ""}`);
+  }
+  if (r.metrics.length) out.push(table([["   metric", "value", "unit"], ...r.metrics.map((m) => [`   ${m.name}`, fmt(m.value), m.unit])]));
+  if (opts.phases !== false && r.totalCycles > 0) {
+    const phases = Object.entries(r.phases).sort((a, b) => b[1] - a[1]);
+    out.push(`   where the cycles go (${fmt(r.totalCycles)} cycles, ${fmt(r.simSeconds * 1e3)} ms simulated):`);
+    out.push(table(phases.map(([p, c]) => [`     ${p}`, fmt(c), `${((100 * c) / r.totalCycles).toFixed(1)}%`])));
+  }
+  if (r.findings.length) {
+    out.push(`   findings (${r.findings.length}):`);
+    for (const f of r.findings.slice(0, 10)) out.push(`     [${f.severity}] ${f.kind}: ${f.message}`);
+    if (r.findings.length > 10) out.push(`     ... ${r.findings.length - 10} more (see --json)`);
+  } else if (!r.error) out.push("   findings: none");
+  return out.join("\n");
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+/** The `siglab` command line: runs, suites, bundles, and serving the UI to a browser. */
+import cac from "cac";
+import { registerRunCommand, resolveRunArgs, addRunOptions } from "./commands/run.js";
+import { registerListCommand } from "./commands/list.js";
+import { registerSuiteCommand } from "./commands/suite.js";
+import { registerBundleCommands } from "./commands/bundle.js";
+import { registerServeCommand } from "./commands/serve.js";
+import { runInSandbox, stopSandbox } from "./run/sandbox.js";
+
+const cli = cac("siglab");
+registerRunCommand(cli);
+registerListCommand(cli);
+registerSuiteCommand(cli);
+registerBundleCommands(cli, { runInSandbox: (spec, opts) => runInSandbox(spec, opts ?? {}), resolveRunArgs, addRunOptions });
+registerServeCommand(cli);
+cli.help();
+cli.version("0.1.0");
+
+try {
+  cli.parse(process.argv, { run: false });
+  if (!cli.matchedCommand && cli.args.length) {
+    console.error(`siglab: unknown command '${cli.args[0]}' (try --help)`);
+    process.exitCode = 2;
+  } else if (!cli.matchedCommand && !cli.options["help"] && !cli.options["version"]) {
+    cli.outputHelp();
+  } else {
+    await cli.runMatchedCommand();
+  }
+  stopSandbox(); // the sandbox process would keep the CLI alive
+} catch (e) {
+  console.error(`siglab: ${(e as Error).message}`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,47 @@
+/**
+ * The runtime values of the "siglab" module that workloads import (the types are in siglab.d.ts).
+ * Hosts hand this object to the sandboxed workload as `require("siglab")`.
+ */
+export const WORKLOAD_MARK = "__siglabWorkload";
+
+export const SIGLAB_CONSTANTS = Object.freeze({
+  SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGILL: 4, SIGTRAP: 5, SIGABRT: 6, SIGBUS: 7, SIGFPE: 8,
+  SIGKILL: 9, SIGUSR1: 10, SIGSEGV: 11, SIGUSR2: 12, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15, SIGCHLD: 17,
+  SIGCONT: 18, SIGSTOP: 19, SIGIO: 29, SIGRTMIN: 32, SIGRTMAX: 63,
+  SA_NOCLDSTOP: 0x1, SA_SIGINFO: 0x4, SA_NOFP: 0x02000000, SA_RESTORER: 0x04000000, SA_ONSTACK: 0x08000000,
+  SA_RESTART: 0x10000000, SA_NODEFER: 0x40000000, SA_RESETHAND: 0x80000000,
+  SIG_BLOCK: 0, SIG_UNBLOCK: 1, SIG_SETMASK: 2,
+  PROT_NONE: 0, PROT_READ: 1, PROT_WRITE: 2, PROT_EXEC: 4,
+  F_GETFL: 3, F_SETFL: 4, F_SETOWN: 8, F_SETSIG: 10, O_NONBLOCK: 0x800, O_ASYNC: 0x2000,
+  EINTR: 4, EAGAIN: 11, EFAULT: 14, EINVAL: 22, EBADF: 9, ENOSYS: 38, ECHILD: 10, EPIPE: 32,
+  ESRCH: 3, EPERM: 1, ENOMEM: 12,
+});
+
+export interface WorkloadDef {
+  name: string;
+  description?: string;
+  params: Record<string, number | string | boolean>;
+  libc?: string;
+  hz?: number;
+  main: (t: unknown, p: Record<string, number | string | boolean>) => Generator<unknown, unknown, unknown>;
+  [WORKLOAD_MARK]?: true;
+}
+
+export function workload(def: WorkloadDef): WorkloadDef {
+  if (!def || typeof def !== "object") throw new TypeError("workload(def): expected an object");
+  return Object.freeze({ ...def, [WORKLOAD_MARK]: true as const });
+}
+
+export function createSiglabModule(): Record<string, unknown> {
+  return Object.freeze({ ...SIGLAB_CONSTANTS, workload });
+}
+
+/** Check that an evaluated module's default export is a workload; returns it or throws a clear error. */
+export function asWorkload(mod: unknown, file: string): WorkloadDef {
+  const def = (mod && typeof mod === "object" && "default" in (mod as object) ? (mod as { default: unknown }).default : mod) as WorkloadDef | undefined;
+  if (!def || typeof def !== "object") throw new Error(`${file}: the module has no default export; write \`export default workload({ ... })\``);
+  if (typeof def.main !== "function") throw new Error(`${file}: the workload has no main generator function (\`*main(t, params) { ... }\`)`);
+  if (def.main.constructor?.name !== "GeneratorFunction") throw new Error(`${file}: main must be a generator function: write \`*main(t, params) { ... }\``);
+  if (def.params !== undefined && (typeof def.params !== "object" || def.params === null)) throw new Error(`${file}: params must be an object of defaults`);
+  return def;
+}

@@ -1,0 +1,154 @@
+/**
+ * The executor: charges compiled kernel paths to the cycle counter and to phases.
+ *
+ * Fast path: a path's state-independent ops are folded into one constant per profile, so running a
+ * path is one addition — unless an event (timer tick, device completion) falls inside the path's
+ * window, in which case it steps op by op and takes the interrupt at the first op boundary where
+ * the CPU is in kernel mode with IF=1 (this is what makes the cli in ret_from_sys_call matter).
+ */
+import type { OpClass, ResolvedProfile } from "@siglab/cpu-profiles";
+import type { PathOpStat, PathStat, TimelineEvent } from "../common/results.js";
+import { cplEffect, ifEffect, type PathDef } from "./path.js";
+import type { PhaseTable } from "./phases.js";
+
+export class CompiledPath {
+  count = 0;
+  cycles = 0;
+  readonly cost: number;
+  readonly lineCost: Float64Array;
+  readonly lineIf: Int8Array;
+  readonly lineCpl: Int8Array;
+  /** IF / CPL after the whole path (-1 = unchanged) */
+  readonly ifEnd: number;
+  readonly cplEnd: number;
+
+  constructor(readonly def: PathDef, readonly phaseIdx: number, profile: ResolvedProfile) {
+    const n = def.ops.length;
+    this.lineCost = new Float64Array(n);
+    this.lineIf = new Int8Array(n).fill(-1);
+    this.lineCpl = new Int8Array(n).fill(-1);
+    let cost = 0, ifEnd = -1, cplEnd = -1;
+    def.ops.forEach((l, i) => {
+      const unit = profile.costs[l.op];
+      if (unit === undefined) throw new Error(`CPU profile '${profile.id}' has no cost for op class '${l.op}' (used by path '${def.name}')`);
+      const c = unit * (l.n ?? 1);
+      this.lineCost[i] = c;
+      cost += c;
+      const e = ifEffect(l.op);
+      if (e !== undefined) { this.lineIf[i] = e; ifEnd = e; }
+      const p = cplEffect(l.op);
+      if (p !== undefined) { this.lineCpl[i] = p; cplEnd = p; }
+    });
+    this.cost = cost;
+    this.ifEnd = ifEnd;
+    this.cplEnd = cplEnd;
+  }
+
+  stat(phaseNames: string[]): PathStat {
+    const ops: PathOpStat[] = this.def.ops.map((l, i) => {
+      const s: PathOpStat = { fn: l.fn, op: l.op, cycles: this.lineCost[i]!, repeat: l.n ?? 1 };
+      if (l.note) s.note = l.note;
+      return s;
+    });
+    return { name: this.def.name, phase: phaseNames[this.phaseIdx]!, origin: this.def.origin ?? "core", count: this.count, cycles: this.cycles, ops };
+  }
+}
+
+/** The CPU state the executor reads and updates (the rest lives in machine/cpu.ts). */
+export interface ExecCpu {
+  IF: number;
+  cpl: number;
+}
+
+export const TIMELINE_LIMIT = 20_000;
+
+export class Executor {
+  cycles = 0;
+  /** cycle at which the next event is due (Infinity when none) */
+  nextEvent = Infinity;
+  readonly phaseCycles: number[] = [];
+  /** called at an op boundary in kernel mode with IF=1 when an event is due */
+  irqHook: () => void = () => {};
+  timeline: TimelineEvent[] | null = null;
+  timelineTask = 0;
+  private inIrq = false;
+
+  constructor(readonly cpu: ExecCpu, readonly phases: PhaseTable, readonly profile: ResolvedProfile) {}
+
+  /** Run a path once. */
+  run(p: CompiledPath): void {
+    p.count++;
+    p.cycles += p.cost;
+    this.phaseCycles[p.phaseIdx] = (this.phaseCycles[p.phaseIdx] ?? 0) + p.cost;
+    const start = this.cycles;
+    if (start + p.cost < this.nextEvent || this.inIrq) {
+      this.cycles = start + p.cost;
+      if (p.ifEnd >= 0) this.cpu.IF = p.ifEnd;
+      if (p.cplEnd >= 0) this.cpu.cpl = p.cplEnd;
+    } else {
+      this.runSlow(p);
+    }
+    if (this.timeline) this.record(p.def.name, p.phaseIdx, start);
+  }
+
+  /** Run a one-op path `n` times (data-dependent quantities: cache lines copied, registers converted). */
+  runN(p: CompiledPath, n: number): void {
+    if (n <= 0) return;
+    const c = p.cost * n;
+    p.count += n;
+    p.cycles += c;
+    this.phaseCycles[p.phaseIdx] = (this.phaseCycles[p.phaseIdx] ?? 0) + c;
+    const start = this.cycles;
+    if (start + c < this.nextEvent || this.inIrq) {
+      this.cycles = start + c;
+    } else {
+      for (let i = 0; i < n; i++) this.runSlowLines(p);
+    }
+    if (this.timeline) this.record(p.def.name, p.phaseIdx, start);
+  }
+
+  /** Charge raw cycles of a given op class (user-mode work), with interrupts possible. */
+  chargeRaw(phaseIdx: number, cycles: number): void {
+    this.phaseCycles[phaseIdx] = (this.phaseCycles[phaseIdx] ?? 0) + cycles;
+    this.cycles += cycles;
+  }
+
+  cost(op: OpClass): number {
+    return this.profile.costs[op];
+  }
+
+  private runSlow(p: CompiledPath): void {
+    this.runSlowLines(p);
+  }
+
+  private runSlowLines(p: CompiledPath): void {
+    const n = p.lineCost.length;
+    for (let i = 0; i < n; i++) {
+      this.maybeInterrupt();
+      this.cycles += p.lineCost[i]!;
+      const e = p.lineIf[i]!;
+      if (e >= 0) this.cpu.IF = e;
+      const c = p.lineCpl[i]!;
+      if (c >= 0) this.cpu.cpl = c;
+    }
+  }
+
+  /** Take a due interrupt at this op boundary if the CPU is in kernel mode with IF=1. */
+  maybeInterrupt(): void {
+    if (this.cycles >= this.nextEvent && this.cpu.IF === 1 && this.cpu.cpl === 0 && !this.inIrq) {
+      this.inIrq = true;
+      try {
+        this.irqHook();
+      } finally {
+        this.inIrq = false;
+      }
+    }
+  }
+
+  private record(name: string, phaseIdx: number, start: number): void {
+    const tl = this.timeline!;
+    if (tl.length >= TIMELINE_LIMIT) return;
+    const phase = this.phases.names[phaseIdx]!;
+    tl.push({ task: this.timelineTask, kind: phase === "signal.handler" ? "handler" : phase === "user" ? "user" : phase === "idle" ? "idle" : "kernel", name, phase, start, end: this.cycles });
+  }
+}

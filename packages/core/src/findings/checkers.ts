@@ -1,0 +1,197 @@
+/**
+ * The invariant checkers of DESIGN §3.5. Each subscribes to kernel events and reports findings
+ * with evidence; none of them changes the simulation.
+ */
+import { diffFpu } from "../machine/fpu.js";
+import { userFpuView, I386_XMM_REGS } from "../kernel/i387.js";
+import type { Kernel } from "../kernel/kernel.js";
+import { INT_REGS, type SignalFrameK, type Task } from "../kernel/task.js";
+import type { InvariantChecker } from "../plugin-api/extension-points.js";
+
+function responsible(k: Kernel): string {
+  return k.variantIds.length ? k.variantIds.join(",") : "baseline";
+}
+
+/** After sigreturn the interrupted context's registers equal what they were (plus frame edits). */
+export class SignalTransparencyChecker implements InvariantChecker {
+  readonly id = "signal-transparency";
+
+  attach(k: Kernel): void {
+    k.events.on("signal.interrupt", (t, frame) => {
+      frame.snapshot = { regs: t.regs.clone(), fpu: userFpuView(k, t).clone(), cycle: k.cycles };
+    });
+    k.events.on("signal.return", (t, frame) => this.check(k, t, frame));
+  }
+
+  private check(k: Kernel, t: Task, frame: SignalFrameK): void {
+    const snap = frame.snapshot;
+    if (!snap) return;
+    // integer registers: expected = value at interruption unless the handler edited the frame
+    for (const r of INT_REGS) {
+      const edited = frame.sigcontext[r] !== frame.original.sigcontext[r];
+      const expected = edited ? frame.sigcontext[r] : snap.regs[r];
+      if (t.regs[r] !== expected) {
+        k.report({
+          severity: "error",
+          kind: "int-register-corruption",
+          message: `${r} of task ${t.pid} changed across signal ${frame.sig}: expected ${expected}, got ${t.regs[r]}`,
+          evidence: { task: t.pid, signal: frame.sig, register: r, expected, actual: t.regs[r], path: "sys_sigreturn/restore_sigcontext", variants: responsible(k), cycle: k.cycles },
+        });
+      }
+    }
+    // FPU/SSE: apply the handler's edits of the frame's FP image to the snapshot
+    const expected = snap.fpu.clone();
+    const fs = frame.fpstate, orig = frame.original.fpstate;
+    if (fs && orig) {
+      for (let i = 0; i < 8; i++) if (fs.st[i] !== orig.st[i]) expected.st[i] = fs.st[i]!;
+      if (fs.cw !== orig.cw) expected.fcw = fs.cw;
+      if (fs.xmm && orig.xmm) {
+        for (let i = 0; i < fs.xmm.length; i++) {
+          for (let l = 0; l < 4; l++) if (fs.xmm[i]![l] !== orig.xmm[i]![l]) expected.xmm[i * 4 + l] = fs.xmm[i]![l]! >>> 0;
+        }
+      }
+      if (fs.mxcsr !== orig.mxcsr && fs.mxcsr !== undefined) expected.mxcsr = (fs.mxcsr & 0xffbf) >>> 0;
+    }
+    const actual = userFpuView(k, t);
+    const diffs = diffFpu(expected, actual, Math.min(I386_XMM_REGS, k.profile.xmmRegs), k.profile.features.sse, false);
+    for (const d of diffs) {
+      k.report({
+        severity: "error",
+        kind: "fpu-corruption",
+        message: `${d.reg} of task ${t.pid} was corrupted across signal ${frame.sig} (handler state leaked into the interrupted context)`,
+        evidence: {
+          task: t.pid,
+          signal: frame.sig,
+          register: d.reg,
+          expected: d.expected,
+          actual: d.actual,
+          fpstateInFrame: frame.fpstate !== null,
+          path: "sys_sigreturn",
+          fpuPolicy: k.deps.signalFpu.id,
+          variants: responsible(k),
+          cycle: k.cycles,
+        },
+      });
+    }
+    if (diffs.length) k.count("findings.fpu_corruption");
+  }
+}
+
+/** A context switch is transparent for every task's FPU state. */
+export class SwitchTransparencyChecker implements InvariantChecker {
+  readonly id = "switch-transparency";
+
+  attach(k: Kernel): void {
+    k.events.on("switch.out", (t) => {
+      if (t === k.idle || t.state === "zombie") return;
+      t.switchSnapshot = t.usedMath || t.usedFpu ? userFpuView(k, t).clone() : null;
+    });
+    k.events.on("switch.in", (t) => {
+      const snap = t.switchSnapshot;
+      if (!snap) return;
+      t.switchSnapshot = null;
+      const diffs = diffFpu(snap, userFpuView(k, t), Math.min(I386_XMM_REGS, k.profile.xmmRegs), k.profile.features.sse, false);
+      for (const d of diffs) {
+        k.report({
+          severity: "error",
+          kind: "switch-fpu-corruption",
+          message: `${d.reg} of task ${t.pid} changed while it was switched out`,
+          evidence: { task: t.pid, register: d.reg, expected: d.expected, actual: d.actual, fpuPolicy: k.deps.switchFpu.id, variants: responsible(k), cycle: k.cycles },
+        });
+      }
+    });
+  }
+}
+
+/** A blocked signal is never delivered. */
+export class BlockedSignalChecker implements InvariantChecker {
+  readonly id = "blocked-signal";
+
+  attach(k: Kernel): void {
+    k.events.on("signal.interrupt", (t, frame) => {
+      const sig = frame.sig;
+      // the mask the program set: task->blocked, plus a user-space mask where a plugin keeps one
+      const userMask = t.ext["userBlocked"] as { has(s: number): boolean } | undefined;
+      if (t.blocked.has(sig) || userMask?.has(sig)) {
+        k.report({
+          severity: "error",
+          kind: "blocked-signal-delivered",
+          message: `signal ${sig} was delivered to task ${t.pid} while it was blocked`,
+          evidence: { task: t.pid, signal: sig, blocked: t.blocked.toList(), maskStore: k.deps.maskStore.id, variants: responsible(k), cycle: k.cycles },
+        });
+      }
+    });
+  }
+}
+
+/**
+ * A pending unblocked signal (or a pending reschedule) is acted on before the return to user mode;
+ * otherwise the delay until it is acted on is reported as a warning.
+ */
+export class DelayedWorkChecker implements InvariantChecker {
+  readonly id = "delayed-work";
+
+  attach(k: Kernel): void {
+    k.events.on("return.user", (t, intoHandler) => {
+      if (intoHandler) return; // 2.4 delivers one signal per return by design (the next at sigreturn)
+      const sig = t.sigpending && t.pending.anyUnblocked(k.blockedOf(t));
+      if ((sig || t.needResched) && t.delayedSince < 0) {
+        t.delayedSince = k.cycles;
+        t.delayedKind = sig ? "signal" : "reschedule";
+        k.count("checks.returned_with_work");
+      }
+    });
+    const settle = (t: Task, what: string) => {
+      if (t.delayedSince < 0) return;
+      const delay = k.cycles - t.delayedSince;
+      k.report({
+        severity: "warning",
+        kind: t.delayedKind === "signal" ? "delayed-signal" : "delayed-reschedule",
+        message: `task ${t.pid} returned to user mode with a pending ${t.delayedKind}; it was acted on ${delay} cycles later (${what})`,
+        evidence: { task: t.pid, delayCycles: delay, delayUs: delay / k.profile.mhz, since: t.delayedSince, variants: responsible(k) },
+      });
+      t.delayedSince = -1;
+    };
+    k.events.on("signal.deliver", (t) => settle(t, "at the next kernel entry"));
+    k.events.on("switch.out", (t) => {
+      if (t.delayedKind === "reschedule") settle(t, "at the next schedule()");
+    });
+  }
+}
+
+/** No signal that POSIX says must be queued (RT signals) is lost. */
+export class LostSignalChecker implements InvariantChecker {
+  readonly id = "lost-signal";
+  private queued = 0;
+  private consumed = 0;
+
+  attach(k: Kernel): void {
+    k.events.on("signal.queued", (_t, sig, queued) => {
+      if (sig >= 32 && queued) this.queued++;
+    });
+    k.events.on("signal.dequeue", (_t, sig) => {
+      if (sig >= 32) this.consumed++;
+    });
+    k.events.on("run.end", () => {
+      let stillPending = 0;
+      for (const t of k.tasks.values()) stillPending += t.queue.filter((q) => q.sig >= 32).length;
+      const lost = this.queued - this.consumed - stillPending;
+      if (lost > 0) {
+        k.report({
+          severity: "error",
+          kind: "lost-signal",
+          message: `${lost} queued real-time signal(s) were lost`,
+          evidence: { queued: this.queued, delivered: this.consumed, stillPending, variants: responsible(k) },
+        });
+      }
+    });
+  }
+}
+
+export const CORE_CHECKERS: (() => InvariantChecker)[] = [
+  () => new SignalTransparencyChecker(),
+  () => new SwitchTransparencyChecker(),
+  () => new BlockedSignalChecker(),
+  () => new DelayedWorkChecker(),
+  () => new LostSignalChecker(),
+];

@@ -1,0 +1,37 @@
+/** The baseline (Linux 2.4.18 i386) implementations of the single-valued extension points. */
+import type { EntryMechanism, SignalMaskStore } from "../plugin-api/extension-points.js";
+import type { Kernel } from "./kernel.js";
+import type { Sigset } from "./sigset.js";
+import type { Task } from "./task.js";
+
+/** int $0x80 through a trap gate; ret_from_sys_call with cli; RESTORE_ALL + iret. */
+export class Int80Entry implements EntryMechanism {
+  readonly id = "core:int80";
+
+  checkCpu(): string | null {
+    return null;
+  }
+
+  enter(k: Kernel): void {
+    k.run("system_call");
+  }
+
+  exitTest(k: Kernel, t: Task): boolean {
+    k.run("ret_from_sys_call");
+    return t.needResched || t.sigpending;
+  }
+
+  leave(k: Kernel): void {
+    // iret pays extra when it must re-enable interrupts (IF 0 -> 1)
+    if (k.cpu.IF === 0) k.run("iret_sti");
+    k.run("restore_all");
+  }
+}
+
+/** task->blocked, as 2.4 keeps it. */
+export class TaskBlockedMaskStore implements SignalMaskStore {
+  readonly id = "core:task-blocked";
+  effectiveBlocked(_k: Kernel, t: Task): Sigset {
+    return t.blocked;
+  }
+}

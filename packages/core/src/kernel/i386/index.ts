@@ -1,0 +1,9 @@
+import type { PathDef } from "../../exec/path.js";
+import { ENTRY_PATHS } from "./paths-entry.js";
+import { FPU_PATHS } from "./paths-fpu.js";
+import { SCHED_PATHS } from "./paths-sched.js";
+import { SIGNAL_PATHS } from "./paths-signal.js";
+import { LINE_PATHS, SYSCALL_PATHS } from "./paths-syscalls.js";
+
+/** Every kernel path of the Linux 2.4 i386 baseline. */
+export const CORE_PATHS: readonly PathDef[] = [...ENTRY_PATHS, ...SIGNAL_PATHS, ...FPU_PATHS, ...SCHED_PATHS, ...SYSCALL_PATHS, ...LINE_PATHS];

@@ -1,0 +1,168 @@
+/**
+ * Linux 2.4 FPU handling (arch/i386/kernel/i387.c, traps.c): lazy switching with CR0.TS/#NM,
+ * and save_i387/restore_i387 for signal frames (FXSR conversion on FXSR CPUs, fsave otherwise).
+ */
+import { FpuRegs, XMM_LANES } from "../machine/fpu.js";
+import type { SignalFpuPolicy, SwitchFpuPolicy } from "../plugin-api/extension-points.js";
+import type { Kernel } from "./kernel.js";
+import type { FrameFpStateK, SignalFrameK, Task } from "./task.js";
+
+/** i386 signal frames carry XMM0-7 only (32-bit mode). */
+export const I386_XMM_REGS = 8;
+/** bytes of the FP image in a frame: 624 with FXSR (112 + 512), 112 without */
+export const FP_FRAME_BYTES_FXSR = 624;
+export const FP_FRAME_BYTES_FSAVE = 112;
+
+export function fxsrMagic(k: Kernel): number {
+  return k.profile.features.fxsr ? 0x0000 : 0xffff;
+}
+
+/** unlazy_fpu: if the task's state is live in the registers, save it to thread.i387 and set TS. */
+export function unlazy_fpu(k: Kernel, t: Task, pathFxsr: string, pathFsave: string): void {
+  if (!t.usedFpu) return;
+  k.run(k.profile.features.fxsr ? pathFxsr : pathFsave);
+  t.fpu.copyFrom(k.cpu.fpu);
+  if (!k.profile.features.fxsr) k.cpu.fpu.init(); // fnsave reinitialises the FPU
+  t.usedFpu = false;
+  k.cpu.TS = true;
+  k.cpu.fpuOwner = null;
+  k.count("fpu.saves");
+}
+
+/** The i387 view + FXSR image of thread.i387, as convert_fxsr_to_user lays it out in the frame. */
+export function fpstateFromRegs(k: Kernel, f: FpuRegs): FrameFpStateK {
+  const st = Array.from(f.st);
+  const s: FrameFpStateK = { cw: f.fcw, sw: f.fsw, tag: f.ftw, st, magic: fxsrMagic(k) };
+  if (k.profile.features.fxsr) {
+    s.mxcsr = f.mxcsr;
+    s.xmm = [];
+    for (let i = 0; i < I386_XMM_REGS; i++) s.xmm.push(Array.from(f.xmm.subarray(i * XMM_LANES, (i + 1) * XMM_LANES)));
+  }
+  return s;
+}
+
+/** restore_i387: the FXSR part first, then the i387 part over it (so handler edits of st/cw win). */
+export function regsFromFpstate(k: Kernel, s: FrameFpStateK, into: FpuRegs): void {
+  if (k.profile.features.fxsr && s.xmm) {
+    for (let i = 0; i < I386_XMM_REGS; i++) {
+      const lanes = s.xmm[i] ?? [];
+      for (let l = 0; l < XMM_LANES; l++) into.xmm[i * XMM_LANES + l] = (lanes[l] ?? 0) >>> 0;
+    }
+    into.mxcsr = ((s.mxcsr ?? 0x1f80) & 0xffbf) >>> 0; // fxsave.mxcsr &= 0xffbf
+  }
+  for (let i = 0; i < 8; i++) into.st[i] = s.st[i] ?? 0;
+  into.fcw = s.cw & 0xffff;
+  into.fsw = s.sw & 0xffff;
+  into.ftw = s.tag & 0xff;
+}
+
+export function cloneFpstate(s: FrameFpStateK | null): FrameFpStateK | null {
+  if (!s) return null;
+  const c: FrameFpStateK = { cw: s.cw, sw: s.sw, tag: s.tag, st: [...s.st], magic: s.magic };
+  if (s.mxcsr !== undefined) c.mxcsr = s.mxcsr;
+  if (s.xmm) c.xmm = s.xmm.map((x) => [...x]);
+  return c;
+}
+
+/** 2.4 save_i387 / restore_i387 (the baseline signal-frame FPU policy). */
+export class I387SignalFpu implements SignalFpuPolicy {
+  readonly id = "core:save_i387";
+
+  saveToFrame(k: Kernel, t: Task, frame: SignalFrameK): void {
+    k.run("save_i387");
+    if (!t.usedMath) {
+      frame.fpstate = null;
+      return;
+    }
+    t.usedMath = false; // the handler's first FPU use traps and gets a fresh FPU
+    const line = k.profile.cacheLineBytes;
+    if (k.profile.features.fxsr) {
+      unlazy_fpu(k, t, "unlazy_fpu.fxsave", "unlazy_fpu.fnsave");
+      k.run("convert_fxsr_to_user");
+      k.runN("fxsr_reg_to_user", 8);
+      k.runN("copy.signal.fpu_save", Math.ceil(512 / line));
+      k.count("bytes.copied", FP_FRAME_BYTES_FXSR);
+    } else {
+      unlazy_fpu(k, t, "unlazy_fpu.fxsave", "unlazy_fpu.fnsave");
+      k.run("save_i387_fsave");
+      k.runN("copy.signal.fpu_save", Math.ceil(FP_FRAME_BYTES_FSAVE / line));
+      k.count("bytes.copied", FP_FRAME_BYTES_FSAVE);
+    }
+    frame.fpstate = fpstateFromRegs(k, t.fpu);
+    k.count("fpu.frame_saves");
+  }
+
+  restoreFromFrame(k: Kernel, t: Task, frame: SignalFrameK): void {
+    const s = frame.fpstate;
+    if (!s) return;
+    k.run("restore_i387");
+    if (t.usedFpu) {
+      // clear_fpu: the handler's live FPU state is discarded
+      k.run("clear_fpu");
+      t.usedFpu = false;
+      k.cpu.TS = true;
+      k.cpu.fpuOwner = null;
+    }
+    const line = k.profile.cacheLineBytes;
+    if (k.profile.features.fxsr) {
+      k.run("restore_i387_fxsave");
+      k.runN("copy.signal.fpu_restore", Math.ceil(512 / line));
+      k.runN("fxsr_reg_from_user", 8);
+    } else {
+      k.run("restore_i387_fsave");
+      k.runN("copy.signal.fpu_restore", Math.ceil(FP_FRAME_BYTES_FSAVE / line));
+    }
+    regsFromFpstate(k, s, t.fpu);
+    t.usedMath = true;
+    k.count("fpu.frame_restores");
+  }
+}
+
+/** 2.4 lazy FPU switching: save on switch-out if used this slice, set TS; restore on #NM. */
+export class LazySwitchFpu implements SwitchFpuPolicy {
+  readonly id = "core:lazy-fpu";
+
+  switchOut(k: Kernel, prev: Task): void {
+    unlazy_fpu(k, prev, "unlazy_fpu.switch", "unlazy_fpu.switch.fnsave");
+  }
+
+  switchIn(): void {
+    // TS stays set: next's first FPU instruction traps (#NM)
+  }
+
+  deviceNotAvailable(k: Kernel, t: Task): void {
+    k.run("device_not_available");
+    k.cpu.TS = false;
+    if (t.usedMath) {
+      k.run(k.profile.features.fxsr ? "restore_fpu.fxrstor" : "restore_fpu.frstor");
+      k.cpu.fpu.copyFrom(t.fpu);
+      k.count("fpu.restores");
+    } else {
+      k.run(k.profile.features.fxsr ? "init_fpu" : "init_fpu.nofxsr");
+      k.cpu.fpu.init();
+      t.usedMath = true;
+      k.count("fpu.inits");
+    }
+    k.run("math_state_restore.exit");
+    t.usedFpu = true;
+    k.cpu.fpuOwner = t;
+  }
+}
+
+/**
+ * #NM dispatch: plugins' trap hooks first (lazy frame variants), then the switch policy.
+ * Called by the runtime before a user FPU instruction when CR0.TS is set.
+ */
+export function do_device_not_available(k: Kernel, t: Task): void {
+  k.count("fpu.nm_traps");
+  for (const h of k.deps.fpuTrapHooks) if (h.onDeviceNotAvailable(k, t)) return;
+  k.deps.switchFpu.deviceNotAvailable(k, t);
+}
+
+/** What the task would see if it executed an FPU instruction now (for the checkers). */
+export function userFpuView(k: Kernel, t: Task): FpuRegs {
+  if (k.cpu.fpuOwner === t && t.usedFpu) return k.cpu.fpu;
+  if (t.usedMath) return t.fpu;
+  const init = new FpuRegs();
+  return init;
+}

@@ -1,0 +1,335 @@
+/**
+ * The simulated kernel of one run: one CPU, its tasks, the scheduler, the event queue (timer ticks
+ * and device completions) and the extension points plugins rebind. Subsystems (signals, FPU, mm,
+ * pipes, scheduler) live in sibling files as functions over this object, named after Linux's.
+ */
+import type { ResolvedProfile } from "@siglab/cpu-profiles";
+import type { Finding } from "../common/results.js";
+import { Executor, type CompiledPath } from "../exec/executor.js";
+import { PhaseTable } from "../exec/phases.js";
+import { PathRegistry } from "../exec/registry.js";
+import { FpuRegs } from "../machine/fpu.js";
+import { AddressSpace, PAGE_SHIFT, STACK_TOP, USER_CODE_BASE } from "../machine/memory.js";
+import { Tlb } from "../machine/tlb.js";
+import type {
+  EntryMechanism,
+  FpuTrapHook,
+  PageFaultHook,
+  SignalFpuPolicy,
+  SignalMaskStore,
+  SwitchFpuPolicy,
+  SyscallContribution,
+} from "../plugin-api/extension-points.js";
+import { KernelEvents } from "./events.js";
+import { SignalStruct, Task } from "./task.js";
+
+/** What a generator yields to the run loop: "another task is current now". */
+export const SWITCH = Object.freeze({ switch: true });
+
+export class SimError extends Error {
+  constructor(readonly kind: string, message: string, readonly task?: number) {
+    super(message);
+  }
+}
+
+export interface KernelConfig {
+  /** timer interrupts per second (2.4 i386: 100) */
+  hz: number;
+  /** ticks in a fresh timeslice (2.4: NICE_TO_TICKS(0) = 6 at HZ=100) */
+  timesliceTicks: number;
+  maxCycles: number;
+  maxSteps: number;
+  seed: number;
+  timeline: boolean;
+}
+
+export interface KernelDeps {
+  entry: EntryMechanism;
+  signalFpu: SignalFpuPolicy;
+  switchFpu: SwitchFpuPolicy;
+  maskStore: SignalMaskStore;
+  syscalls: SyscallContribution[];
+  fpuTrapHooks: FpuTrapHook[];
+  pageFaultHooks: PageFaultHook[];
+}
+
+interface SimEvent {
+  at: number;
+  kind: "timer" | "device";
+  seq: number;
+  fire: () => void;
+}
+
+export class Cpu {
+  cpl = 3;
+  IF = 1;
+  /** CR0.TS */
+  TS = true;
+  /** address space whose page tables CR3 points at */
+  cr3 = 0;
+  /** whose FPU state is live in the registers (null: none) */
+  fpuOwner: Task | null = null;
+  readonly fpu = new FpuRegs();
+  constructor(readonly tlb: Tlb) {}
+}
+
+export class Kernel {
+  readonly phases = new PhaseTable();
+  readonly paths: PathRegistry;
+  readonly cpu: Cpu;
+  readonly ex: Executor;
+  readonly events = new KernelEvents();
+  readonly findings: Finding[] = [];
+  readonly counters: Record<string, number> = Object.create(null);
+  readonly tasks = new Map<number, Task>();
+  readonly runqueue: Task[] = [];
+  readonly idle: Task;
+  current: Task;
+  readonly syscallTable = new Map<number, SyscallContribution>();
+  steps = 0;
+  /** extension state for plugins, keyed by plugin id */
+  readonly ext: Record<string, unknown> = Object.create(null);
+  /** plugins that changed the mechanism, for evidence in findings */
+  readonly variantIds: string[] = [];
+  private nextPid = 1;
+  private nextAsid = 1;
+  private readonly queue: SimEvent[] = [];
+  private seq = 0;
+  readonly cyclesPerTick: number;
+  private rng: number;
+  private cancelCheck: (() => boolean) | undefined;
+
+  // hot paths, resolved once
+  readonly P: Record<string, CompiledPath> = Object.create(null);
+
+  constructor(
+    readonly profile: ResolvedProfile,
+    readonly config: KernelConfig,
+    readonly deps: KernelDeps,
+    paths: PathRegistry | ((phases: PhaseTable) => PathRegistry),
+  ) {
+    this.paths = typeof paths === "function" ? paths(this.phases) : paths;
+    this.cpu = new Cpu(new Tlb(profile.dtlbEntries));
+    this.ex = new Executor(this.cpu, this.phases, profile);
+    this.ex.irqHook = () => this.takeInterruptInKernel();
+    if (config.timeline) this.ex.timeline = [];
+    this.cyclesPerTick = Math.round((profile.mhz * 1e6) / config.hz);
+    this.rng = (config.seed >>> 0) || 0x9e3779b9;
+    for (const s of deps.syscalls) this.syscallTable.set(s.nr, s);
+    const idleMm = new AddressSpace(0);
+    this.idle = new Task(0, 0, 0, idleMm, new SignalStruct(), "swapper");
+    this.current = this.idle;
+    this.cpu.cpl = 0;
+    this.scheduleEvent(this.cyclesPerTick, "timer", () => this.timerTick());
+  }
+
+  /** Path by name (compiled for this profile, cached). */
+  path(name: string): CompiledPath {
+    let p = this.P[name];
+    if (!p) {
+      p = this.paths.get(name);
+      this.P[name] = p;
+    }
+    return p;
+  }
+
+  run(name: string): void {
+    this.ex.run(this.path(name));
+  }
+
+  runN(name: string, n: number): void {
+    this.ex.runN(this.path(name), n);
+  }
+
+  count(name: string, n = 1): void {
+    this.counters[name] = (this.counters[name] ?? 0) + n;
+  }
+
+  get cycles(): number {
+    return this.ex.cycles;
+  }
+
+  /** Deterministic PRNG (xorshift32) seeded from the experiment. */
+  random(): number {
+    let x = this.rng;
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    this.rng = x;
+    return x / 4294967296;
+  }
+
+  setCancelCheck(f: (() => boolean) | undefined): void {
+    this.cancelCheck = f;
+  }
+
+  /** One workload step (API call): enforces the step and cycle budgets and cancellation. */
+  step(): void {
+    const s = ++this.steps;
+    if (s > this.config.maxSteps) throw new SimError("budget", `step budget exhausted after ${this.config.maxSteps} workload steps (runaway workload?)`, this.current.pid);
+    if (this.ex.cycles > this.config.maxCycles) throw new SimError("budget", `cycle budget exhausted: ${this.ex.cycles} > ${this.config.maxCycles} simulated cycles (runaway workload?)`, this.current.pid);
+    if ((s & 0xfff) === 0 && this.cancelCheck?.()) throw new SimError("cancelled", "run cancelled");
+  }
+
+  // ---- tasks ---------------------------------------------------------------------------------
+
+  newAsid(): number {
+    return this.nextAsid++;
+  }
+
+  createTask(parent: Task | null, opts: { shareVm: boolean; shareSighand: boolean; name: string }): Task {
+    const pid = this.nextPid++;
+    const mm = parent ? (opts.shareVm ? parent.mm : parent.mm.cloneInto(this.newAsid())) : new AddressSpace(this.newAsid());
+    if (parent && opts.shareVm) mm.users++;
+    const sig = parent ? (opts.shareSighand ? parent.sig : parent.sig.clone()) : new SignalStruct();
+    const t = new Task(pid, opts.shareVm && parent ? parent.tgid : pid, parent ? parent.pid : 0, mm, sig, opts.name);
+    t.counter = this.config.timesliceTicks;
+    if (parent) {
+      t.blocked.set(parent.blocked);
+      t.regs.copyFrom(parent.regs);
+      t.usedMath = parent.usedMath;
+      if (parent.usedMath) {
+        // copy_thread: the child's i387 area is the parent's current state (unlazy_fpu first)
+        const live = this.cpu.fpuOwner === parent && parent.usedFpu ? this.cpu.fpu : parent.fpu;
+        t.fpu.copyFrom(live);
+      }
+      parent.children.push(t);
+      if (opts.shareVm) t.regs.esp = STACK_TOP - 0x100000 * (pid % 32) - 16; // thread stack below the parent's
+    }
+    // code page and stack page: touched on every return to user mode
+    t.hotPages = [USER_CODE_BASE >>> PAGE_SHIFT, (t.regs.esp - 4) >>> PAGE_SHIFT];
+    this.tasks.set(pid, t);
+    return t;
+  }
+
+  // ---- events and interrupts ------------------------------------------------------------------
+
+  scheduleEvent(at: number, kind: "timer" | "device", fire: () => void): void {
+    const ev: SimEvent = { at, kind, seq: this.seq++, fire };
+    let i = this.queue.length;
+    while (i > 0 && (this.queue[i - 1]!.at > at || (this.queue[i - 1]!.at === at && this.queue[i - 1]!.seq > ev.seq))) i--;
+    this.queue.splice(i, 0, ev);
+    this.ex.nextEvent = this.queue[0]!.at;
+  }
+
+  get nextEventAt(): number {
+    return this.ex.nextEvent;
+  }
+
+  /** True when an interrupt is due now (the runtime polls this at user-mode op boundaries). */
+  interruptDue(): boolean {
+    return this.ex.cycles >= this.ex.nextEvent;
+  }
+
+  /** Any events other than the periodic tick? (to detect deadlock) */
+  hasNonTimerEvents(): boolean {
+    return this.queue.some((e) => e.kind !== "timer");
+  }
+
+  /** Fire every event that is due (the interrupt handlers' bodies). Returns how many fired. */
+  private fireDue(): number {
+    let n = 0;
+    while (this.queue.length && this.queue[0]!.at <= this.ex.cycles) {
+      const ev = this.queue.shift()!;
+      this.ex.nextEvent = this.queue.length ? this.queue[0]!.at : Infinity;
+      this.run(ev.kind === "timer" ? "IRQ0x00_interrupt" : "device_interrupt");
+      this.count(ev.kind === "timer" ? "irq.timer" : "irq.device");
+      ev.fire();
+      n++;
+    }
+    return n;
+  }
+
+  /** Interrupt taken at an op boundary of a kernel path (IF=1): runs and returns to the path. */
+  takeInterruptInKernel(): void {
+    const IF = this.cpu.IF, cpl = this.cpu.cpl;
+    this.cpu.cpl = 0;
+    this.fireDue();
+    this.run("restore_all_kernel");
+    this.cpu.IF = IF;
+    this.cpu.cpl = cpl;
+  }
+
+  /** Interrupt taken in user mode: runs the handlers; the caller then runs the exit work. */
+  takeInterruptInUser(): void {
+    this.cpu.cpl = 0;
+    this.cpu.IF = 0;
+    this.fireDue();
+  }
+
+  private timerTick(): void {
+    this.scheduleEvent(this.ex.cycles - (this.ex.cycles % this.cyclesPerTick) + this.cyclesPerTick, "timer", () => this.timerTick());
+    const t = this.current;
+    // wake sleepers whose timeout expired (schedule_timeout is tick based)
+    for (const s of this.tasks.values()) {
+      if (s.state === "interruptible" && s.timeoutAt >= 0 && s.timeoutAt <= this.ex.cycles) {
+        s.timeoutAt = -1;
+        s.wakeReason = "timeout";
+        this.wakeUp(s);
+      }
+    }
+    if (t !== this.idle && --t.counter <= 0) {
+      t.counter = 0;
+      t.needResched = true;
+    }
+    this.events.emit("tick", t);
+  }
+
+  /** Advance an idle CPU to the next event. Returns false when nothing can ever happen again. */
+  idleUntilEvent(): boolean {
+    if (!this.queue.length) return false;
+    const at = this.queue[0]!.at;
+    if (at > this.ex.cycles) {
+      const idlePath = this.path("idle");
+      this.ex.chargeRaw(idlePath.phaseIdx, at - this.ex.cycles);
+    }
+    this.cpu.cpl = 0;
+    this.cpu.IF = 1;
+    this.fireDue();
+    return true;
+  }
+
+  /** Cycles until the next event (user-mode work is split there). */
+  cyclesToNextEvent(): number {
+    return this.ex.nextEvent - this.ex.cycles;
+  }
+
+  // ---- run queue ------------------------------------------------------------------------------
+
+  addToRunqueue(t: Task): void {
+    if (!this.runqueue.includes(t)) this.runqueue.push(t);
+  }
+
+  delFromRunqueue(t: Task): void {
+    const i = this.runqueue.indexOf(t);
+    if (i >= 0) this.runqueue.splice(i, 1);
+  }
+
+  /** try_to_wake_up: make `t` runnable; preempt the current task if it is idle. */
+  wakeUp(t: Task): void {
+    if (t.state !== "interruptible") return;
+    this.run("try_to_wake_up");
+    t.state = "running";
+    t.waitingOn = null;
+    this.addToRunqueue(t);
+    // reschedule_idle: on UP, preempt when the woken task has a better goodness (idle always loses)
+    if (this.current === this.idle || t.counter > this.current.counter + 1) this.current.needResched = true;
+  }
+
+  report(f: Finding): void {
+    if (this.findings.length < 200) this.findings.push(f);
+    else this.count("findings.dropped");
+  }
+
+  /** The mask delivery must honour (task->blocked, or the user-sigmask page). */
+  blockedOf(t: Task) {
+    return this.deps.maskStore.effectiveBlocked(this, t);
+  }
+
+  /** recalc_sigpending */
+  recalcSigpending(t: Task): void {
+    t.sigpending = t.pending.anyUnblocked(this.blockedOf(t));
+  }
+}

@@ -1,0 +1,70 @@
+/** Page faults, mmap and mprotect (arch/i386/mm/fault.c, mm/mmap.c, mm/mprotect.c). */
+import { PAGE_SIZE, PROT_WRITE } from "../machine/memory.js";
+import { Tlb } from "../machine/tlb.js";
+import type { Kernel } from "./kernel.js";
+import { force_sig_info, SEGV_ACCERR, EINVAL, ENOMEM } from "./signal.js";
+import type { Task } from "./task.js";
+
+export const SEGV_MAPERR = 1;
+
+/**
+ * A user access to `addr`. Returns true if it completed; false if it faulted and a signal is now
+ * pending (the runtime runs the exit work, which delivers SIGSEGV, and then retries the access).
+ */
+export function user_access(k: Kernel, t: Task, addr: number, write: boolean): boolean {
+  const tlb = k.cpu.tlb;
+  const prot = t.mm.protOf(addr);
+  if (prot !== undefined && (!write || prot & PROT_WRITE)) {
+    if (tlb.touch(Tlb.key(t.mm.asid, addr >>> 12))) {
+      k.run(t.handlerDepth > 0 ? "handler.tlb_refill" : "user_tlb_refill");
+      k.count("tlb.misses");
+    }
+    return true;
+  }
+  do_page_fault(k, t, addr, write, prot === undefined ? SEGV_MAPERR : SEGV_ACCERR);
+  return false;
+}
+
+/** #PF -> do_page_fault -> bad_area -> force_sig_info(SIGSEGV) with si_addr. */
+export function do_page_fault(k: Kernel, t: Task, addr: number, write: boolean, code: number): void {
+  k.count("faults.page");
+  k.run("page_fault");
+  for (const h of k.deps.pageFaultHooks) {
+    if (h.onPageFault(k, t, addr, write)) return;
+  }
+  k.run("bad_area");
+  t.ext["cr2"] = addr;
+  t.ext["err"] = write ? 7 : 5; // present | write | user
+  t.ext["trapno"] = 14;
+  force_sig_info(k, 11, { signo: 11, errno: 0, code, addr }, t);
+}
+
+export function sys_mmap(k: Kernel, t: Task, len: number, prot: number): number {
+  k.run("sys_mmap");
+  if (!(len > 0) || len > 0x40000000) return -EINVAL;
+  return t.mm.mmapAnon(len, prot);
+}
+
+/** sys_mprotect: rewrite the PTEs, then flush_tlb_range — a full CR3 reload on i386 2.4. */
+export function sys_mprotect(k: Kernel, t: Task, addr: number, len: number, prot: number): number {
+  k.run("sys_mprotect");
+  if (addr % PAGE_SIZE !== 0) return -EINVAL;
+  const n = t.mm.protect(addr, len, prot);
+  if (n < 0) return -ENOMEM;
+  k.runN("change_pte_range", n);
+  k.run("flush_tlb_range");
+  if (k.cpu.cr3 === t.mm.asid) {
+    k.cpu.tlb.flushAll();
+    k.count("tlb.flushes");
+  }
+  return 0;
+}
+
+export function sys_munmap(k: Kernel, t: Task, addr: number, len: number): number {
+  k.run("sys_mprotect");
+  t.mm.unmap(addr, len);
+  k.run("flush_tlb_range");
+  k.cpu.tlb.flushAll();
+  k.count("tlb.flushes");
+  return 0;
+}

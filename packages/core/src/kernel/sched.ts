@@ -1,0 +1,110 @@
+/** schedule(), switch_mm, switch_to and sched_yield of Linux 2.4 (kernel/sched.c). */
+import { PAGE_SHIFT } from "../machine/memory.js";
+import { Tlb } from "../machine/tlb.js";
+import { SWITCH, type Kernel } from "./kernel.js";
+import type { Task } from "./task.js";
+
+/** 2.4 goodness(): -1 for a yielder, else counter (+1 same mm) + 20 - nice; 0 when counter is 0. */
+function goodness(k: Kernel, p: Task, prev: Task): number {
+  if (p.sched_yield) return -1;
+  if (p.counter === 0) return 0;
+  return p.counter + (p.mm === prev.mm ? 1 : 0) + 20 - p.nice;
+}
+
+/**
+ * The synchronous part of schedule(): pick next, switch to it. Returns the task now current.
+ * Callers in generator context use `yield* schedule(k)`.
+ */
+export function __schedule(k: Kernel): Task {
+  const prev = k.current;
+  k.run("schedule");
+  if (prev !== k.idle && prev.state === "interruptible" && prev.sigpending) prev.state = "running";
+  if (prev !== k.idle && prev.state !== "running") k.delFromRunqueue(prev);
+  prev.needResched = false;
+  let next: Task = k.idle;
+  let c = -1000;
+  for (;;) {
+    const rq = k.runqueue;
+    for (let i = 0; i < rq.length; i++) {
+      const p = rq[i]!;
+      k.run("goodness");
+      const w = goodness(k, p, prev);
+      if (w > c) {
+        c = w;
+        next = p;
+      }
+    }
+    if (c !== 0) break;
+    // every runnable task used its slice: recalculate all counters
+    k.run("recalculate_counters");
+    for (const t of k.tasks.values()) t.counter = (t.counter >> 1) + k.config.timesliceTicks;
+    c = -1000;
+  }
+  if (next === k.idle && prev !== k.idle && prev.state === "running") next = prev;
+  k.run("schedule.finish");
+  prev.sched_yield = false;
+  if (next === prev) return prev;
+  k.run("schedule.switch");
+  contextSwitch(k, prev, next);
+  return next;
+}
+
+/** switch_mm + switch_to/__switch_to */
+export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
+  k.count("sched.switches");
+  k.events.emit("switch.out", prev);
+  if (next !== k.idle && next.mm !== prev.mm) {
+    // kernel threads (idle) borrow the previous mm: no CR3 load
+    if (k.cpu.cr3 !== next.mm.asid) {
+      k.run("switch_mm");
+      k.cpu.cr3 = next.mm.asid;
+      k.cpu.tlb.flushAll();
+      k.count("tlb.flushes");
+    }
+  }
+  k.run("switch_to");
+  k.deps.switchFpu.switchOut(k, prev);
+  k.current = next;
+  k.ex.timelineTask = next.pid;
+  k.deps.switchFpu.switchIn(k, next);
+  k.events.emit("switch.in", next);
+}
+
+/** schedule() from generator context: yields to the run loop when another task became current. */
+export function* schedule(k: Kernel): Generator<unknown, void, unknown> {
+  const me = k.current;
+  const next = __schedule(k);
+  if (next !== me) {
+    yield SWITCH;
+    // we run again: the run loop resumed us after someone switched back to us
+  }
+}
+
+/** First touch of the task's hot user pages after return to user mode (TLB refill after CR3). */
+export function touchHotPages(k: Kernel, t: Task): void {
+  const tlb = k.cpu.tlb;
+  for (let i = 0; i < t.hotPages.length; i++) {
+    if (tlb.touch(Tlb.key(t.mm.asid, t.hotPages[i]!))) {
+      k.run(t.handlerDepth > 0 ? "handler.tlb_refill" : "user_tlb_refill");
+      k.count("tlb.misses");
+    }
+  }
+}
+
+/** sys_sched_yield (2.4): SCHED_YIELD + move_last_runqueue + need_resched when others can run. */
+export function sys_sched_yield(k: Kernel, t: Task): number {
+  k.run("sys_sched_yield");
+  const others = k.runqueue.some((p) => p !== t && p.state === "running");
+  if (others) {
+    k.run("sys_sched_yield.yield");
+    t.sched_yield = true;
+    t.needResched = true;
+    k.delFromRunqueue(t);
+    k.addToRunqueue(t);
+  }
+  return 0;
+}
+
+export function pageOf(addr: number): number {
+  return addr >>> PAGE_SHIFT;
+}

@@ -1,0 +1,295 @@
+/**
+ * Linux 2.4 signals: generation (send_sig_info, force_sig_info), dequeue, delivery (do_signal,
+ * handle_signal, setup_frame/setup_rt_frame) and return (sys_sigreturn/sys_rt_sigreturn),
+ * following kernel/signal.c and arch/i386/kernel/signal.c.
+ */
+import { cloneFpstate } from "./i387.js";
+import type { Kernel } from "./kernel.js";
+import { NSIG, SIGKILL, SIGRTMIN, SIGSTOP, Sigset } from "./sigset.js";
+import type { FrameSigContextK, SigAction, SigInfoK, SignalFrameK, Task } from "./task.js";
+
+export const SA_SIGINFO = 0x4;
+export const SA_NOFP = 0x02000000;
+export const SA_RESTORER = 0x04000000;
+export const SA_ONSTACK = 0x08000000;
+export const SA_RESTART = 0x10000000;
+export const SA_NODEFER = 0x40000000;
+export const SA_RESETHAND = 0x80000000;
+
+export const SI_USER = 0;
+export const SI_QUEUE = -1;
+export const SI_TKILL = -6;
+export const SEGV_ACCERR = 2;
+
+export const SIGFRAME_BYTES = 732;
+export const RT_SIGFRAME_BYTES = 892;
+/** max_queued_signals (2.4, system-wide) */
+export const MAX_QUEUED_SIGNALS = 1024;
+
+export const ERESTARTSYS = 512;
+export const ERESTARTNOINTR = 513;
+export const ERESTARTNOHAND = 514;
+export const EINTR = 4;
+export const EAGAIN = 11;
+export const ESRCH = 3;
+export const EINVAL = 22;
+export const EFAULT = 14;
+export const ENOMEM = 12;
+
+/** Signals whose default action is to ignore them (2.4 sig_kernel_ignore). */
+const DEFAULT_IGNORE = new Set([17, 18, 23, 28]); // SIGCHLD, SIGCONT, SIGURG, SIGWINCH
+
+function ignoredSignal(t: Task, sig: number): boolean {
+  const a = t.sig.action[sig]!;
+  if (t.blocked.has(sig)) return false;
+  return a.handler === "ignore" || (a.handler === "default" && DEFAULT_IGNORE.has(sig));
+}
+
+/**
+ * send_sig_info: queue `sig` for `t` (RT signals queue every instance; a pending non-RT signal is
+ * dropped), wake it if it is unblocked. Returns 0 or -errno.
+ */
+export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): number {
+  if (sig < 1 || sig > NSIG) return -EINVAL;
+  if (t.state === "zombie" || t.state === "dead") return -ESRCH;
+  k.run("send_sig_info");
+  k.count("signals.sent");
+  if (ignoredSignal(t, sig)) {
+    k.run("signal_wake_up");
+    return 0;
+  }
+  if (sig < SIGRTMIN && t.pending.has(sig)) {
+    // only one instance of a non-RT signal is queued
+    k.run("signal_wake_up");
+    k.count("signals.coalesced");
+    k.events.emit("signal.queued", t, sig, false);
+    return 0;
+  }
+  const globalQueued = k.counters["signals.queued_now"] ?? 0;
+  if (globalQueued < MAX_QUEUED_SIGNALS) {
+    k.run("sigqueue_alloc");
+    t.queue.push({ sig, info, at: k.cycles });
+    k.count("signals.queued_now");
+    k.events.emit("signal.queued", t, sig, true);
+  } else if (sig >= SIGRTMIN && info.code !== SI_USER) {
+    k.run("signal_wake_up");
+    k.count("signals.queue_overflow");
+    return -EAGAIN;
+  } else {
+    // queue full: only the bit is set, the siginfo is lost
+    k.count("signals.queue_overflow");
+    k.events.emit("signal.queued", t, sig, false);
+  }
+  t.pending.add(sig);
+  k.run("signal_wake_up");
+  if (!k.blockedOf(t).has(sig)) {
+    t.sigpending = true;
+    if (t.state === "interruptible") {
+      t.wakeReason = "signal";
+      k.wakeUp(t);
+    }
+  }
+  return 0;
+}
+
+/** force_sig_info (synchronous faults): SIG_IGN -> SIG_DFL, unblock the signal, then send. */
+export function force_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): number {
+  const a = t.sig.action[sig]!;
+  if (a.handler === "ignore") a.handler = "default";
+  t.blocked.del(sig);
+  k.recalcSigpending(t);
+  return send_sig_info(k, sig, info, t);
+}
+
+/** dequeue_signal: lowest unblocked pending signal, with its siginfo. */
+export function dequeue_signal(k: Kernel, t: Task, mask: Sigset): { sig: number; info: SigInfoK } | null {
+  const sig = t.pending.firstUnblocked(mask);
+  if (!sig) return null;
+  k.events.emit("signal.dequeue", t, sig);
+  let info: SigInfoK = { signo: sig, errno: 0, code: SI_USER };
+  const i = t.queue.findIndex((q) => q.sig === sig);
+  if (i >= 0) {
+    info = t.queue[i]!.info;
+    t.queue.splice(i, 1);
+    k.counters["signals.queued_now"] = (k.counters["signals.queued_now"] ?? 1) - 1;
+  }
+  if (!t.queue.some((q) => q.sig === sig)) t.pending.del(sig);
+  k.recalcSigpending(t);
+  return { sig, info };
+}
+
+export type SignalAction =
+  | { kind: "none" }
+  | { kind: "handler"; frame: SignalFrameK; action: SigAction }
+  | { kind: "terminate"; sig: number };
+
+/**
+ * do_signal + handle_signal: dequeue one signal and act on it. For a handler, build the frame and
+ * point the saved user context at the handler (the runtime then runs it).
+ * `syscallResult` is the interrupted syscall's return value (for restart rules) or undefined.
+ */
+export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined, syscallEip: number): SignalAction {
+  k.run("do_signal");
+  for (;;) {
+    const d = dequeue_signal(k, t, k.blockedOf(t));
+    if (!d) return { kind: "none" };
+    const { sig, info } = d;
+    const ka = t.sig.action[sig]!;
+    if (ka.handler === "ignore") continue;
+    if (ka.handler === "default") {
+      if (DEFAULT_IGNORE.has(sig) || sig === SIGSTOP) continue; // job control stop not modelled
+      return { kind: "terminate", sig };
+    }
+    k.count("signals.delivered");
+    // handle_signal: restart rules when we came from a system call
+    if (syscallResult !== undefined) {
+      const r = -syscallResult;
+      if (r === ERESTARTNOHAND || (r === ERESTARTSYS && !(ka.flags & SA_RESTART))) t.regs.eax = -EINTR;
+      else if (r === ERESTARTSYS || r === ERESTARTNOINTR) {
+        t.regs.eip = syscallEip - 2; // re-execute int $0x80
+        k.count("signals.syscall_restarts");
+      }
+    }
+    const frame = setup_frame(k, t, sig, info, ka);
+    // handle_signal: SA_ONESHOT, then the handler's mask (2.4: NODEFER also skips sa_mask)
+    k.run("handle_signal_mask");
+    if (ka.flags & SA_RESETHAND) t.sig.action[sig] = { handler: "default", flags: 0, mask: new Sigset() };
+    if (!(ka.flags & SA_NODEFER)) {
+      t.blocked.or(ka.mask);
+      t.blocked.add(sig);
+      t.blocked.dropUnblockable();
+      k.recalcSigpending(t);
+    }
+    return { kind: "handler", frame, action: ka };
+  }
+}
+
+function sigcontextOf(t: Task, k: Kernel): FrameSigContextK {
+  const r = t.regs;
+  return {
+    eax: r.eax, ebx: r.ebx, ecx: r.ecx, edx: r.edx, esi: r.esi, edi: r.edi, ebp: r.ebp,
+    esp: r.esp, eip: r.eip, eflags: r.eflags,
+    trapno: (t.ext["trapno"] as number | undefined) ?? 0,
+    err: (t.ext["err"] as number | undefined) ?? 0,
+    cr2: (t.ext["cr2"] as number | undefined) ?? 0,
+    oldmask: t.blocked.lo,
+  };
+}
+
+/** setup_frame / setup_rt_frame: build the frame on the user stack (or the altstack). */
+export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka: SigAction): SignalFrameK {
+  const rt = (ka.flags & SA_SIGINFO) !== 0;
+  const size = rt ? RT_SIGFRAME_BYTES : SIGFRAME_BYTES;
+  // get_sigframe: SA_ONSTACK switches to the alternate stack unless already on it
+  let esp = t.regs.esp;
+  if (ka.flags & SA_ONSTACK && t.sas && !(esp - t.sas.sp < t.sas.size)) esp = t.sas.sp + t.sas.size;
+  const address = ((esp - size) & ~7) >>> 0;
+  const sc = sigcontextOf(t, k);
+  // sys_rt_sigsuspend hands do_signal the mask from before the call (&saveset)
+  const oldset = (t.ext["sigsuspendSaved"] as Sigset | undefined) ?? t.blocked;
+  delete t.ext["sigsuspendSaved"];
+  sc.oldmask = oldset.lo;
+  const frame: SignalFrameK = {
+    kind: rt ? "rt_sigframe" : "sigframe",
+    address,
+    size,
+    sig,
+    sigcontext: sc,
+    fpstate: null,
+    sigmask: oldset.toList(),
+    savedBlocked: oldset.clone(),
+    info: rt ? { ...info } : null,
+    original: { sigcontext: { ...sc }, fpstate: null, sigmask: [] },
+    ext: {},
+  };
+  k.events.emit("signal.interrupt", t, frame);
+  k.run(rt ? "setup_rt_frame" : "setup_frame");
+  // the FP image: save_i387 (or a plugin's policy)
+  k.deps.signalFpu.saveToFrame(k, t, frame, ka);
+  // bytes of the frame proper (save_i387 counts the 624-byte FP image itself)
+  let bytes = size - 624;
+  if (ka.flags & SA_RESTORER) bytes -= 8;
+  else k.run("setup_frame_retcode");
+  k.count("bytes.copied", bytes);
+  frame.original = { sigcontext: { ...frame.sigcontext }, fpstate: cloneFpstate(frame.fpstate), sigmask: [...frame.sigmask] };
+  t.mm.frames.set(address, frame);
+  // regs->esp = frame; regs->eip = handler; eflags &= ~TF; the handler gets sig in its argument
+  t.regs.esp = address;
+  t.regs.eip = 0x0804a000 + sig * 16;
+  t.regs.eflags &= ~0x100;
+  k.events.emit("signal.deliver", t, frame);
+  return frame;
+}
+
+/**
+ * sys_sigreturn / sys_rt_sigreturn: find the frame at esp, restore the mask, the registers and
+ * (through the policy) the FPU state. Returns the restored eax.
+ */
+export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
+  k.run(rt ? "sys_rt_sigreturn" : "sys_sigreturn");
+  const address = (t.regs.esp - (rt ? 4 : 8)) >>> 0;
+  const frame = t.mm.frames.get(address);
+  if (!frame || frame.kind !== (rt ? "rt_sigframe" : "sigframe")) {
+    // bad frame: force SIGSEGV
+    k.count("signals.bad_frame");
+    force_sig_info(k, 11, { signo: 11, errno: 0, code: SI_USER }, t);
+    return 0;
+  }
+  t.mm.frames.delete(address);
+  const blocked = rt ? Sigset.of(frame.sigmask) : new Sigset(frame.sigcontext.oldmask, frame.savedBlocked.hi);
+  if (!rt && frame.sigmask.join() !== frame.original.sigmask.join()) blocked.set(Sigset.of(frame.sigmask));
+  blocked.dropUnblockable();
+  t.blocked = blocked;
+  k.recalcSigpending(t);
+  // restore_sigcontext: general registers, eflags user bits (0x40DD5) only
+  const sc = frame.sigcontext;
+  const r = t.regs;
+  r.eax = sc.eax; r.ebx = sc.ebx; r.ecx = sc.ecx; r.edx = sc.edx; r.esi = sc.esi; r.edi = sc.edi; r.ebp = sc.ebp;
+  r.esp = sc.esp; r.eip = sc.eip;
+  r.eflags = ((r.eflags & ~0x40dd5) | (sc.eflags & 0x40dd5)) >>> 0;
+  k.deps.signalFpu.restoreFromFrame(k, t, frame);
+  k.events.emit("signal.return", t, frame);
+  return r.eax;
+}
+
+export function sys_kill(k: Kernel, sender: Task, pid: number, sig: number, code = SI_USER): number {
+  k.run("sys_kill");
+  if (sig === 0) return k.tasks.has(pid) ? 0 : -ESRCH;
+  // kill(pid) targets the thread-group leader (2.4: the task with that pid)
+  const t = k.tasks.get(pid);
+  if (!t || t.state === "dead") return -ESRCH;
+  return send_sig_info(k, sig, { signo: sig, errno: 0, code, pid: sender.tgid }, t);
+}
+
+export function sys_rt_sigprocmask(k: Kernel, t: Task, how: number, set: Sigset | null): Sigset | number {
+  k.run("sys_rt_sigprocmask");
+  const old = t.blocked.clone();
+  if (set) {
+    const s = set.clone();
+    s.dropUnblockable();
+    if (how === 0) t.blocked.or(s);
+    else if (how === 1) t.blocked.andNot(s);
+    else if (how === 2) t.blocked = s;
+    else return -EINVAL;
+    k.recalcSigpending(t);
+  }
+  return old;
+}
+
+export function sys_sigaction(k: Kernel, t: Task, sig: number, act: SigAction | null): number {
+  k.run("sys_sigaction");
+  if (sig < 1 || sig > NSIG || sig === SIGKILL || sig === SIGSTOP) return -EINVAL;
+  if (act) {
+    t.sig.action[sig] = act;
+    // POSIX 3.3.1.3: setting SIG_IGN (or SIG_DFL of an ignored signal) discards pending instances
+    if (act.handler === "ignore" || (act.handler === "default" && DEFAULT_IGNORE.has(sig))) {
+      for (const task of k.tasks.values()) {
+        if (task.sig !== t.sig) continue;
+        task.pending.del(sig);
+        for (let i = task.queue.length - 1; i >= 0; i--) if (task.queue[i]!.sig === sig) task.queue.splice(i, 1);
+        k.recalcSigpending(task);
+      }
+    }
+  }
+  return 0;
+}

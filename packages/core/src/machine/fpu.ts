@@ -1,0 +1,136 @@
+/**
+ * The FPU/SSE/AVX register file with real values. Values are how corruption is detected:
+ * the transparency checkers compare what a task sees before and after a signal or a switch.
+ *
+ * Layout is flat typed arrays so that save/restore (fxsave/fxrstor, frame copies) are cheap copies.
+ */
+
+/** Lanes per register: XMM = 4 × 32-bit, the upper YMM half = 4 more, the upper ZMM half = 8 more. */
+export const XMM_LANES = 4;
+export const YMM_HI_LANES = 4;
+export const ZMM_HI_LANES = 8;
+export const MAX_XMM = 16;
+
+/** Default control words after fninit / the init state of XRSTOR. */
+export const FCW_INIT = 0x037f;
+export const MXCSR_INIT = 0x1f80;
+
+export class FpuRegs {
+  /** x87 stack st0..st7 (80-bit values modelled as doubles) */
+  readonly st = new Float64Array(8);
+  readonly xmm = new Uint32Array(MAX_XMM * XMM_LANES);
+  readonly ymmHi = new Uint32Array(MAX_XMM * YMM_HI_LANES);
+  readonly zmmHi = new Uint32Array(MAX_XMM * ZMM_HI_LANES);
+  fcw = FCW_INIT;
+  fsw = 0;
+  /** abridged tag: bit i set = st(i) valid */
+  ftw = 0;
+  mxcsr = MXCSR_INIT;
+
+  copyFrom(o: FpuRegs): void {
+    this.st.set(o.st);
+    this.xmm.set(o.xmm);
+    this.ymmHi.set(o.ymmHi);
+    this.zmmHi.set(o.zmmHi);
+    this.fcw = o.fcw;
+    this.fsw = o.fsw;
+    this.ftw = o.ftw;
+    this.mxcsr = o.mxcsr;
+  }
+
+  clone(): FpuRegs {
+    const c = new FpuRegs();
+    c.copyFrom(this);
+    return c;
+  }
+
+  /** fninit + the SSE init state (what init_fpu / XRSTOR of the init state leave). */
+  init(): void {
+    this.st.fill(0);
+    this.xmm.fill(0);
+    this.ymmHi.fill(0);
+    this.zmmHi.fill(0);
+    this.fcw = FCW_INIT;
+    this.fsw = 0;
+    this.ftw = 0;
+    this.mxcsr = MXCSR_INIT;
+  }
+}
+
+export type FpuRegName = string;
+
+/** A register's value as a list of numbers (one for st/mxcsr/fcw, lanes for vector registers). */
+export function readReg(f: FpuRegs, name: FpuRegName, xmmRegs: number): number[] {
+  const m = /^(st|xmm|ymm)(\d+)$/.exec(name);
+  if (name === "mxcsr") return [f.mxcsr];
+  if (name === "fcw") return [f.fcw];
+  if (!m) throw new Error(`unknown FPU register '${name}'`);
+  const i = Number(m[2]);
+  if (m[1] === "st") {
+    if (i > 7) throw new Error(`unknown FPU register '${name}'`);
+    return [f.st[i]!];
+  }
+  if (i >= xmmRegs) throw new Error(`register '${name}' does not exist on this CPU (it has ${xmmRegs} XMM registers)`);
+  const lo = Array.from(f.xmm.subarray(i * XMM_LANES, i * XMM_LANES + XMM_LANES));
+  if (m[1] === "xmm") return lo;
+  return lo.concat(Array.from(f.ymmHi.subarray(i * YMM_HI_LANES, i * YMM_HI_LANES + YMM_HI_LANES)));
+}
+
+export function writeReg(f: FpuRegs, name: FpuRegName, value: number | number[], xmmRegs: number, hasAvx: boolean): void {
+  const vals = typeof value === "number" ? [value] : value;
+  if (name === "mxcsr") { f.mxcsr = vals[0]! >>> 0; return; }
+  if (name === "fcw") { f.fcw = vals[0]! & 0xffff; return; }
+  const m = /^(st|xmm|ymm)(\d+)$/.exec(name);
+  if (!m) throw new Error(`unknown FPU register '${name}'`);
+  const i = Number(m[2]);
+  if (m[1] === "st") {
+    if (i > 7) throw new Error(`unknown FPU register '${name}'`);
+    f.st[i] = vals[0]!;
+    f.ftw |= 1 << i;
+    return;
+  }
+  if (i >= xmmRegs) throw new Error(`register '${name}' does not exist on this CPU (it has ${xmmRegs} XMM registers)`);
+  if (m[1] === "ymm" && !hasAvx) throw new Error(`register '${name}' needs AVX, which this CPU profile does not have`);
+  for (let l = 0; l < XMM_LANES; l++) f.xmm[i * XMM_LANES + l] = (vals[l] ?? 0) >>> 0;
+  if (m[1] === "ymm") for (let l = 0; l < YMM_HI_LANES; l++) f.ymmHi[i * YMM_HI_LANES + l] = (vals[XMM_LANES + l] ?? 0) >>> 0;
+}
+
+/** Differences between two register files, register by register (for findings' evidence). */
+export interface RegDiff {
+  reg: string;
+  expected: number[];
+  actual: number[];
+}
+
+export function diffFpu(expected: FpuRegs, actual: FpuRegs, xmmRegs: number, withSse: boolean, withAvx: boolean): RegDiff[] {
+  const out: RegDiff[] = [];
+  for (let i = 0; i < 8; i++) {
+    const e = expected.st[i]!, a = actual.st[i]!;
+    if (!(e === a || (Number.isNaN(e) && Number.isNaN(a)))) out.push({ reg: `st${i}`, expected: [e], actual: [a] });
+  }
+  if (expected.fcw !== actual.fcw) out.push({ reg: "fcw", expected: [expected.fcw], actual: [actual.fcw] });
+  if (withSse) {
+    for (let i = 0; i < xmmRegs; i++) {
+      const b = i * XMM_LANES;
+      for (let l = 0; l < XMM_LANES; l++) {
+        if (expected.xmm[b + l] !== actual.xmm[b + l]) {
+          out.push({ reg: `xmm${i}`, expected: Array.from(expected.xmm.subarray(b, b + XMM_LANES)), actual: Array.from(actual.xmm.subarray(b, b + XMM_LANES)) });
+          break;
+        }
+      }
+    }
+    if (expected.mxcsr !== actual.mxcsr) out.push({ reg: "mxcsr", expected: [expected.mxcsr], actual: [actual.mxcsr] });
+  }
+  if (withAvx) {
+    for (let i = 0; i < xmmRegs; i++) {
+      const b = i * YMM_HI_LANES;
+      for (let l = 0; l < YMM_HI_LANES; l++) {
+        if (expected.ymmHi[b + l] !== actual.ymmHi[b + l]) {
+          out.push({ reg: `ymm${i}.hi`, expected: Array.from(expected.ymmHi.subarray(b, b + YMM_HI_LANES)), actual: Array.from(actual.ymmHi.subarray(b, b + YMM_HI_LANES)) });
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}

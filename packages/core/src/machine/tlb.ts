@@ -1,0 +1,48 @@
+/**
+ * A data-TLB model: entries tagged by address space (and global for kernel pages). A CR3 write
+ * drops every non-global entry (no PCID in the i386 baseline); capacity comes from the profile.
+ * Replacement is FIFO, which is deterministic and close enough for the small working sets here.
+ */
+export class Tlb {
+  private readonly entries = new Set<number>();
+  private readonly order: number[] = [];
+  private head = 0;
+  flushes = 0;
+  misses = 0;
+
+  constructor(readonly capacity: number) {}
+
+  /** key = asid * 2^20 + page number (user pages only; kernel pages are global and always hit). */
+  static key(asid: number, page: number): number {
+    return asid * 1048576 + (page & 0xfffff);
+  }
+
+  /** Touch a page; returns true on a miss (the caller charges a tlb_miss op). */
+  touch(key: number): boolean {
+    if (this.entries.has(key)) return false;
+    this.misses++;
+    if (this.entries.size >= this.capacity) {
+      // FIFO eviction over the insertion order; skip keys already flushed.
+      while (this.head < this.order.length) {
+        const victim = this.order[this.head++]!;
+        if (this.entries.delete(victim)) break;
+      }
+      if (this.head > 4096) { this.order.splice(0, this.head); this.head = 0; }
+    }
+    this.entries.add(key);
+    this.order.push(key);
+    return true;
+  }
+
+  /** CR3 reload without PCID: all non-global (user) entries go. */
+  flushAll(): void {
+    this.flushes++;
+    this.entries.clear();
+    this.order.length = 0;
+    this.head = 0;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

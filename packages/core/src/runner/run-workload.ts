@@ -1,0 +1,256 @@
+/**
+ * Run one RunSpec: resolve the CPU profile and the variant stack, assemble the kernel from the
+ * container, evaluate the workload through the host's sandbox, drive the tasks, collect results.
+ * Pure TypeScript: the same code runs in a Node worker (CLI) and in a Web Worker (app).
+ */
+import { Container } from "inversify";
+import { resolveProfile, type CpuProfileFile, type ResolvedProfile } from "@siglab/cpu-profiles";
+import type { ParamValue, RunSpec } from "../common/experiment.js";
+import type { RunError, RunProgress, RunResult } from "../common/results.js";
+import { asWorkload, createSiglabModule, type WorkloadDef } from "../api/runtime-module.js";
+import { coreModule } from "../di/core-module.js";
+import { KernelAssembly } from "../di/kernel-assembly.js";
+import { PathRegistry } from "../exec/registry.js";
+import { CORE_PATHS } from "../kernel/i386/index.js";
+import { Kernel, SimError, type KernelConfig } from "../kernel/kernel.js";
+import { __schedule } from "../kernel/sched.js";
+import type { Task } from "../kernel/task.js";
+import { checkApiVersion, checkConflicts, resolveOptions, PluginError, type LoadedPlugin } from "../plugin-api/loaded-plugin.js";
+import { Collector } from "../runtime/collector.js";
+import { TaskExit, type Gen } from "../runtime/gate.js";
+import type { ThreadBody } from "../runtime/libraries.js";
+import { ThreadImpl, type RuntimeShared } from "../runtime/thread.js";
+
+export interface RunEnvironment {
+  profiles: CpuProfileFile[];
+  plugins: LoadedPlugin[];
+  /** TypeScript -> JavaScript (CommonJS: `require("siglab")`, `exports.default`) */
+  transpile(ts: string, file: string): string;
+  /** evaluate the JavaScript in the host's sandbox with `require("siglab")` = siglabModule; returns module.exports */
+  evaluate(js: string, file: string, siglabModule: Record<string, unknown>): unknown;
+  onProgress?(p: RunProgress): void;
+  shouldCancel?(): boolean;
+}
+
+export const DEFAULT_BUDGET = { maxCycles: 2e12, maxSteps: 200_000_000 };
+
+class ConfigError extends Error {}
+
+function pickProfile(env: RunEnvironment, extra: CpuProfileFile[], spec: RunSpec): ResolvedProfile {
+  // plugin-contributed profiles first, so a plugin may shadow nothing silently: ids must be unique
+  const files = [...extra, ...env.profiles];
+  const f = files.find((p) => p.id === spec.cpu.id);
+  if (!f) {
+    const ids = files.map((p) => p.id);
+    throw new ConfigError(`unknown CPU profile '${spec.cpu.id}' (available: ${ids.join(", ")})`);
+  }
+  return resolveProfile(f, spec.cpu.mhz);
+}
+
+function pickPlugins(env: RunEnvironment, spec: RunSpec): { plugin: LoadedPlugin; options: Record<string, ParamValue> }[] {
+  const out = spec.variants.map((v) => {
+    const plugin = env.plugins.find((p) => p.manifest.id === v.id);
+    if (!plugin) throw new PluginError(`unknown plugin '${v.id}' (available: ${env.plugins.map((p) => p.manifest.id).join(", ") || "none"})`);
+    checkApiVersion(plugin.manifest);
+    return { plugin, options: resolveOptions(plugin.manifest, v.options) };
+  });
+  checkConflicts(out.map((o) => o.plugin.manifest));
+  return out;
+}
+
+function evaluateWorkload(env: RunEnvironment, spec: RunSpec): WorkloadDef {
+  const js = env.transpile(spec.workload.source, spec.workload.file);
+  const mod = env.evaluate(js, spec.workload.file, createSiglabModule());
+  return asWorkload(mod, spec.workload.file);
+}
+
+function* taskMain(th: ThreadImpl, body: ThreadBody, fromFork: boolean): Gen<void> {
+  if (fromFork) yield* th.retFromFork();
+  const rv = yield* body(th);
+  yield* th.exit(typeof rv === "number" ? rv : 0);
+}
+
+function alive(k: Kernel): Task[] {
+  return [...k.tasks.values()].filter((t) => t.state === "running" || t.state === "interruptible");
+}
+
+export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
+  const started: RunResult = {
+    workload: spec.workload.id,
+    cpu: { ...spec.cpu },
+    variants: spec.variants,
+    params: { ...spec.params },
+    seed: spec.seed,
+    metrics: [],
+    phases: {},
+    counters: {},
+    findings: [],
+    totalCycles: 0,
+    simSeconds: 0,
+    paths: [],
+  };
+  let k: Kernel | undefined;
+  const collector = new Collector();
+  try {
+    // --- the variant stack, wired into one container ---------------------------------------
+    const stack = pickPlugins(env, spec);
+    const container = new Container({ jitless: true });
+    container.load(coreModule);
+    for (const { plugin, options } of stack) {
+      try {
+        container.load(plugin.module(options));
+      } catch (e) {
+        throw new PluginError(`plugin '${plugin.manifest.id}' failed to load: ${(e as Error).message}`);
+      }
+    }
+    container.bind(KernelAssembly).toSelf();
+    const a = container.get(KernelAssembly);
+    const profile = pickProfile(env, a.profiles.getContributions().flatMap((c) => c.profiles()), spec);
+    started.cpu = { id: profile.id, mhz: profile.mhz };
+    const refusal = a.entry.checkCpu(profile);
+    if (refusal) throw new PluginError(refusal);
+
+    // --- the workload ----------------------------------------------------------------------
+    const def = evaluateWorkload(env, spec);
+    const params: Record<string, number | string | boolean> = { ...(def.params ?? {}) };
+    for (const [key, v] of Object.entries(spec.params)) {
+      if (!(key in params)) throw new ConfigError(`${spec.workload.file}: unknown parameter '${key}' (parameters: ${Object.keys(params).join(", ") || "none"})`);
+      const d = params[key];
+      params[key] = typeof d === "number" ? Number(v) : typeof d === "boolean" ? v === true || v === "true" : String(v);
+      if (typeof d === "number" && !Number.isFinite(params[key] as number)) throw new ConfigError(`${spec.workload.file}: parameter '${key}' must be a number, got '${v}'`);
+    }
+    started.params = params;
+    const libcId = def.libc ?? "glibc-2.2";
+    const libc = a.libcs.getContributions().find((l) => l.id === libcId);
+    if (!libc) throw new ConfigError(`${spec.workload.file}: unknown libc model '${libcId}'`);
+
+    // --- the kernel -------------------------------------------------------------------------
+    const hz = def.hz ?? 100;
+    const config: KernelConfig = {
+      hz,
+      timesliceTicks: Math.max(1, Math.round((6 * hz) / 100)),
+      maxCycles: spec.budget?.maxCycles ?? DEFAULT_BUDGET.maxCycles,
+      maxSteps: spec.budget?.maxSteps ?? DEFAULT_BUDGET.maxSteps,
+      seed: spec.seed,
+      timeline: spec.timeline === true,
+    };
+    k = new Kernel(
+      profile,
+      config,
+      {
+        entry: a.entry,
+        signalFpu: a.signalFpu,
+        switchFpu: a.switchFpu,
+        maskStore: a.maskStore,
+        syscalls: a.syscalls.getContributions(),
+        fpuTrapHooks: a.fpuTrapHooks.getContributions(),
+        pageFaultHooks: a.pageFaultHooks.getContributions(),
+      },
+      (phases) => {
+        const reg = new PathRegistry(phases, profile);
+        reg.defineAll(CORE_PATHS);
+        for (const c of a.paths.getContributions()) reg.defineAll(c.paths());
+        for (const c of a.transforms.getContributions()) for (const t of c.transforms()) reg.applyTransform(t);
+        reg.compileAll();
+        return reg;
+      },
+    );
+    k.variantIds.push(...stack.map((s) => s.plugin.manifest.id));
+    k.setCancelCheck(env.shouldCancel);
+    for (const c of a.checkers.getContributions()) c.attach(k);
+    for (const s of a.setups.getContributions()) s.setup(k);
+    const kernel = k;
+    collector.onProgress = (f) => env.onProgress?.({ fraction: f, cycles: kernel.cycles, steps: kernel.steps });
+
+    const shared: RuntimeShared = {
+      k,
+      collector,
+      params: Object.freeze(params),
+      threads: a.threads,
+      libc,
+      memcpySeq: 0,
+      spawn(_parent, task, body, fromFork) {
+        const th = new ThreadImpl(shared, task);
+        task.gen = taskMain(th, body, fromFork);
+        kernel.addToRunqueue(task);
+      },
+    };
+    const init = k.createTask(null, { shareVm: false, shareSighand: false, name: def.name ?? spec.workload.id });
+    const mainBody: ThreadBody = (t) => def.main(t, shared.params as Record<string, number | string | boolean>) as Gen<unknown>;
+    shared.spawn(new ThreadImpl(shared, init), init, mainBody, false);
+    drive(k);
+  } catch (e) {
+    started.error = toRunError(e, spec, k);
+  }
+  if (k) {
+    k.events.emit("run.end");
+    collector.finish();
+    started.metrics = collector.metrics;
+    started.totalCycles = k.cycles;
+    started.simSeconds = k.cycles / (k.profile.mhz * 1e6);
+    for (let i = 0; i < k.phases.names.length; i++) {
+      const c = k.ex.phaseCycles[i];
+      if (c) started.phases[k.phases.names[i]!] = c;
+    }
+    const counters: Record<string, number> = {};
+    for (const key of Object.keys(k.counters).sort()) if (key !== "signals.queued_now") counters[key] = k.counters[key]!;
+    counters["tlb.misses.total"] = k.cpu.tlb.misses;
+    started.counters = counters;
+    started.findings = k.findings;
+    started.paths = k.paths.all().filter((p) => p.count > 0).map((p) => p.stat(k!.phases.names));
+    if (k.ex.timeline) started.timeline = k.ex.timeline;
+    if (collector.log.length) (started as RunResult & { log?: string[] }).log = collector.log;
+  } else {
+    started.metrics = collector.metrics;
+  }
+  return started;
+}
+
+/** The run loop: resume the current task's generator; idle until an event when nothing runs. */
+function drive(k: Kernel): void {
+  __schedule(k); // from the idle task to init
+  for (;;) {
+    const cur = k.current;
+    if (cur === k.idle) {
+      const live = alive(k);
+      if (!live.length) return;
+      const canWake = k.runqueue.length > 0 || k.hasNonTimerEvents() || live.some((t) => t.timeoutAt >= 0);
+      if (!canWake) {
+        throw new SimError("deadlock", `deadlock: every task is asleep and nothing can wake them (${live.map((t) => `pid ${t.pid} in ${String(t.waitingOn ?? "sleep")}`).join(", ")})`);
+      }
+      if (!k.runqueue.length) k.idleUntilEvent();
+      if (k.ex.cycles > k.config.maxCycles) throw new SimError("budget", `cycle budget exhausted: ${k.ex.cycles} > ${k.config.maxCycles} simulated cycles`);
+      if (k.runqueue.length) __schedule(k);
+      continue;
+    }
+    const gen = cur.gen;
+    if (!gen) throw new SimError("internal", `task ${cur.pid} has no code to run`);
+    let r: IteratorResult<unknown, unknown>;
+    try {
+      r = gen.next();
+    } catch (e) {
+      if (e instanceof TaskExit) continue;
+      throw e;
+    }
+    if (r.done) throw new SimError("internal", `task ${cur.pid} returned without exit()`);
+  }
+}
+
+function toRunError(e: unknown, spec: RunSpec, k: Kernel | undefined): RunError {
+  const cycle = k?.cycles;
+  const task = k && k.current !== k.idle ? k.current.pid : undefined;
+  if (e instanceof SimError) {
+    const err: RunError = { kind: e.kind, message: e.message, file: spec.workload.file };
+    if (cycle !== undefined) err.cycle = cycle;
+    const tid = e.task ?? task;
+    if (tid !== undefined) err.task = tid;
+    return err;
+  }
+  if (e instanceof PluginError) return { kind: "plugin", message: e.message };
+  if (e instanceof ConfigError) return { kind: "config", message: e.message, file: spec.workload.file };
+  const msg = e instanceof Error ? e.message : String(e);
+  const err: RunError = { kind: k ? "workload" : "config", message: k ? `${spec.workload.file}: task ${task ?? "?"} threw at cycle ${cycle}: ${msg}` : msg, file: spec.workload.file };
+  if (cycle !== undefined) err.cycle = cycle;
+  if (task !== undefined) err.task = task;
+  return err;
+}

@@ -1,0 +1,176 @@
+/**
+ * The user/kernel boundary as the runtime drives it: syscall entry and the exit work loop
+ * (ret_from_sys_call: reschedule / signal_return), user-mode interrupts, exception returns, and
+ * running a signal handler up to its sigreturn. Generators, because the exit work may switch
+ * tasks or run a handler.
+ */
+import { do_device_not_available } from "../kernel/i387.js";
+import { SimError, type Kernel } from "../kernel/kernel.js";
+import { schedule, touchHotPages } from "../kernel/sched.js";
+import { do_signal, sys_sigreturn } from "../kernel/signal.js";
+import { NR, NR_NAME } from "../kernel/syscall-nr.js";
+import type { SigAction, SignalFrameK, Task } from "../kernel/task.js";
+
+/** EIP just after the `int $0x80` of the libc stub (restart rewinds it by 2). */
+export const SYSCALL_EIP = 0x08049002;
+
+export type Gen<T> = Generator<unknown, T, unknown>;
+
+/** Thrown by longjmp; caught by the matching setjmp frame. The kernel never sees it. */
+export class LongJmp {
+  constructor(readonly jb: object, readonly value: number) {}
+}
+
+/** Terminates the task's generator after do_exit (nothing after exit runs). */
+export class TaskExit {
+  constructor(readonly code: number) {}
+}
+
+export interface HandlerRunner {
+  /** run the handler's body in user mode (the runtime wraps the workload's handler) */
+  runHandler(frame: SignalFrameK, action: SigAction): Gen<void>;
+  /** terminate the task (default action of a fatal signal, or exit()) */
+  doExit(code: number): Gen<never>;
+}
+
+const syscallCounterNames: Record<number, string> = {};
+function counterName(nr: number): string {
+  return (syscallCounterNames[nr] ??= `syscalls.${NR_NAME[nr] ?? `nr${nr}`}`);
+}
+
+export class Gate {
+  private tlbEpoch = -1;
+  constructor(readonly k: Kernel, readonly t: Task, private readonly runner: HandlerRunner) {}
+
+  /** user -> kernel for system call `nr` */
+  enter(nr: number): void {
+    const k = this.k;
+    k.step();
+    k.count(counterName(nr));
+    this.t.regs.eip = SYSCALL_EIP;
+    k.deps.entry.enter(k, this.t);
+  }
+
+  /** Exit without work: test flags, return to user. False if there is work (call exitSlow). */
+  exitFast(result: number): boolean {
+    const k = this.k, t = this.t;
+    t.regs.eax = result | 0;
+    if (k.deps.entry.exitTest(k, t)) return false;
+    k.deps.entry.leave(k, t, false);
+    this.afterReturn(false);
+    return true;
+  }
+
+  /**
+   * The work loop of ret_from_sys_call after the flags test found work. Returns the value in eax
+   * when user mode continues in the original context (the handler's sigreturn may change it).
+   */
+  *exitSlow(result: number | undefined, retest = false): Gen<number> {
+    const k = this.k, t = this.t;
+    const entry = k.deps.entry;
+    let mustIret = false;
+    for (let first = !retest; ; first = false) {
+      if (!first && !entry.exitTest(k, t)) break;
+      if (t.needResched) {
+        k.run("reschedule");
+        yield* schedule(k);
+        continue;
+      }
+      if (t.sigpending) {
+        k.run("signal_return");
+        const act = do_signal(k, t, result, SYSCALL_EIP);
+        if (act.kind === "handler") {
+          entry.leave(k, t, true);
+          this.afterReturn(true);
+          yield* this.runner.runHandler(act.frame, act.action);
+          return t.regs.eax;
+        }
+        if (act.kind === "terminate") {
+          k.count("signals.fatal");
+          yield* this.runner.doExit(128 + act.sig);
+        }
+        mustIret = true;
+        break; // 2.4: after do_signal, jmp restore_all (no re-check)
+      }
+      break;
+    }
+    entry.leave(k, t, mustIret);
+    this.afterReturn(false);
+    if (k.interruptDue()) yield* this.userInterrupt();
+    return t.regs.eax;
+  }
+
+  /** Back in user mode: hot-page TLB refills after a flush, and the checkers' hook. */
+  afterReturn(intoHandler: boolean): void {
+    const k = this.k;
+    const epoch = k.cpu.tlb.flushes;
+    if (epoch !== this.tlbEpoch || k.ext["lastUser"] !== this.t) {
+      this.tlbEpoch = epoch;
+      k.ext["lastUser"] = this.t;
+      touchHotPages(k, this.t);
+    }
+    if (k.events.has("return.user")) k.events.emit("return.user", this.t, intoHandler);
+  }
+
+  /** A timer/device interrupt taken in user mode: handlers, then ret_from_intr's work check. */
+  *userInterrupt(): Gen<void> {
+    const k = this.k;
+    k.takeInterruptInUser();
+    yield* this.exceptionReturn();
+  }
+
+  /** ret_from_exception / ret_from_intr to user mode: the same work flags, then iret. */
+  *exceptionReturn(): Gen<void> {
+    const k = this.k, t = this.t;
+    k.run("ret_from_exception");
+    if (t.needResched || t.sigpending) {
+      yield* this.exitSlow(undefined, false);
+      return;
+    }
+    if (k.cpu.IF === 0) k.run("iret_sti");
+    k.run("restore_all");
+    this.afterReturn(false);
+    if (k.interruptDue()) yield* this.userInterrupt();
+  }
+
+  /** Poll for an interrupt at a user-mode instruction boundary. */
+  *poll(): Gen<void> {
+    if (this.k.interruptDue()) yield* this.userInterrupt();
+  }
+
+  /** An FPU instruction in user mode: #NM if CR0.TS is set, then the exception return. */
+  *fpuAccess(): Gen<void> {
+    const k = this.k;
+    // only CR0.TS matters: with TS clear the registers are used as they are (the CPU checks no owner)
+    while (k.cpu.TS) {
+      k.cpu.cpl = 0;
+      do_device_not_available(k, this.t);
+      yield* this.exceptionReturn();
+    }
+  }
+
+  /** The handler returned: ret to pretcode, the trampoline, and the sigreturn system call. */
+  *sigreturn(frame: SignalFrameK): Gen<void> {
+    const k = this.k, t = this.t;
+    const rt = frame.kind === "rt_sigframe";
+    t.regs.esp = (frame.address + 4) >>> 0; // ret popped pretcode
+    if (!rt) t.regs.esp = (t.regs.esp + 4) >>> 0; // popl %eax (sig)
+    k.run("sigreturn_trampoline");
+    const nr = rt ? NR.rt_sigreturn : NR.sigreturn;
+    this.enter(nr);
+    const eax = sys_sigreturn(k, t, rt);
+    t.regs.eax = eax;
+    // pt_regs changed: the return must be an iret (matters for SYSENTER)
+    if (k.deps.entry.exitTest(k, t)) {
+      yield* this.exitSlow(undefined, false);
+    } else {
+      k.deps.entry.leave(k, t, true);
+      this.afterReturn(false);
+      if (k.interruptDue()) yield* this.userInterrupt();
+    }
+  }
+
+  fail(message: string): never {
+    throw new SimError("workload", message, this.t.pid);
+  }
+}

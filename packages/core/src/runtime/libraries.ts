@@ -1,0 +1,87 @@
+/**
+ * Extension points that live in user space: the thread library and the libc model. They are
+ * implemented on top of the Thread API, exactly as a real library sits on top of syscalls.
+ */
+import type { Gen } from "./gate.js";
+import type { ThreadImpl } from "./thread.js";
+
+export interface PthreadHandleImpl {
+  readonly tid: number;
+}
+
+export type ThreadBody = (t: ThreadImpl) => Gen<unknown>;
+
+export interface ThreadLibrary {
+  readonly id: string;
+  create(t: ThreadImpl, body: ThreadBody): Gen<PthreadHandleImpl>;
+  join(t: ThreadImpl, th: PthreadHandleImpl): Gen<number>;
+  yield(t: ThreadImpl): Gen<void>;
+  read(t: ThreadImpl, fd: number, bytes: number): Gen<number>;
+  write(t: ThreadImpl, fd: number, bytes: number): Gen<number>;
+  sigmask(t: ThreadImpl, how: 0 | 1 | 2, set: number[]): Gen<number[]>;
+  self(t: ThreadImpl): number;
+}
+
+export interface LibcModel {
+  readonly id: string;
+  readonly sseMemcpy: boolean;
+  readonly sseThreshold: number;
+  memcpy(t: ThreadImpl, bytes: number): Gen<void>;
+  gettimeofday(t: ThreadImpl): Gen<{ sec: number; usec: number }>;
+}
+
+/** LinuxThreads (1:1): every thread is a clone()d task; yield is sched_yield. */
+export class LinuxThreads implements ThreadLibrary {
+  readonly id = "linuxthreads";
+
+  *create(t: ThreadImpl, body: ThreadBody): Gen<PthreadHandleImpl> {
+    const tid = yield* t.clone(body as never);
+    return { tid };
+  }
+
+  *join(t: ThreadImpl, th: PthreadHandleImpl): Gen<number> {
+    return yield* t.waitFor(th.tid);
+  }
+
+  *yield(t: ThreadImpl): Gen<void> {
+    yield* t.sched_yield();
+  }
+
+  *read(t: ThreadImpl, fd: number, bytes: number): Gen<number> {
+    return yield* t.read(fd, bytes);
+  }
+
+  *write(t: ThreadImpl, fd: number, bytes: number): Gen<number> {
+    return yield* t.write(fd, bytes);
+  }
+
+  *sigmask(t: ThreadImpl, how: 0 | 1 | 2, set: number[]): Gen<number[]> {
+    const r = yield* t.sigprocmask(how, set);
+    return typeof r === "number" ? [] : r;
+  }
+
+  self(t: ThreadImpl): number {
+    return t.tid;
+  }
+}
+
+/**
+ * glibc's memcpy: integer copies (glibc 2.2, 2002) or SSE above a threshold (modern glibc, which
+ * clobbers xmm0-xmm3 — the SA_NOFP hazard). gettimeofday is a real syscall on i386 2.4.
+ */
+export class Glibc implements LibcModel {
+  constructor(readonly id: string, readonly sseMemcpy: boolean, readonly sseThreshold: number) {}
+
+  *memcpy(t: ThreadImpl, bytes: number): Gen<void> {
+    yield* t.userMemcpy(bytes, this.sseMemcpy && bytes >= this.sseThreshold);
+  }
+
+  *gettimeofday(t: ThreadImpl): Gen<{ sec: number; usec: number }> {
+    return yield* t.gettimeofday();
+  }
+}
+
+export const LIBC_MODELS: Record<string, LibcModel> = {
+  "glibc-2.2": new Glibc("glibc-2.2", false, Infinity),
+  "glibc-modern": new Glibc("glibc-modern", true, 256),
+};

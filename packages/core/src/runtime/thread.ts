@@ -1,0 +1,711 @@
+/**
+ * The `t` object a workload thread receives: the implementation of the Thread interface of
+ * api/siglab.d.ts. Every method that can enter the kernel is a generator over the Gate.
+ */
+import { readReg, writeReg, XMM_LANES } from "../machine/fpu.js";
+import { PAGE_SHIFT } from "../machine/memory.js";
+import type { Kernel } from "../kernel/kernel.js";
+import { SimError } from "../kernel/kernel.js";
+import { user_access, sys_mmap, sys_mprotect, sys_munmap } from "../kernel/mm.js";
+import { filesOf, sys_close, sys_fcntl, sys_open, sys_pipe, sys_read, sys_select, sys_write, roundUpToTick } from "../kernel/pipe.js";
+import { schedule, sys_sched_yield } from "../kernel/sched.js";
+import {
+  EINVAL,
+  ERESTARTNOHAND,
+  SI_QUEUE,
+  SI_TKILL,
+  send_sig_info,
+  sys_kill,
+  sys_rt_sigprocmask,
+  sys_sigaction,
+  dequeue_signal,
+  EAGAIN,
+  ESRCH,
+} from "../kernel/signal.js";
+import { Sigset } from "../kernel/sigset.js";
+import { NR } from "../kernel/syscall-nr.js";
+import type { HandlerFn, SignalFrameK, SigAction, Task } from "../kernel/task.js";
+import type { Collector } from "./collector.js";
+import { Gate, LongJmp, TaskExit, type Gen, type HandlerRunner } from "./gate.js";
+import type { LibcModel, ThreadBody, ThreadLibrary } from "./libraries.js";
+
+const ECHILD = 10;
+const ENOSYS = 38;
+
+/** What every thread of a run shares. */
+export interface RuntimeShared {
+  k: Kernel;
+  collector: Collector;
+  params: Readonly<Record<string, number | string | boolean>>;
+  threads: ThreadLibrary;
+  libc: LibcModel;
+  /** create the runtime for a new task and its generator (fork/clone) */
+  spawn(parent: ThreadImpl, task: Task, body: ThreadBody, fromFork: boolean): void;
+  /** the user-memcpy fill pattern counter (deterministic data) */
+  memcpySeq: number;
+}
+
+class RegsApi {
+  constructor(private readonly task: Task) {}
+  set(reg: string, value: number): void {
+    if (!["eax", "ebx", "ecx", "edx", "esi", "edi", "ebp"].includes(reg)) throw new TypeError(`unknown integer register '${reg}'`);
+    (this.task.regs as unknown as Record<string, number>)[reg] = value | 0;
+  }
+  get(reg: string): number {
+    if (!["eax", "ebx", "ecx", "edx", "esi", "edi", "ebp"].includes(reg)) throw new TypeError(`unknown integer register '${reg}'`);
+    return (this.task.regs as unknown as Record<string, number>)[reg]!;
+  }
+}
+
+class FpuApi {
+  constructor(private readonly th: ThreadImpl) {}
+  *set(reg: string, value: number | number[]): Gen<void> {
+    yield* this.th.fpuInstruction(1);
+    const k = this.th.kernel;
+    writeReg(k.cpu.fpu, reg, value, Math.min(8, k.profile.xmmRegs), false);
+  }
+  *get(reg: string): Gen<number[]> {
+    yield* this.th.fpuInstruction(1);
+    const k = this.th.kernel;
+    if (reg.startsWith("ymm")) throw new TypeError(`'${reg}': AVX state is not enabled by this kernel (Linux 2.4 does not set XCR0)`);
+    return readReg(k.cpu.fpu, reg, Math.min(8, k.profile.xmmRegs));
+  }
+  *ops(n = 1): Gen<void> {
+    yield* this.th.fpuInstruction(n);
+  }
+}
+
+class PthreadApi {
+  constructor(private readonly th: ThreadImpl, private readonly lib: ThreadLibrary) {}
+  get library(): string {
+    return this.lib.id;
+  }
+  create(body: ThreadBody) {
+    return this.lib.create(this.th, body);
+  }
+  join(h: { tid: number }) {
+    return this.lib.join(this.th, h);
+  }
+  yield() {
+    return this.lib.yield(this.th);
+  }
+  read(fd: number, bytes: number) {
+    return this.lib.read(this.th, fd, bytes);
+  }
+  write(fd: number, bytes: number) {
+    return this.lib.write(this.th, fd, bytes);
+  }
+  sigmask(how: 0 | 1 | 2, set: number[]) {
+    return this.lib.sigmask(this.th, how, set);
+  }
+  self(): number {
+    return this.lib.self(this.th);
+  }
+}
+
+class LibcApi {
+  constructor(private readonly th: ThreadImpl, private readonly m: LibcModel) {}
+  get sseMemcpy(): boolean {
+    return this.m.sseMemcpy;
+  }
+  get sseThreshold(): number {
+    return this.m.sseThreshold;
+  }
+  memcpy(bytes: number) {
+    return this.m.memcpy(this.th, bytes);
+  }
+  gettimeofday() {
+    return this.m.gettimeofday(this.th);
+  }
+}
+
+interface JmpBufImpl {
+  readonly task: Task;
+  readonly esp: number;
+  readonly eip: number;
+  readonly regs: Record<string, number>;
+  readonly mask: number[] | null;
+}
+
+export class ThreadImpl implements HandlerRunner {
+  readonly #s: RuntimeShared;
+  readonly #t: Task;
+  readonly #gate: Gate;
+  readonly fpu: FpuApi;
+  readonly regs: RegsApi;
+  readonly pthread: PthreadApi;
+  readonly libc: LibcApi;
+
+  constructor(shared: RuntimeShared, task: Task) {
+    this.#s = shared;
+    this.#t = task;
+    this.#gate = new Gate(shared.k, task, this);
+    this.fpu = new FpuApi(this);
+    this.regs = new RegsApi(task);
+    this.pthread = new PthreadApi(this, shared.threads);
+    this.libc = new LibcApi(this, shared.libc);
+  }
+
+  /** @internal runtime access (not part of the workload contract) */
+  get kernel(): Kernel {
+    return this.#s.k;
+  }
+  get task(): Task {
+    return this.#t;
+  }
+  get gate(): Gate {
+    return this.#gate;
+  }
+  get shared(): RuntimeShared {
+    return this.#s;
+  }
+
+  get pid(): number {
+    return this.#t.tgid;
+  }
+  get tid(): number {
+    return this.#t.pid;
+  }
+  get params(): Readonly<Record<string, number | string | boolean>> {
+    return this.#s.params;
+  }
+  get mhz(): number {
+    return this.#s.k.profile.mhz;
+  }
+
+  rdtsc(): number {
+    const k = this.#s.k;
+    k.run(this.#t.handlerDepth > 0 ? "handler.rdtsc" : "user.rdtsc");
+    return k.cycles;
+  }
+
+  *compute(cycles: number): Gen<void> {
+    const k = this.#s.k;
+    if (!(cycles >= 0) || !Number.isFinite(cycles)) throw new TypeError(`compute(cycles): expected a finite number >= 0, got ${cycles}`);
+    k.step();
+    const phase = k.phases.id(this.#t.handlerDepth > 0 ? "signal.handler" : "user");
+    let left = Math.round(cycles);
+    while (left > 0) {
+      const chunk = Math.min(left, Math.max(0, k.cyclesToNextEvent()));
+      k.ex.chargeRaw(phase, chunk);
+      left -= chunk;
+      if (k.interruptDue()) yield* this.#gate.userInterrupt();
+    }
+  }
+
+  // ---- syscalls: the simple, non-blocking ones -----------------------------------------------
+
+  *getpid(): Gen<number> {
+    const g = this.#gate;
+    if (this.#s.k.interruptDue()) yield* g.userInterrupt();
+    g.enter(NR.getpid);
+    this.#s.k.run("sys_getpid");
+    const r = this.#t.tgid;
+    if (!g.exitFast(r)) return yield* g.exitSlow(r);
+    if (this.#s.k.interruptDue()) yield* g.userInterrupt();
+    return r;
+  }
+
+  *getppid(): Gen<number> {
+    return yield* this.simple(NR.getppid, "sys_getppid", () => this.#t.ppid);
+  }
+
+  *gettimeofday(): Gen<{ sec: number; usec: number }> {
+    const k = this.#s.k;
+    yield* this.simple(NR.gettimeofday, "sys_gettimeofday", () => 0);
+    const usec = Math.floor(k.cycles / k.profile.mhz);
+    return { sec: Math.floor(usec / 1e6), usec: usec % 1e6 };
+  }
+
+  *sched_yield(): Gen<number> {
+    return yield* this.simple(NR.sched_yield, null, () => sys_sched_yield(this.#s.k, this.#t));
+  }
+
+  *kill(pid: number, sig: number): Gen<number> {
+    return yield* this.simple(NR.kill, null, () => sys_kill(this.#s.k, this.#t, pid, sig));
+  }
+
+  *tkill(tid: number, sig: number): Gen<number> {
+    return yield* this.simple(NR.tkill, null, () => sys_kill(this.#s.k, this.#t, tid, sig, SI_TKILL));
+  }
+
+  *sigqueue(pid: number, sig: number, value: number): Gen<number> {
+    const k = this.#s.k;
+    return yield* this.simple(NR.rt_sigqueueinfo, "sys_kill", () => {
+      const t = k.tasks.get(pid);
+      if (!t) return -ESRCH;
+      return send_sig_info(k, sig, { signo: sig, errno: 0, code: SI_QUEUE, pid: this.pid, value }, t);
+    });
+  }
+
+  *sigaction(sig: number, handler: HandlerFn | "default" | "ignore", opts?: { flags?: number; mask?: number[] }): Gen<number> {
+    if (typeof handler !== "function" && handler !== "default" && handler !== "ignore") throw new TypeError(`sigaction(${sig}): handler must be a generator function, "default" or "ignore"`);
+    const act: SigAction = { handler, flags: (opts?.flags ?? 0) >>> 0, mask: Sigset.of(opts?.mask ?? []) };
+    return yield* this.simple(NR.rt_sigaction, null, () => sys_sigaction(this.#s.k, this.#t, sig, act));
+  }
+
+  *sigprocmask(how: 0 | 1 | 2, set: number[]): Gen<number[] | number> {
+    let old: Sigset | number = 0;
+    const r = yield* this.simple(NR.rt_sigprocmask, null, () => {
+      old = sys_rt_sigprocmask(this.#s.k, this.#t, how, set ? Sigset.of(set) : null);
+      return typeof old === "number" ? old : 0;
+    });
+    if (r < 0) return r;
+    return typeof old === "number" ? old : (old as Sigset).toList();
+  }
+
+  *sigpending(): Gen<number[]> {
+    let list: number[] = [];
+    yield* this.simple(NR.rt_sigpending, "sys_rt_sigprocmask", () => {
+      const p = this.#t.pending.clone();
+      const b = this.#t.blocked;
+      list = p.toList().filter((s) => b.has(s));
+      return 0;
+    });
+    return list;
+  }
+
+  *sigaltstack(size: number): Gen<number> {
+    const k = this.#s.k;
+    return yield* this.simple(NR.sigaltstack, "sys_sigaltstack", () => {
+      if (size < 2048) return -12; // -ENOMEM below MINSIGSTKSZ
+      const sp = this.#t.mm.mmapAnon(size, 3);
+      this.#t.sas = { sp, size };
+      k.count("signals.altstacks");
+      return 0;
+    });
+  }
+
+  *pipe(): Gen<[number, number]> {
+    let fds: [number, number] = [-1, -1];
+    yield* this.simple(NR.pipe, null, () => {
+      fds = sys_pipe(this.#s.k, this.#t);
+      return 0;
+    });
+    return fds;
+  }
+
+  *open(path: string): Gen<number> {
+    return yield* this.simple(NR.open, null, () => sys_open(this.#s.k, this.#t, String(path)));
+  }
+
+  *close(fd: number): Gen<number> {
+    return yield* this.simple(NR.close, null, () => sys_close(this.#s.k, this.#t, fd));
+  }
+
+  *fcntl(fd: number, cmd: number, arg = 0): Gen<number> {
+    return yield* this.simple(NR.fcntl, null, () => sys_fcntl(this.#s.k, this.#t, fd, cmd, arg));
+  }
+
+  *mmap(bytes: number, prot: number): Gen<number> {
+    return yield* this.simple(NR.mmap, null, () => sys_mmap(this.#s.k, this.#t, bytes, prot));
+  }
+
+  *mprotect(addr: number, bytes: number, prot: number): Gen<number> {
+    return yield* this.simple(NR.mprotect, null, () => sys_mprotect(this.#s.k, this.#t, addr, bytes, prot));
+  }
+
+  *munmap(addr: number, bytes: number): Gen<number> {
+    return yield* this.simple(NR.munmap, null, () => sys_munmap(this.#s.k, this.#t, addr, bytes));
+  }
+
+  // ---- blocking syscalls ---------------------------------------------------------------------
+
+  *read(fd: number, bytes: number): Gen<number> {
+    return yield* this.blocking(NR.read, () => sys_read(this.#s.k, this.#t, fd, bytes));
+  }
+
+  *write(fd: number, bytes: number): Gen<number> {
+    return yield* this.blocking(NR.write, () => sys_write(this.#s.k, this.#t, fd, bytes));
+  }
+
+  *select(readFds: number[], writeFds: number[], timeoutNs?: number): Gen<{ readable: number[]; writable: number[] } | number> {
+    let res: { readable: number[]; writable: number[] } | number = 0;
+    const k = this.#s.k, t = this.#t;
+    const r = yield* this.blocking(NR._newselect, function* () {
+      res = yield* sys_select(k, t, readFds, writeFds, timeoutNs);
+      return typeof res === "number" ? res : res.readable.length + res.writable.length;
+    });
+    return r < 0 ? r : res;
+  }
+
+  *nanosleep(ns: number): Gen<number> {
+    const k = this.#s.k, t = this.#t;
+    return yield* this.blocking(NR.nanosleep, function* () {
+      k.run("sys_nanosleep");
+      t.timeoutAt = roundUpToTick(k, k.cycles + Math.ceil((ns * k.profile.mhz) / 1000));
+      t.state = "interruptible";
+      t.wakeReason = "";
+      yield* schedule(k);
+      const interrupted = t.timeoutAt >= 0;
+      t.timeoutAt = -1;
+      return interrupted ? -4 : 0;
+    });
+  }
+
+  *sigsuspend(mask: number[]): Gen<number> {
+    const k = this.#s.k, t = this.#t;
+    this.#gate.enter(NR.rt_sigsuspend);
+    k.run("sys_sigsuspend");
+    const saved = t.blocked.clone();
+    const m = Sigset.of(mask);
+    m.dropUnblockable();
+    t.blocked = m;
+    k.recalcSigpending(t);
+    while (!t.sigpending) {
+      t.state = "interruptible";
+      t.wakeReason = "";
+      yield* schedule(k);
+    }
+    // the frame must save the mask from before sigsuspend (2.4 passes &saveset to do_signal)
+    t.ext["sigsuspendSaved"] = saved;
+    const r = -4; // -EINTR
+    if (!this.#gate.exitFast(r)) return yield* this.#gate.exitSlow(r);
+    t.blocked = saved;
+    delete t.ext["sigsuspendSaved"];
+    k.recalcSigpending(t);
+    return r;
+  }
+
+  *sigtimedwait(set: number[], timeoutNs?: number): Gen<{ signo: number } | number> {
+    const k = this.#s.k, t = this.#t;
+    let info: object | null = null;
+    const r = yield* this.blocking(NR.rt_sigtimedwait, function* () {
+      k.run("sys_rt_sigtimedwait");
+      const these = Sigset.of(set);
+      these.dropUnblockable();
+      const notThese = new Sigset(~these.lo >>> 0, ~these.hi >>> 0);
+      let d = dequeue_signal(k, t, notThese);
+      if (!d && timeoutNs !== 0) {
+        // temporarily unblock the waited-for signals and sleep
+        const saved = t.blocked.clone();
+        t.blocked.andNot(these);
+        k.recalcSigpending(t);
+        if (!t.sigpending) {
+          if (timeoutNs !== undefined) t.timeoutAt = roundUpToTick(k, k.cycles + Math.ceil((timeoutNs * k.profile.mhz) / 1000));
+          t.state = "interruptible";
+          t.wakeReason = "";
+          yield* schedule(k);
+          t.timeoutAt = -1;
+        }
+        d = dequeue_signal(k, t, notThese);
+        t.blocked = saved;
+        k.recalcSigpending(t);
+      }
+      if (!d) return t.sigpending ? -4 : -EAGAIN;
+      k.run("copy_siginfo_to_user");
+      info = { ...d.info };
+      return d.sig;
+    });
+    return r > 0 && info ? info : r;
+  }
+
+  *fork(child: ThreadBody): Gen<number> {
+    const k = this.#s.k;
+    return yield* this.simple(NR.fork, null, () => {
+      k.run("do_fork");
+      k.run("copy_mm");
+      k.runN("copy_page_range.pte", this.#t.mm.pages.size);
+      const c = k.createTask(this.#t, { shareVm: false, shareSighand: false, name: `${this.#t.name}-child` });
+      c.ext["files"] = filesOf(this.#t).clone(); // copy_files: the child shares the open files
+      this.#s.spawn(this, c, child, true);
+      return c.pid;
+    });
+  }
+
+  *clone(body: ThreadBody): Gen<number> {
+    const k = this.#s.k;
+    return yield* this.simple(NR.clone, null, () => {
+      k.run("do_fork");
+      const c = k.createTask(this.#t, { shareVm: true, shareSighand: true, name: `${this.#t.name}-thread` });
+      c.ext["files"] = this.#t.ext["files"];
+      this.#s.spawn(this, c, body, true);
+      return c.pid;
+    });
+  }
+
+  *wait(): Gen<{ pid: number; status: number } | number> {
+    const r = yield* this.waitFor(-1);
+    return r < 0 ? r : { pid: r, status: (this.#t.ext["lastReaped"] as number) ?? 0 };
+  }
+
+  /** wait4(pid or -1): returns the reaped pid or -errno. */
+  *waitFor(pid: number): Gen<number> {
+    const k = this.#s.k, t = this.#t;
+    return yield* this.blocking(NR.wait4, function* () {
+      for (;;) {
+        k.run("sys_wait4");
+        const kids = t.children.filter((c) => pid === -1 || c.pid === pid);
+        if (!kids.length) return -ECHILD;
+        const z = kids.find((c) => c.state === "zombie");
+        if (z) {
+          z.state = "dead";
+          t.children.splice(t.children.indexOf(z), 1);
+          k.tasks.delete(z.pid);
+          t.ext["lastReaped"] = z.exitCode;
+          return z.pid;
+        }
+        t.state = "interruptible";
+        t.wakeReason = "";
+        t.waitingOn = "wait4";
+        yield* schedule(k);
+        if (t.sigpending) return -512; // -ERESTARTSYS
+      }
+    });
+  }
+
+  *exit(code = 0): Gen<never> {
+    this.#gate.enter(NR.exit);
+    return yield* this.doExit(code);
+  }
+
+  /** do_exit: zombie, notify the parent (SIGCHLD + wake its wait4), schedule away forever. */
+  *doExit(code: number): Gen<never> {
+    const k = this.#s.k, t = this.#t;
+    k.run("do_exit");
+    t.state = "zombie";
+    t.exitCode = code;
+    k.delFromRunqueue(t);
+    if (k.cpu.fpuOwner === t) k.cpu.fpuOwner = null;
+    if (t.usedFpu) {
+      t.usedFpu = false;
+      k.cpu.TS = true;
+    }
+    // orphans are reparented to init (pid 1) or just dropped when init is gone
+    for (const c of t.children) c.ppid = 1;
+    const parent = k.tasks.get(t.ppid);
+    if (parent && parent.state !== "zombie" && parent.state !== "dead") {
+      if (t.tgid !== t.pid && parent.tgid === t.tgid) {
+        // a LinuxThreads thread: no SIGCHLD (clone exit signal 0 via the manager is not modelled)
+      } else send_sig_info(k, 17, { signo: 17, errno: 0, code: 1, pid: t.pid }, parent);
+      if (parent.waitingOn === "wait4" && parent.state === "interruptible") {
+        parent.wakeReason = "child";
+        k.wakeUp(parent);
+      }
+    } else {
+      t.state = "dead";
+      k.tasks.delete(t.pid);
+    }
+    yield* schedule(k);
+    throw new TaskExit(code);
+  }
+
+  /** Any syscall by number: contributed syscalls (plugins) or the typed ones above. */
+  *syscall(nr: number, ...args: unknown[]): Gen<unknown> {
+    const k = this.#s.k;
+    const c = k.syscallTable.get(nr);
+    if (c) {
+      const t = this.#t;
+      if (c.blocking) {
+        let out: unknown;
+        const r = yield* this.blocking(nr, function* () {
+          out = yield* (c.handler(k, t, args) as Gen<unknown>);
+          return typeof out === "number" ? out : 0;
+        });
+        return r < 0 ? r : out;
+      }
+      let out: unknown;
+      const r = yield* this.simple(nr, c.path ?? "sys_ni_syscall", () => {
+        out = c.handler(k, t, args);
+        return typeof out === "number" ? out : 0;
+      });
+      return r < 0 ? r : out;
+    }
+    switch (nr) {
+      case NR.getpid: return yield* this.getpid();
+      case NR.getppid: return yield* this.getppid();
+      case NR.sched_yield: return yield* this.sched_yield();
+      case NR.kill: return yield* this.kill(Number(args[0]), Number(args[1]));
+      case NR.tkill: return yield* this.tkill(Number(args[0]), Number(args[1]));
+      case NR.close: return yield* this.close(Number(args[0]));
+      case NR.read: return yield* this.read(Number(args[0]), Number(args[1]));
+      case NR.write: return yield* this.write(Number(args[0]), Number(args[1]));
+      default:
+        return yield* this.simple(nr, "sys_ni_syscall", () => -ENOSYS);
+    }
+  }
+
+  // ---- memory --------------------------------------------------------------------------------
+
+  *store(addr: number, value = 0): Gen<void> {
+    const k = this.#s.k, t = this.#t;
+    for (;;) {
+      k.step();
+      if (k.interruptDue()) yield* this.#gate.userInterrupt();
+      k.run(t.handlerDepth > 0 ? "handler.store" : "user.store");
+      if (user_access(k, t, addr, true)) {
+        t.mm.words.set(addr, value);
+        return;
+      }
+      // #PF -> SIGSEGV: the exception return delivers it; then the store is retried
+      yield* this.#gate.exceptionReturn();
+    }
+  }
+
+  *load(addr: number): Gen<number> {
+    const k = this.#s.k, t = this.#t;
+    for (;;) {
+      k.step();
+      if (k.interruptDue()) yield* this.#gate.userInterrupt();
+      if (user_access(k, t, addr, false)) return t.mm.words.get(addr) ?? 0;
+      yield* this.#gate.exceptionReturn();
+    }
+  }
+
+  // ---- non-local jumps -----------------------------------------------------------------------
+
+  *setjmp<T>(body: (jb: object) => Gen<T>, saveMask = false): Gen<{ jumped: boolean; value: T | number }> {
+    const t = this.#t;
+    const jb: JmpBufImpl = {
+      task: t,
+      esp: t.regs.esp,
+      eip: t.regs.eip,
+      regs: { ebx: t.regs.ebx, esi: t.regs.esi, edi: t.regs.edi, ebp: t.regs.ebp },
+      mask: saveMask ? t.blocked.toList() : null,
+    };
+    try {
+      const v = yield* body(jb);
+      return { jumped: false, value: v };
+    } catch (e) {
+      if (!(e instanceof LongJmp) || e.jb !== jb) throw e;
+      // the callee-saved registers, esp and eip come back from the jmp_buf
+      t.regs.ebx = jb.regs["ebx"]!; t.regs.esi = jb.regs["esi"]!; t.regs.edi = jb.regs["edi"]!; t.regs.ebp = jb.regs["ebp"]!;
+      t.regs.esp = jb.esp;
+      t.regs.eip = jb.eip;
+      this.#s.k.count("libc.longjmps");
+      // siglongjmp restores the mask with a real rt_sigprocmask
+      if (jb.mask) yield* this.sigprocmask(2, jb.mask);
+      return { jumped: true, value: e.value };
+    }
+  }
+
+  longjmp(jb: object, value = 1): never {
+    const b = jb as JmpBufImpl;
+    if (!b || b.task !== this.#t) throw new TypeError("longjmp: not a jump buffer of this thread");
+    throw new LongJmp(jb, value === 0 ? 1 : value);
+  }
+
+  // ---- reporting -----------------------------------------------------------------------------
+
+  report(name: string, value: number, unit: string): void {
+    this.#s.collector.report(name, value, unit);
+  }
+  sample(name: string, value: number): void {
+    this.#s.collector.sample(name, value);
+  }
+  mark(label: string): void {
+    this.#s.collector.mark(this.tid, label, this.#s.k.cycles);
+  }
+  progress(fraction: number): void {
+    this.#s.collector.setProgress(fraction);
+  }
+  log(...args: unknown[]): void {
+    this.#s.collector.addLog(args);
+  }
+
+  // ---- runtime internals used by libraries and the gate --------------------------------------
+
+  /** A non-blocking syscall: entry, body (charged `path` then `body()`), exit work. */
+  *simple(nr: number, path: string | null, body: () => number): Gen<number> {
+    const g = this.#gate, k = this.#s.k;
+    if (k.interruptDue()) yield* g.userInterrupt();
+    g.enter(nr);
+    if (path) k.run(path);
+    const r = body();
+    if (!g.exitFast(r)) return yield* g.exitSlow(r);
+    if (k.interruptDue()) yield* g.userInterrupt();
+    return r;
+  }
+
+  /** A syscall that may sleep; restarted (eip -= 2) after a handler when the rules say so. */
+  *blocking(nr: number, body: () => Gen<number>): Gen<number> {
+    const g = this.#gate, k = this.#s.k, t = this.#t;
+    for (;;) {
+      if (k.interruptDue()) yield* g.userInterrupt();
+      g.enter(nr);
+      const r = yield* body();
+      let out = r;
+      if (!g.exitFast(r)) out = yield* g.exitSlow(r);
+      else if (k.interruptDue()) yield* g.userInterrupt();
+      if (t.regs.eip === 0x08049002 - 2) continue; // restarted by handle_signal
+      // ERESTART* never reach user space: without a handler they mean -EINTR
+      if (out <= -512 && out >= -516) return out === -ERESTARTNOHAND || out === -512 ? -4 : out;
+      return out;
+    }
+  }
+
+  /** `n` user FPU instructions: #NM first if CR0.TS is set. */
+  *fpuInstruction(n: number): Gen<void> {
+    const k = this.#s.k;
+    k.step();
+    if (k.interruptDue()) yield* this.#gate.userInterrupt();
+    yield* this.#gate.fpuAccess();
+    k.runN(this.#t.handlerDepth > 0 ? "handler.fp_op" : "user_fp_op", n);
+  }
+
+  /** libc memcpy of `bytes`: with SSE it uses (and clobbers) xmm0-xmm3. */
+  *userMemcpy(bytes: number, sse: boolean): Gen<void> {
+    const k = this.#s.k, t = this.#t;
+    if (!(bytes >= 0)) throw new TypeError(`memcpy(bytes): expected a number >= 0, got ${bytes}`);
+    k.step();
+    if (k.interruptDue()) yield* this.#gate.userInterrupt();
+    const lines = Math.ceil(bytes / k.profile.cacheLineBytes);
+    const inHandler = t.handlerDepth > 0;
+    if (sse) {
+      yield* this.#gate.fpuAccess();
+      k.runN(inHandler ? "handler.sse_memcpy" : "libc.sse_memcpy", lines);
+      // the last 64 bytes copied stay in xmm0-xmm3
+      const seq = ++this.#s.memcpySeq;
+      for (let i = 0; i < 4 * XMM_LANES; i++) k.cpu.fpu.xmm[i] = (0x5a5a0000 + seq * 16 + i) >>> 0;
+      k.count("libc.sse_memcpy_calls");
+    } else {
+      k.runN(inHandler ? "handler.memcpy" : "libc.memcpy", lines);
+    }
+    k.count("bytes.memcpy", bytes);
+    if (k.interruptDue()) yield* this.#gate.userInterrupt();
+  }
+
+  /** Run a signal handler (the HandlerRunner side of the gate). */
+  *runHandler(frame: SignalFrameK, action: SigAction): Gen<void> {
+    const k = this.#s.k, t = this.#t;
+    const h = new HandlerContextImpl(this, frame);
+    t.handlerDepth++;
+    k.run("handler_call");
+    t.regs.eax = frame.sig;
+    try {
+      const fn = action.handler as unknown as (h: HandlerContextImpl) => Gen<void>;
+      const it = fn(h);
+      if (!it || typeof (it as Gen<void>).next !== "function") throw new SimError("workload", `signal handler for signal ${frame.sig} must be a generator function (function* (h) { ... })`, t.pid);
+      yield* it;
+    } finally {
+      t.handlerDepth--;
+    }
+    yield* this.#gate.sigreturn(frame);
+  }
+
+  /** @internal the first return to user mode of a forked child (ret_from_fork). */
+  *retFromFork(): Gen<void> {
+    const g = this.#gate;
+    if (!g.exitFast(0)) yield* g.exitSlow(0);
+  }
+
+  /** @internal per-page TLB-friendly helper for workloads that touch a buffer */
+  pageOf(addr: number): number {
+    return addr >>> PAGE_SHIFT;
+  }
+}
+
+/** What a handler gets: the thread API plus sig, info and the (editable) frame. */
+export class HandlerContextImpl extends ThreadImpl {
+  readonly sig: number;
+  readonly info: object | null;
+  readonly frame: SignalFrameK;
+  constructor(th: ThreadImpl, frame: SignalFrameK) {
+    super(th.shared, th.task);
+    this.sig = frame.sig;
+    this.info = frame.info;
+    this.frame = frame;
+  }
+}
+
+export { EINVAL, TaskExit };

@@ -1,0 +1,61 @@
+/** Test harness: run a workload source (or an example) on a built-in profile, in-process. */
+import ts from "typescript";
+import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
+import { runWorkload, EXAMPLES, type RunEnvironment, type RunResult, type VariantSpec, type LoadedPlugin, type ParamValue } from "../src/index.js";
+
+export function transpile(source: string, file: string): string {
+  const out = ts.transpileModule(source, { fileName: file, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
+  return out.outputText;
+}
+
+export function evaluate(js: string, _file: string, siglab: Record<string, unknown>): unknown {
+  const module = { exports: {} as unknown };
+  // tests trust their own workloads; the hosts use real sandboxes
+  new Function("require", "module", "exports", js)((id: string) => (id === "siglab" ? siglab : undefined), module, module.exports);
+  return module.exports;
+}
+
+export function env(plugins: LoadedPlugin[] = []): RunEnvironment {
+  return { profiles: [...BUILTIN_PROFILE_FILES], plugins, transpile, evaluate };
+}
+
+export interface RunOpts {
+  cpu?: string;
+  mhz?: number;
+  variants?: VariantSpec[];
+  params?: Record<string, ParamValue>;
+  seed?: number;
+  plugins?: LoadedPlugin[];
+  timeline?: boolean;
+  maxSteps?: number;
+  maxCycles?: number;
+}
+
+export function runSource(source: string, o: RunOpts = {}, file = "test.ts"): RunResult {
+  const spec = {
+    workload: { id: file.replace(/\.ts$/, ""), file, source },
+    cpu: { id: o.cpu ?? "p4-northwood", mhz: o.mhz ?? 2200 },
+    variants: o.variants ?? [],
+    params: o.params ?? {},
+    seed: o.seed ?? 1,
+    timeline: o.timeline ?? false,
+    budget: { maxSteps: o.maxSteps ?? 50_000_000, maxCycles: o.maxCycles ?? 1e12 },
+  };
+  return runWorkload(spec, env(o.plugins ?? []));
+}
+
+export function runExample(id: string, o: RunOpts = {}): RunResult {
+  const e = EXAMPLES.find((x) => x.id === id);
+  if (!e) throw new Error(`no example ${id}`);
+  return runSource(e.source, o, e.file);
+}
+
+export function metric(r: RunResult, name: string): number {
+  const m = r.metrics.find((x) => x.name === name);
+  if (!m) throw new Error(`no metric '${name}' in ${r.workload}: ${r.metrics.map((x) => x.name).join(", ")}${r.error ? ` (error: ${r.error.message})` : ""}`);
+  return m.value;
+}
+
+export function pathCount(r: RunResult, name: string): number {
+  return r.paths.find((p) => p.name === name)?.count ?? 0;
+}
