@@ -146,6 +146,7 @@ export class App {
     this.exposeTestHooks();
     this.root.removeAttribute("aria-busy");
     document.body.dataset.ready = "true";
+    performance.mark("siglab-ready");
   }
 
   /**
