@@ -5,7 +5,7 @@ import { cac } from "cac";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rehashManifest, strToU8, unzipSync, zipSync } from "../../../packages/core/test/bundle/zip-craft.js";
-import { readBundle, BundleError, hashFileSet } from "@siglab/core/bundle/index.js";
+import { readBundle, BundleError, hashFileSet, unsafeEntryReason } from "@siglab/core/bundle/index.js";
 import type { RunSpec } from "@siglab/core/common/index.js";
 import { experiment, fakeResult, profile } from "../../../packages/core/test/bundle/fixtures.js";
 import {
@@ -197,7 +197,8 @@ describe("siglab bundle info / verify / run", () => {
     out = [];
     const json = join(root, "work", "new.json");
     const csv = join(root, "work", "new.csv");
-    expect(await bundleRun(file, { trustEmbedded: true, json, csv }, deps())).toBe(0);
+    expect(await bundleRun(file, { trustEmbedded: true, o: json }, deps())).toBe(0);
+    expect(await bundleRun(file, { trustEmbedded: true, out: csv }, deps())).toBe(0);
     expect(JSON.parse(readFileSync(json, "utf8"))).toHaveLength(4);
     expect(readFileSync(csv, "utf8").split("\r\n")[0]).toBe("run,workload,cpu,mhz,variants,params,seed,kind,metric,value,unit");
     expect(out.join("\n")).toMatch(/run 2 error fpu-corruption: xmm0 changed/);
@@ -278,13 +279,17 @@ describe("atomic writes and plugin extraction", () => {
         refs[1].hash = hashFileSet(code);
         files["plugins.json"] = strToU8(JSON.stringify(refs));
         rehashManifest(files);
+        const keys = Object.keys(files).map((k) => k.toLowerCase());
+        const acceptable = new Set(keys).size === keys.length && names.every((nm) => !`/${nm}`.endsWith("/") && unsafeEntryReason(`plugins/thirdparty-mask/${nm}`) === undefined);
         let bundle;
         try {
           bundle = readBundle(zipSync(files), { fileName: "fuzz.siglab" });
         } catch (e) {
           expect(e).toBeInstanceOf(BundleError);
+          expect(acceptable, (e as Error).message).toBe(false); // refusals only for unsafe names
           return;
         }
+        expect(acceptable).toBe(true);
         try {
           extractEmbeddedPlugins(bundle, target);
           extracted++;

@@ -1,5 +1,10 @@
 /**
- * `siglab bundle export|info|verify|run` and `siglab export csv|trace`.
+ * `siglab bundle export|info|verify|run` and `siglab export csv|trace`:
+ *   bundle export <workload> [options of siglab run] -o x.siglab [--chart c.svg]...
+ *   bundle info x.siglab
+ *   bundle verify x.siglab [--trust-embedded]
+ *   bundle run x.siglab [--trust-embedded] [-o results.json|results.csv]
+ *   export csv|trace x.siglab [-o file]
  * The simulator and the run-argument parser come in as deps (the CLI's main wires them), so these
  * commands work the same in tests with a fake runner. Exit codes: 0 ok, 1 results differ or a run
  * failed, 2 bad input (refused bundle, bad arguments), 3 embedded plugin code not consented to.
@@ -70,8 +75,6 @@ export interface BundleCommandOptions {
   o?: string;
   chart?: string | string[];
   trustEmbedded?: boolean;
-  json?: string;
-  csv?: string;
   [k: string]: unknown;
 }
 
@@ -241,8 +244,11 @@ export async function bundleRun(file: string | undefined, options: BundleCommand
     for (const m of res.metrics) log(`  run ${i + 1} ${m.name}: ${m.value} ${m.unit}`);
     for (const f of res.findings) log(`  run ${i + 1} ${f.severity} ${f.kind}: ${f.message}`);
   });
-  if (options.json) atomicWriteFile(options.json, JSON.stringify(r.results, null, 2) + "\n");
-  if (options.csv) atomicWriteFile(options.csv, toCsv(r.results));
+  const out = options.out ?? options.o;
+  if (typeof out === "string" && out) {
+    atomicWriteFile(out, out.toLowerCase().endsWith(".csv") ? toCsv(r.results) : JSON.stringify(r.results, null, 2) + "\n");
+    log(`wrote ${out}`);
+  }
   return r.results.some((x) => x.error) ? 1 : 0;
 }
 
@@ -284,11 +290,9 @@ export async function guarded(deps: BundleCommandDeps, what: string, f: () => Pr
 export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void {
   let bundle = cli
     .command("bundle <action> [...args]", "Experiment bundles: export <workload> [run options] -o file | info <file> | verify <file> | run <file>")
-    .option("-o, --out <file>", "export: bundle file to write; run: unused")
+    .option("-o, --out <file>", "export: the bundle file to write; run: write the new results (.json, or .csv)")
     .option("--chart <file>", "export: add a chart (.svg/.png) to the bundle (repeatable)")
     .option("--trust-embedded", "verify/run: allow the bundle's third-party plugin code (runs only in the sandbox)")
-    .option("--json <file>", "run: write the new results as JSON")
-    .option("--csv <file>", "run: write the new results as CSV")
     .allowUnknownOptions()
     .example("siglab bundle export lat_sig_catch --cpu p4-northwood@2200 --variant sa-nofp -o x.siglab")
     .example("siglab bundle verify x.siglab");

@@ -56,6 +56,15 @@ describe("bundle round trip", () => {
     expect(b.warnings).toEqual([]);
   });
 
+  it("keeps plugin files with one-character names", () => {
+    const input = bundleInput();
+    const tp = input.plugins[1]!;
+    if (tp.source !== "embedded") throw new Error("fixture");
+    tp.files = { ...tp.files, a: "1", "x/y": "2" };
+    const b = readBundle(writeBundle(input));
+    expect(Object.keys(b.embeddedPlugins["thirdparty-mask"]!).sort()).toEqual(["a", "dist/index.js", "dist/util/helpers.js", "plugin.json", "x/y"]);
+  });
+
   it("is deterministic: the same input gives the same bytes", () => {
     expect(sha256Hex(writeBundle(bundleInput()))).toBe(sha256Hex(writeBundle(bundleInput())));
   });
