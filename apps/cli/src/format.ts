@@ -31,7 +31,10 @@ export function formatRun(r: RunResult, opts: { phases?: boolean } = {}): string
   }
   if (r.findings.length) {
     out.push(`   findings (${r.findings.length}):`);
-    for (const f of r.findings.slice(0, 10)) out.push(`     [${f.severity}] ${f.kind}: ${f.message}`);
+    for (const f of r.findings.slice(0, 10)) {
+      const n = Number(f.evidence["occurrences"] ?? 1);
+      out.push(`     [${f.severity}] ${f.kind}: ${f.message}${n > 1 ? ` (x${n})` : ""}`);
+    }
     if (r.findings.length > 10) out.push(`     ... ${r.findings.length - 10} more (see --json)`);
   } else if (!r.error) out.push("   findings: none");
   return out.join("\n");

@@ -7,6 +7,13 @@ export { createSiglabModule, asWorkload, SIGLAB_CONSTANTS, workload } from "./ap
 export { PLUGIN_API_VERSION, type PluginManifest, type PluginOptionSpec } from "./plugin-api/manifest.js";
 export { checkApiVersion, checkConflicts, resolveOptions, PluginError, type LoadedPlugin } from "./plugin-api/loaded-plugin.js";
 export * from "./plugin-api/extension-points.js";
+export { validateManifest, PluginManifestSchema } from "./plugin-api/manifest-schema.js";
+export { loadThirdPartyPlugin, type ThirdPartyFiles, type PluginEvaluator } from "./plugin-api/third-party.js";
+export { createPluginApi } from "./plugin-api/host-api.js";
+export { CORE_PATHS } from "./kernel/i386/index.js";
+export * as pipe from "./kernel/pipe.js";
+export * as mm from "./kernel/mm.js";
+export { FpuRegs } from "./machine/fpu.js";
 export { contributionProviderToken, bindContributionProvider, type ContributionProvider } from "./di/contribution-provider.js";
 export { op, type OpLine, type PathDef } from "./exec/path.js";
 export type { PathTransform } from "./exec/registry.js";

@@ -2,8 +2,7 @@
 import type { CAC } from "cac";
 import { EXAMPLES } from "@siglab/core";
 import { runnableProfiles } from "../catalog.js";
-import { loadPlugins } from "../plugins/load.js";
-import { PRESETS } from "../plugins/catalog.js";
+import { listPlugins, PRESETS, pluginExamples } from "../plugins/catalog.js";
 
 export function registerListCommand(cli: CAC): void {
   cli
@@ -12,12 +11,14 @@ export function registerListCommand(cli: CAC): void {
     .option("--json", "print JSON")
     .action(async (o: { pluginDir?: string | string[]; json?: boolean }) => {
       const dirs = o.pluginDir === undefined ? [] : ([] as string[]).concat(o.pluginDir);
-      const plugins = await loadPlugins(dirs);
+      const { plugins, refused } = listPlugins(dirs);
+      const extra = await pluginExamples(dirs);
       const data = {
-        examples: EXAMPLES.map((e) => ({ id: e.id, title: e.title, file: e.file })),
+        examples: [...EXAMPLES, ...extra].map((e) => ({ id: e.id, title: e.title, file: e.file })),
         profiles: runnableProfiles().map((p) => ({ id: p.id, name: p.name, mhz: `${p.clock.minMhz}-${p.clock.maxMhz}`, default: p.clock.defaultMhz })),
         plugins: plugins.map((p) => ({ id: p.manifest.id, version: p.manifest.version, name: p.manifest.displayName, builtin: p.builtin })),
-        presets: Object.entries(PRESETS).map(([id, p]) => ({ id, description: p.description })),
+        presets: PRESETS.map((p) => ({ id: p.id, name: p.name, description: p.description, stack: p.stack })),
+        refused,
       };
       if (o.json) return void process.stdout.write(JSON.stringify(data, null, 2) + "\n");
       console.log("Examples:");
@@ -28,6 +29,7 @@ export function registerListCommand(cli: CAC): void {
       for (const p of data.plugins) console.log(`  ${p.id.padEnd(18)} ${p.name} ${p.version}${p.builtin ? "" : " (third-party)"}`);
       if (!data.plugins.length) console.log("  (none)");
       console.log("\nPresets (use --preset name):");
-      for (const p of data.presets) console.log(`  ${p.id.padEnd(18)} ${p.description}`);
+      for (const p of data.presets) console.log(`  ${p.id.padEnd(18)} ${p.name}: ${p.description}`);
+      for (const r of refused) console.log(`\nrefused plugin: ${r}`);
     });
 }

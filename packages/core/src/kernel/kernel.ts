@@ -318,9 +318,25 @@ export class Kernel {
     if (this.current === this.idle || t.counter > this.current.counter + 1) this.current.needResched = true;
   }
 
+  private readonly findingIndex = new Map<string, Finding>();
+
+  /** Record a finding; repeats of the same kind/task/register are folded into one with a count. */
   report(f: Finding): void {
-    if (this.findings.length < 200) this.findings.push(f);
-    else this.count("findings.dropped");
+    const ev = f.evidence;
+    const key = `${f.kind}|${String(ev["task"] ?? "")}|${String(ev["register"] ?? "")}|${String(ev["signal"] ?? "")}`;
+    const prev = this.findingIndex.get(key);
+    if (prev) {
+      prev.evidence["occurrences"] = ((prev.evidence["occurrences"] as number) ?? 1) + 1;
+      prev.evidence["lastCycle"] = this.cycles;
+      return;
+    }
+    if (this.findings.length >= 200) {
+      this.count("findings.dropped");
+      return;
+    }
+    f.evidence["occurrences"] = 1;
+    this.findingIndex.set(key, f);
+    this.findings.push(f);
   }
 
   /** The mask delivery must honour (task->blocked, or the user-sigmask page). */

@@ -1,0 +1,79 @@
+/**
+ * Third-party plugin folders on disk: `--plugin-dir DIR` holds one sub-folder per plugin (or is
+ * itself a plugin folder). Only text is read here; code is evaluated in the sandbox process.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve, basename } from "node:path";
+import { validateManifest, type PluginManifest, type ThirdPartyFiles } from "@siglab/core";
+
+export const MAX_PLUGIN_CODE_BYTES = 5_000_000;
+
+export interface PluginFolder {
+  dir: string;
+  manifest: PluginManifest;
+  files: ThirdPartyFiles;
+  examples: { id: string; title: string; file: string; source: string }[];
+}
+
+export class PluginFolderError extends Error {}
+
+function pluginDirsUnder(dir: string): string[] {
+  const d = resolve(dir);
+  if (!existsSync(d) || !statSync(d).isDirectory()) throw new PluginFolderError(`--plugin-dir ${dir}: not a folder`);
+  if (existsSync(join(d, "plugin.json"))) return [d];
+  return readdirSync(d)
+    .map((n) => join(d, n))
+    .filter((p) => statSync(p).isDirectory() && existsSync(join(p, "plugin.json")))
+    .sort();
+}
+
+export function readPluginFolder(dir: string): PluginFolder {
+  const origin = basename(dir);
+  const manifestText = readFileSync(join(dir, "plugin.json"), "utf8");
+  let json: unknown;
+  try {
+    json = JSON.parse(manifestText);
+  } catch (e) {
+    throw new PluginFolderError(`${join(dir, "plugin.json")}: not valid JSON: ${(e as Error).message}`);
+  }
+  const manifest = validateManifest(json, join(dir, "plugin.json"));
+  if (!manifest.main) throw new PluginFolderError(`${join(dir, "plugin.json")}: a third-party plugin needs "main" (its JavaScript entry)`);
+  const mainPath = join(dir, manifest.main);
+  if (!existsSync(mainPath)) throw new PluginFolderError(`${mainPath}: the plugin's main file is missing (build the plugin first)`);
+  if (statSync(mainPath).size > MAX_PLUGIN_CODE_BYTES) throw new PluginFolderError(`${mainPath}: larger than ${MAX_PLUGIN_CODE_BYTES} bytes`);
+  const code = readFileSync(mainPath, "utf8");
+  const exDir = join(dir, "examples");
+  const examples = existsSync(exDir)
+    ? readdirSync(exDir)
+        .filter((f) => f.endsWith(".ts"))
+        .sort()
+        .map((f) => {
+          const source = readFileSync(join(exDir, f), "utf8");
+          return { id: f.replace(/\.ts$/, ""), title: /name:\s*"([^"]+)"/.exec(source)?.[1] ?? f, file: `${origin}/examples/${f}`, source };
+        })
+    : [];
+  return { dir, manifest, files: { origin, manifestText, code }, examples };
+}
+
+/** Every plugin folder under the given --plugin-dir folders, with the first error per folder. */
+export function scanPluginDirs(dirs: string[]): { folders: PluginFolder[]; errors: string[] } {
+  const folders: PluginFolder[] = [];
+  const errors: string[] = [];
+  for (const d of dirs) {
+    let subs: string[];
+    try {
+      subs = pluginDirsUnder(d);
+    } catch (e) {
+      errors.push((e as Error).message);
+      continue;
+    }
+    for (const s of subs) {
+      try {
+        folders.push(readPluginFolder(s));
+      } catch (e) {
+        errors.push((e as Error).message);
+      }
+    }
+  }
+  return { folders, errors };
+}

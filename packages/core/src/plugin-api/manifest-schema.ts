@@ -1,0 +1,50 @@
+/** Validation of plugin.json (TypeBox; no eval, so it also runs under a strict CSP). */
+import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import type { PluginManifest } from "./manifest.js";
+import { TOKENS } from "./extension-points.js";
+import { PluginError } from "./loaded-plugin.js";
+
+const Scalar = Type.Union([Type.Number(), Type.String(), Type.Boolean()]);
+
+export const PluginOptionSchema = Type.Object({
+  type: Type.Union([Type.Literal("boolean"), Type.Literal("number"), Type.Literal("string"), Type.Literal("enum")]),
+  default: Scalar,
+  description: Type.String({ minLength: 1 }),
+  values: Type.Optional(Type.Array(Type.String())),
+  min: Type.Optional(Type.Number()),
+  max: Type.Optional(Type.Number()),
+  unit: Type.Optional(Type.String()),
+});
+
+export const PluginManifestSchema = Type.Object({
+  id: Type.String({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$" }),
+  version: Type.String({ pattern: "^\\d+\\.\\d+\\.\\d+([-+][0-9A-Za-z.-]+)?$" }),
+  apiVersion: Type.String({ pattern: "^\\d+\\.\\d+$" }),
+  displayName: Type.String({ minLength: 1, maxLength: 100 }),
+  description: Type.String({ minLength: 1, maxLength: 2000 }),
+  options: Type.Record(Type.String(), PluginOptionSchema),
+  contributes: Type.Array(Type.String()),
+  replaces: Type.Optional(Type.Array(Type.String())),
+  main: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9_./-]+\\.c?js$" })),
+});
+
+export type PluginManifestJson = Static<typeof PluginManifestSchema>;
+
+/** Validate a parsed plugin.json; errors name the file and the field. */
+export function validateManifest(json: unknown, file: string): PluginManifest {
+  if (!Value.Check(PluginManifestSchema, json)) {
+    const e = [...Value.Errors(PluginManifestSchema, json)][0]!;
+    throw new PluginError(`${file}: ${e.path || "/"}: ${e.message}`);
+  }
+  const m = json as PluginManifest;
+  for (const point of [...m.contributes, ...(m.replaces ?? [])]) {
+    if (!(point in TOKENS)) throw new PluginError(`${file}: unknown extension point '${point}' (known: ${Object.keys(TOKENS).join(", ")})`);
+  }
+  if (m.main && (m.main.startsWith("/") || m.main.split("/").includes(".."))) throw new PluginError(`${file}: main must be a relative path inside the plugin folder`);
+  for (const [k, o] of Object.entries(m.options)) {
+    if (o.type === "enum" && !o.values?.includes(String(o.default))) throw new PluginError(`${file}: /options/${k}: default '${o.default}' is not one of its values`);
+    if (o.type !== "enum" && o.type !== typeof o.default) throw new PluginError(`${file}: /options/${k}: default must be a ${o.type}`);
+  }
+  return m;
+}
