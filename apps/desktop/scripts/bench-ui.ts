@@ -52,7 +52,7 @@ try {
   const idle = await inputLatency(page, 20);
   console.log(`input latency, idle: ${stats(idle)}`);
 
-  await page.click('[data-example="lat_syscall_null"]');
+  await page.click('[data-example="lat_syscall"]');
   await page.waitForSelector('[data-param="iterations"]');
   await page.fill('[data-param="iterations"]', "2000000000");
   await page.dispatchEvent('[data-param="iterations"]', "change");

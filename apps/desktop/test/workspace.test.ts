@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { atomicWriteFile } from "../src/node/atomic.js";
 import { MAX_RECENT, Workspace, defaultWorkspaceDir } from "../src/node/workspace.js";
-import { BUILTIN_PROFILE_FILES } from "../src/worker/sim-adapter.js";
+import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
 
 const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), "siglab-ws-"));
 

@@ -11,7 +11,8 @@ export interface BuiltinCatalog {
 
 export function builtinCatalog(): BuiltinCatalog {
   return {
-    examples: EXAMPLES.map((e) => ({ id: e.id, title: e.title, file: e.file, source: e.source })),
+    // Core examples first, then those contributed by built-in plugins.
+    examples: [...EXAMPLES, ...BUILTIN_PLUGINS.flatMap((p) => p.examples ?? [])].map((e) => ({ id: e.id, title: e.title, file: e.file, source: e.source })),
     profiles: [...BUILTIN_PROFILE_FILES],
     plugins: BUILTIN_PLUGINS.map((p) => p.manifest),
   };
