@@ -26,7 +26,10 @@ Chart.defaults.animation = false;
 Chart.defaults.responsive = true;
 Chart.defaults.maintainAspectRatio = false;
 
-export const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#2f4b7c", "#a05195"];
+export const PALETTE = [
+  "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
+  "#2f4b7c", "#a05195", "#d45087", "#665191", "#ffa600", "#003f5c", "#7a5195", "#8cd17d", "#b6992d", "#499894",
+];
 const color = (i: number): string => PALETTE[i % PALETTE.length]!;
 
 export const isDark = (): boolean => window.matchMedia("(prefers-color-scheme: dark)").matches;
@@ -115,7 +118,7 @@ export function phaseConfig(results: RunResult[], profiles: CpuProfileFile[], sw
       },
       options: {
         scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: "cycles" } } },
-        plugins: { legend: { position: "bottom" } },
+        plugins: { legend: { position: "right", labels: { boxWidth: 12, font: { size: 11 } } } },
       },
     },
     phaseAt: (c) => ({ run: c.index, phase: phases[c.datasetIndex]! }),
