@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { cac } from "cac";
 import fc from "fast-check";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rehashManifest, strToU8, unzipSync, zipSync } from "../../../packages/core/test/bundle/zip-craft.js";
 import { readBundle, BundleError, hashFileSet, unsafeEntryReason } from "@siglab/core/bundle/index.js";
 import type { RunSpec } from "@siglab/core/common/index.js";
@@ -19,6 +19,8 @@ import {
   type SandboxRunOptions,
 } from "../src/commands/bundle.js";
 import { atomicWriteFile, extractEmbeddedPlugins } from "../src/bundle-fs.js";
+import { runInSandbox, stopSandbox } from "../src/run/sandbox.js";
+import { addRunOptions, resolveRunArgs } from "../src/commands/run.js";
 
 let root: string;
 let out: string[];
@@ -301,5 +303,47 @@ describe("atomic writes and plugin extraction", () => {
       { numRuns: 150 },
     );
     expect(extracted).toBeGreaterThan(0); // the property was not vacuous
+  });
+});
+
+describe("end to end: the real CLI pieces (run-argument parser, sandbox process, built-in plugins)", () => {
+  afterAll(() => stopSandbox());
+
+  /** A third-party plugin as its author ships it: plugin.json + one CommonJS file. */
+  const NOOP_PLUGIN = {
+    "noop-metrics/plugin.json": JSON.stringify({ id: "noop-metrics", version: "0.1.0", apiVersion: "1.0", displayName: "No-op", description: "test plugin that contributes nothing", options: {}, contributes: [], main: "index.js" }),
+    "noop-metrics/index.js": "exports.createModule = function (options, api) { return new api.ContainerModule(function () {}); };\n",
+  };
+
+  it("exports an example on two CPUs × {baseline, sa-nofp + a third-party plugin}, then verifies it from a clean plugin folder", async () => {
+    writeTree(join(root, "tp"), NOOP_PLUGIN);
+    const real: BundleCommandDeps = {
+      runInSandbox,
+      resolveRunArgs,
+      addRunOptions,
+      appVersion: "0.1.0-e2e",
+      log: (l) => out.push(l),
+      error: (l) => err.push(l),
+    };
+    const file = join(root, "work", "real.siglab");
+    const args = { cpu: ["p4-northwood@2200", "p6-coppermine@800"], variant: ["sa-nofp:forceAll=true", "noop-metrics"], baseline: true, pluginDir: [join(root, "tp")], timeline: true };
+    expect(await bundleExport("lat_sig_catch", { ...args, o: file }, real), err.join("\n")).toBe(0);
+    const b = readBundle(new Uint8Array(readFileSync(file)), { fileName: file });
+    expect(b.results).toHaveLength(4);
+    for (const r of b.results) expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+    expect(b.plugins.map((p) => `${p.id}:${p.source}`)).toEqual(["sa-nofp:builtin", "noop-metrics:embedded"]);
+    expect(b.results[0]!.totalCycles).not.toBe(b.results[2]!.totalCycles); // two CPUs
+    expect(b.results[0]!.totalCycles).not.toBe(b.results[1]!.totalCycles); // SA_NOFP changes the cost
+
+    rmSync(join(root, "tp"), { recursive: true }); // the bundle must re-run without the original plugin folder
+    out = [];
+    expect(await bundleVerify(file, { trustEmbedded: true }, real), err.join("\n")).toBe(0);
+    expect(out.at(-1)).toBe("identical: all 4 runs reproduce the bundle's results");
+
+    const trace = join(root, "work", "real.json");
+    expect(exportFromBundle("trace", file, { o: trace }, real)).toBe(0);
+    const events = JSON.parse(readFileSync(trace, "utf8")).traceEvents as { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number }[];
+    expect(events.some((e) => e.ph === "X")).toBe(true);
+    for (const e of events) expect(typeof e.name === "string" && [e.pid, e.tid, e.ts].every(Number.isFinite) && (e.ph !== "X" || e.dur! >= 0)).toBe(true);
   });
 });

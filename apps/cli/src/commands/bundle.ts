@@ -278,7 +278,8 @@ export async function guarded(deps: BundleCommandDeps, what: string, f: () => Pr
       error(`siglab ${what}: refused: ${e.message}`);
       return 2;
     }
-    if (e instanceof UsageError) {
+    // bad arguments, also as reported by the run-argument parser and the workload compiler
+    if (e instanceof UsageError || ["UsageError", "CompileError", "CpuRefError"].includes((e as { constructor?: { name?: string } } | null)?.constructor?.name ?? "")) {
       error(`siglab ${what}: ${e.message}`);
       return 2;
     }
