@@ -280,7 +280,7 @@ export async function guarded(deps: BundleCommandDeps, what: string, f: () => Pr
     }
     // bad arguments, also as reported by the run-argument parser and the workload compiler
     if (e instanceof UsageError || ["UsageError", "CompileError", "CpuRefError"].includes((e as { constructor?: { name?: string } } | null)?.constructor?.name ?? "")) {
-      error(`siglab ${what}: ${e.message}`);
+      error(`siglab ${what}: ${(e as Error).message}`);
       return 2;
     }
     error(`siglab ${what}: ${(e as Error)?.message ?? String(e)}`);
