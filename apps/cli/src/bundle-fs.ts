@@ -94,8 +94,10 @@ function readManifest(dir: string): PluginFolder | undefined {
   return { id: m.id, version: m.version, apiVersion: m.apiVersion, displayName: m.displayName, dir };
 }
 
-/** The plugins in a folder (one sub-folder each, with plugin.json). Missing folder → none. */
+/** The plugins in a folder (one sub-folder each, with plugin.json), or the folder itself when it is one. */
 export function listPluginFolders(root: string): PluginFolder[] {
+  const self = readManifest(root);
+  if (self) return [self];
   let names: string[];
   try {
     names = readdirSync(root).sort();

@@ -124,6 +124,14 @@ describe("siglab bundle export", () => {
     expect(walk(join(root, "work"))).toEqual(["x.siglab"]);
   });
 
+  it("takes a --plugin-dir that is itself a plugin folder", async () => {
+    const file = join(root, "work", "one.siglab");
+    const d = deps();
+    const viaFolder: BundleCommandDeps = { ...d, resolveRunArgs: async (w, o) => ({ ...(await d.resolveRunArgs(w, o)), pluginDirs: [join(root, "third-party", "thirdparty-mask")] }) };
+    expect(await bundleExport("w", { ...exportArgs, o: file }, viaFolder)).toBe(0);
+    expect(readBundle(new Uint8Array(readFileSync(file))).plugins.map((p) => p.source)).toEqual(["builtin", "embedded"]);
+  });
+
   it("refuses an unknown variant and a missing -o", async () => {
     await expect(bundleExport("w", { cpu: "p4-northwood@2200", variant: "nope", o: join(root, "work/y.siglab") }, deps())).rejects.toThrow(/variant nope: no built-in plugin/);
     await expect(bundleExport("w", { cpu: "p4-northwood@2200" }, deps())).rejects.toThrow(/-o <file> is required/);

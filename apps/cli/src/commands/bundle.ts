@@ -80,6 +80,15 @@ export interface BundleCommandOptions {
 
 class UsageError extends Error {}
 
+/** The CLI package's version: what a bundle records as the SigLab that wrote it. */
+function cliVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string }).version ?? "0.0.0-dev";
+  } catch {
+    return "0.0.0-dev";
+  }
+}
+
 const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 function io(deps: BundleCommandDeps) {
@@ -150,7 +159,7 @@ export async function bundleExport(workload: string | undefined, options: Bundle
     plugins,
     results,
     charts,
-    appVersion: deps.appVersion ?? "0.0.0-dev",
+    appVersion: deps.appVersion ?? cliVersion(),
   });
   atomicWriteFile(out, bytes);
   const embedded = plugins.filter((p) => p.source === "embedded").map((p) => `${p.id}@${p.version}`);
