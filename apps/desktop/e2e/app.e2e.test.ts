@@ -2,6 +2,8 @@
  * The whole UI in real headless Chromium against the HTTP host (`siglab serve` code), with the
  * real simulation worker. Run: pnpm --filter @siglab/desktop test:e2e (builds the renderer first).
  */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { markers, openSession, screenshot, type Session } from "./harness.js";
@@ -99,6 +101,7 @@ describe("SigLab in Chromium (serve host)", () => {
   });
 
   it("opens the path inspector from a segment of the phase chart", async () => {
+    await page.locator('canvas[data-chart="phases"]').scrollIntoViewIfNeeded();
     const pt = await page.evaluate(() => (window as unknown as { __siglabTest: { elementPoint(c: string, d: number, i: number): { x: number; y: number } | null } }).__siglabTest.elementPoint("phases", 0, 1));
     expect(pt).not.toBeNull();
     await page.mouse.click(pt!.x, pt!.y);
@@ -147,6 +150,84 @@ describe("SigLab in Chromium (serve host)", () => {
     expect(await page.textContent("#run-status")).toMatch(/Cancelled/);
     await setParam("iterations", "100");
     expect(await runAndWait()).toMatch(/Done: 1 run/);
+  });
+
+  it("draws sweep lines, a per-iteration histogram and a per-task timeline", async () => {
+    await page.click('button[aria-label="New workload"]');
+    await page.waitForFunction(() => document.querySelector("#doc-title")?.getAttribute("data-key")?.startsWith("new:"));
+    await page.evaluate(() =>
+      (window as unknown as { __siglabTest: { setSource(t: string): void } }).__siglabTest.setSource(
+        `import { workload } from "siglab";\nexport default workload({\n  name: "getpid samples",\n  params: { iterations: 50 },\n  *main(t, { iterations }) {\n    for (let i = 0; i < iterations; i++) {\n      const s = t.rdtsc();\n      yield* t.getpid();\n      t.sample("getpid", t.rdtsc() - s);\n    }\n    t.report("getpid", 1, "calls");\n  },\n});\n`,
+      ),
+    );
+    await page.waitForSelector('[data-param="iterations"]', { timeout: 20_000 });
+    await selectOnlyCpus(1);
+    await page.locator(".run-config label", { hasText: "Sweep one parameter" }).locator("input").check();
+    await page.selectOption('select[aria-label="Sweep parameter"]', "iterations");
+    await page.fill('input[aria-label="Sweep values"]', "10, 20, 40");
+    await page.dispatchEvent('input[aria-label="Sweep values"]', "change");
+    await page.locator(".run-config label", { hasText: "Record per-task timeline" }).locator("input").check();
+    expect(await runAndWait()).toMatch(/Done: 3 runs/);
+    await page.click('[data-tab="charts"]');
+    const sweep = page.locator('canvas[data-chart="sweep:getpid"]');
+    await sweep.waitFor();
+    expect(await sweep.getAttribute("data-labels")).toBe("3");
+    expect(await page.locator('canvas[data-chart="histogram:getpid"]').count()).toBe(1);
+    expect(await page.locator('canvas[data-chart^="timeline:"]').count()).toBe(3);
+    await screenshot(page, "05b-sweep-histogram-timeline");
+    await page.locator(".run-config label", { hasText: "Sweep one parameter" }).locator("input").uncheck();
+    await page.locator(".run-config label", { hasText: "Record per-task timeline" }).locator("input").uncheck();
+  });
+
+  it("exports the experiment as a bundle and CSV, opens the bundle again and re-runs it identically", async () => {
+    await openExample("lat_sig_catch");
+    await waitForParams();
+    await selectOnlyCpus(1);
+    await setParam("iterations", "50");
+    await runAndWait();
+    await page.click("#export-csv");
+    await page.waitForFunction(() => (document.body.dataset.lastExport ?? "").endsWith(".csv"));
+    await page.click("#export-bundle");
+    await page.waitForFunction(() => /Bundle saved to/.test(document.querySelector(".toast")?.textContent ?? ""), null, { timeout: 20_000 });
+    const exportsDir = path.join(s.workspace, "exports");
+    const bundle = readdirSync(exportsDir).find((f) => f.endsWith(".siglab"))!;
+    expect(bundle).toBeTruthy();
+    expect(readFileSync(path.join(exportsDir, readdirSync(exportsDir).find((f) => f.endsWith(".csv"))!), "utf8")).toMatch(/lat_sig_catch/);
+    const chooser = page.waitForEvent("filechooser");
+    await page.click("#import-bundle");
+    await (await chooser).setFiles(path.join(exportsDir, bundle));
+    await page.waitForFunction(() => /Opened bundle/.test(document.querySelector("#doc-banner")?.textContent ?? ""), null, { timeout: 20_000 });
+    await runAndWait();
+    const dialog = page.locator('.modal[aria-label="Re-run of the bundle"]');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toMatch(/identical/);
+    await dialog.locator("button").click();
+  });
+
+  it("installs a third-party plugin from a folder and explains a refused one", async () => {
+    const good = path.join(s.workspace, "..", `plugin-src-${Date.now()}`);
+    mkdirSync(path.join(good, "dist"), { recursive: true });
+    writeFileSync(path.join(good, "plugin.json"), JSON.stringify({ id: "e2e-demo", version: "0.1.0", apiVersion: "1.0", displayName: "E2E demo", description: "installed by the e2e test", options: { depth: { type: "number", default: 2, description: "how deep" } }, contributes: ["SyscallContribution"], main: "dist/index.js" }));
+    writeFileSync(path.join(good, "dist", "index.js"), "export default function () { return undefined; }");
+    const bad = `${good}-future`;
+    mkdirSync(path.join(bad, "dist"), { recursive: true });
+    writeFileSync(path.join(bad, "plugin.json"), JSON.stringify({ id: "e2e-future", version: "0.1.0", apiVersion: "9.0", displayName: "Future", description: "d", options: {}, contributes: [], main: "dist/index.js" }));
+    writeFileSync(path.join(bad, "dist", "index.js"), "");
+    await page.click('[data-view="plugins"]');
+    await page.click('[data-action="install-plugin"]');
+    await page.fill(".modal input", good);
+    await page.click('[data-testid="modal-ok"]');
+    await page.waitForSelector('[data-plugin="e2e-demo"][data-status="ok"]');
+    expect(await page.locator('[data-plugin="e2e-demo"] table.options').textContent()).toMatch(/depth/);
+    await page.click('[data-action="install-plugin"]');
+    await page.fill(".modal input", bad);
+    await page.click('[data-testid="modal-ok"]');
+    const refusal = page.locator('.modal[aria-label="Plugin refused"]');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/targets plugin API 9\.0/);
+    await refusal.locator("button").click();
+    await page.click('[data-view="workload"]');
+    expect(await page.locator('[data-add-plugin="0"] option[value="e2e-demo"]').count()).toBe(1);
   });
 
   it("saves a workload; after a reload it is still there, with unsaved edits recovered", async () => {

@@ -28,6 +28,8 @@ interface Doc {
   readOnly: boolean;
   saved: string;
   model: monaco.editor.ITextModel;
+  /** Opened from a bundle: run under the bundle's workload id and file so results compare 1:1. */
+  runAs?: { id: string; file: string };
 }
 
 type View = "workload" | "profiles" | "plugins";
@@ -321,6 +323,7 @@ export class App {
 
   // ---- running ---------------------------------------------------------------------------------------
   private workloadRef(doc: Doc): { id: string; file: string; source: string } {
+    if (doc.runAs) return { ...doc.runAs, source: doc.model.getValue() };
     return { id: doc.id.replace(/[^A-Za-z0-9_.-]/g, "_"), file: doc.file, source: doc.model.getValue() };
   }
 
@@ -507,7 +510,10 @@ export class App {
     }
     const exp = bundle.experiment;
     const missing = bundle.plugins.filter((p) => !this.plugins.some((x) => x.id === p.id && x.status === "ok")).map((p) => `${p.id}@${p.version}`);
-    this.openNew(exp.workload.source, `new:${exp.workload.id.replace(/[^A-Za-z0-9_.-]/g, "_")}-bundle`);
+    const key = `new:${exp.workload.id.replace(/[^A-Za-z0-9_.-]/g, "_")}-bundle`;
+    this.docs.get(key)?.model.setValue(exp.workload.source);
+    this.openNew(exp.workload.source, key);
+    this.docs.get(key)!.runAs = { id: exp.workload.id, file: exp.workload.file };
     const profiles = bundle.profiles;
     this.runConfig.setState({
       cpus: exp.cpus, stacks: exp.stacks.map((variants) => ({ variants })), params: { ...exp.params },
