@@ -17,8 +17,8 @@ import {
   type CpuProfileFile,
 } from "./format.js";
 import { hashFileSet, sha256Hex } from "./hash.js";
+import { CpuProfileFileSchema } from "@siglab/cpu-profiles";
 import {
-  CpuProfileFileSchema,
   EmbeddedPluginManifestSchema,
   ExperimentFileSchema,
   ManifestSchema,
@@ -89,8 +89,7 @@ function decodeProfiles(files: Map<string, Uint8Array>, exp: ExperimentConfig, f
     if (!bytes) throw new BundleError("missing-entry", file, `CPU ${id} is used by the experiment but its profile is not in the bundle`, name);
     const profile = checkSchema(CpuProfileFileSchema, parseJson(bytes, file, name), file, name);
     if (profile.id !== id) throw new BundleError("inconsistent", file, `profile id ${JSON.stringify(profile.id)} does not match CPU ${id}`, name);
-    // The shape is checked above; cost keys are the profile package's business.
-    return profile as unknown as CpuProfileFile;
+    return profile as unknown as CpuProfileFile; // the TypeBox static type is looser than the interface
   });
 }
 

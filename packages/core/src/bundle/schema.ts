@@ -112,32 +112,7 @@ export const EmbeddedPluginManifestSchema = Type.Object({
   main: Type.Optional(Type.String()),
 });
 
-// ---- profiles/<id>.json (the shape a bundle relies on; the profile package validates costs) ----
-
-export const CpuProfileFileSchema = Type.Object({
-  id: Type.String({ pattern: ID }),
-  name: Type.String(),
-  vendor: Type.String(),
-  description: Type.String(),
-  inherits: Type.Optional(Type.String()),
-  clock: Type.Object({
-    defaultMhz: Type.Number(),
-    minMhz: Type.Number(),
-    maxMhz: Type.Number(),
-    presets: Type.Array(Type.Number()),
-  }),
-  features: Type.Record(Type.String(), Type.Boolean()),
-  geometry: Type.Record(Type.String(), Type.Unknown()),
-  costs: Type.Record(
-    Type.String(),
-    Type.Object({
-      cycles: Type.Number({ minimum: 0 }),
-      kind: Type.String(),
-      source: Type.String(),
-      fittedTo: Type.Optional(Type.Array(Type.String())),
-    }),
-  ),
-});
+// ---- profiles/<id>.json: checked with @siglab/cpu-profiles' CpuProfileFileSchema (resolved profile)
 
 // ---- results.json ----------------------------------------------------------------------------
 

@@ -18,16 +18,24 @@ export class SignalTransparencyChecker implements InvariantChecker {
 
   attach(k: Kernel): void {
     k.events.on("signal.interrupt", (t, frame) => {
-      frame.snapshot = { regs: t.regs.clone(), fpu: userFpuView(k, t).clone(), cycle: k.cycles };
+      frame.snapshot = { regs: t.regs.clone(), fpu: k.fpuPool.take(userFpuView(k, t)), cycle: k.cycles };
     });
-    k.events.on("signal.return", (t, frame) => this.check(k, t, frame));
+    k.events.on("signal.return", (t, frame) => {
+      this.check(k, t, frame);
+      k.fpuPool.give(frame.snapshot?.fpu);
+      frame.snapshot = undefined;
+    });
   }
 
   private check(k: Kernel, t: Task, frame: SignalFrameK): void {
     const snap = frame.snapshot;
     if (!snap) return;
     // integer registers: expected = value at interruption unless the handler edited the frame
-    for (const r of INT_REGS) {
+    const sc = frame.sigcontext, osc = frame.original.sigcontext, sr = snap.regs, tr = t.regs;
+    const intClean =
+      sc.eax === osc.eax && sc.ebx === osc.ebx && sc.ecx === osc.ecx && sc.edx === osc.edx && sc.esi === osc.esi && sc.edi === osc.edi && sc.ebp === osc.ebp &&
+      tr.eax === sr.eax && tr.ebx === sr.ebx && tr.ecx === sr.ecx && tr.edx === sr.edx && tr.esi === sr.esi && tr.edi === sr.edi && tr.ebp === sr.ebp;
+    if (!intClean) for (const r of INT_REGS) {
       const edited = frame.sigcontext[r] !== frame.original.sigcontext[r];
       const expected = edited ? frame.sigcontext[r] : snap.regs[r];
       if (t.regs[r] !== expected) {
@@ -40,8 +48,9 @@ export class SignalTransparencyChecker implements InvariantChecker {
       }
     }
     // FPU/SSE: apply the handler's edits of the frame's FP image to the snapshot
-    const expected = snap.fpu.clone();
-    const fs = frame.fpstate, orig = frame.original.fpstate;
+    // only a materialised view can have been edited; otherwise the snapshot is the expectation
+    const fs = frame.materialisedView(), orig = frame.original.fpstate;
+    const expected = fs && orig ? snap.fpu.clone() : snap.fpu;
     if (fs && orig) {
       for (let i = 0; i < 8; i++) if (fs.st[i] !== orig.st[i]) expected.st[i] = fs.st[i]!;
       if (fs.cw !== orig.cw) expected.fcw = fs.cw;
@@ -53,6 +62,7 @@ export class SignalTransparencyChecker implements InvariantChecker {
       if (fs.mxcsr !== orig.mxcsr && fs.mxcsr !== undefined) expected.mxcsr = (fs.mxcsr & 0xffbf) >>> 0;
     }
     const actual = userFpuView(k, t);
+    if (expected === snap.fpu && actual.equals(expected)) return;
     const diffs = diffFpu(expected, actual, Math.min(I386_XMM_REGS, k.profile.xmmRegs), k.profile.features.sse, false);
     for (const d of diffs) {
       k.report({
@@ -65,7 +75,7 @@ export class SignalTransparencyChecker implements InvariantChecker {
           register: d.reg,
           expected: d.expected,
           actual: d.actual,
-          fpstateInFrame: frame.fpstate !== null,
+          fpstateInFrame: frame.hasFp(),
           path: "sys_sigreturn",
           fpuPolicy: k.deps.signalFpu.id,
           variants: responsible(k),

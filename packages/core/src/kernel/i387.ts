@@ -5,7 +5,7 @@
 import { FpuRegs, XMM_LANES } from "../machine/fpu.js";
 import type { SignalFpuPolicy, SwitchFpuPolicy } from "../plugin-api/extension-points.js";
 import type { Kernel } from "./kernel.js";
-import type { FrameFpStateK, SignalFrameK, Task } from "./task.js";
+import { cloneFpstate, fpstateOf, type FrameFpStateK, type SignalFrameK, type Task } from "./task.js";
 
 /** i386 signal frames carry XMM0-7 only (32-bit mode). */
 export const I386_XMM_REGS = 8;
@@ -31,14 +31,7 @@ export function unlazy_fpu(k: Kernel, t: Task, pathFxsr: string, pathFsave: stri
 
 /** The i387 view + FXSR image of thread.i387, as convert_fxsr_to_user lays it out in the frame. */
 export function fpstateFromRegs(k: Kernel, f: FpuRegs): FrameFpStateK {
-  const st = Array.from(f.st);
-  const s: FrameFpStateK = { cw: f.fcw, sw: f.fsw, tag: f.ftw, st, magic: fxsrMagic(k) };
-  if (k.profile.features.fxsr) {
-    s.mxcsr = f.mxcsr;
-    s.xmm = [];
-    for (let i = 0; i < I386_XMM_REGS; i++) s.xmm.push(Array.from(f.xmm.subarray(i * XMM_LANES, (i + 1) * XMM_LANES)));
-  }
-  return s;
+  return fpstateOf(f, k.profile.features.fxsr);
 }
 
 /** restore_i387: the FXSR part first, then the i387 part over it (so handler edits of st/cw win). */
@@ -56,13 +49,22 @@ export function regsFromFpstate(k: Kernel, s: FrameFpStateK, into: FpuRegs): voi
   into.ftw = s.tag & 0xff;
 }
 
-export function cloneFpstate(s: FrameFpStateK | null): FrameFpStateK | null {
-  if (!s) return null;
-  const c: FrameFpStateK = { cw: s.cw, sw: s.sw, tag: s.tag, st: [...s.st], magic: s.magic };
-  if (s.mxcsr !== undefined) c.mxcsr = s.mxcsr;
-  if (s.xmm) c.xmm = s.xmm.map((x) => [...x]);
-  return c;
+/** Load a frame's FP image into thread.i387: the edited view if materialised, else the raw image. */
+export function loadFrameFp(k: Kernel, frame: SignalFrameK, into: FpuRegs): void {
+  const view = frame.materialisedView();
+  if (view) regsFromFpstate(k, view, into);
+  else if (frame.fpImage) {
+    // i386 frames carry no AVX state: the upper halves are left as they are
+    into.st.set(frame.fpImage.st);
+    into.xmm.set(frame.fpImage.xmm.subarray(0, I386_XMM_REGS * XMM_LANES));
+    into.fcw = frame.fpImage.fcw;
+    into.fsw = frame.fpImage.fsw;
+    into.ftw = frame.fpImage.ftw;
+    into.mxcsr = (frame.fpImage.mxcsr & 0xffbf) >>> 0;
+  }
 }
+
+export { cloneFpstate };
 
 /** 2.4 save_i387 / restore_i387 (the baseline signal-frame FPU policy). */
 export class I387SignalFpu implements SignalFpuPolicy {
@@ -88,13 +90,12 @@ export class I387SignalFpu implements SignalFpuPolicy {
       k.runN("copy.signal.fpu_save", Math.ceil(FP_FRAME_BYTES_FSAVE / line));
       k.count("bytes.copied", FP_FRAME_BYTES_FSAVE);
     }
-    frame.fpstate = fpstateFromRegs(k, t.fpu);
+    frame.fpImage = k.fpuPool.take(t.fpu);
     k.count("fpu.frame_saves");
   }
 
   restoreFromFrame(k: Kernel, t: Task, frame: SignalFrameK): void {
-    const s = frame.fpstate;
-    if (!s) return;
+    if (!frame.hasFp()) return;
     k.run("restore_i387");
     if (t.usedFpu) {
       // clear_fpu: the handler's live FPU state is discarded
@@ -112,7 +113,7 @@ export class I387SignalFpu implements SignalFpuPolicy {
       k.run("restore_i387_fsave");
       k.runN("copy.signal.fpu_restore", Math.ceil(FP_FRAME_BYTES_FSAVE / line));
     }
-    regsFromFpstate(k, s, t.fpu);
+    loadFrameFp(k, frame, t.fpu);
     t.usedMath = true;
     k.count("fpu.frame_restores");
   }
@@ -163,6 +164,8 @@ export function do_device_not_available(k: Kernel, t: Task): void {
 export function userFpuView(k: Kernel, t: Task): FpuRegs {
   if (k.cpu.fpuOwner === t && t.usedFpu) return k.cpu.fpu;
   if (t.usedMath) return t.fpu;
-  const init = new FpuRegs();
-  return init;
+  return INIT_FPU;
 }
+
+/** The init state a task without an FPU context would get (read-only). */
+const INIT_FPU = new FpuRegs();

@@ -8,7 +8,7 @@ import type { Finding } from "../common/results.js";
 import { Executor, type CompiledPath } from "../exec/executor.js";
 import { PhaseTable } from "../exec/phases.js";
 import { PathRegistry } from "../exec/registry.js";
-import { FpuRegs } from "../machine/fpu.js";
+import { FpuPool, FpuRegs } from "../machine/fpu.js";
 import { AddressSpace, PAGE_SHIFT, STACK_TOP, USER_CODE_BASE } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
 import type {
@@ -79,6 +79,7 @@ export class Kernel {
   readonly cpu: Cpu;
   readonly ex: Executor;
   readonly events = new KernelEvents();
+  readonly fpuPool = new FpuPool();
   readonly findings: Finding[] = [];
   readonly counters: Record<string, number> = Object.create(null);
   readonly tasks = new Map<number, Task>();

@@ -258,11 +258,12 @@ export function sys_fcntl(k: Kernel, t: Task, fd: number, cmd: number, arg: numb
   }
 }
 
+// character devices (/dev/zero, /dev/null) are always ready (their poll returns POLLIN|POLLOUT)
 function readable(f: File): boolean {
-  return f.pipe.len > 0 || f.pipe.writers === 0;
+  return f.dev !== null || f.pipe.len > 0 || f.pipe.writers === 0;
 }
 function writable(f: File): boolean {
-  return f.pipe.len < PIPE_BUF || f.pipe.readers === 0;
+  return f.dev !== null || f.pipe.len < PIPE_BUF || f.pipe.readers === 0;
 }
 
 /** select(): poll each fd; sleep on all their wait queues until one is ready, a signal, or timeout. */

@@ -3,10 +3,9 @@
  * handle_signal, setup_frame/setup_rt_frame) and return (sys_sigreturn/sys_rt_sigreturn),
  * following kernel/signal.c and arch/i386/kernel/signal.c.
  */
-import { cloneFpstate } from "./i387.js";
 import type { Kernel } from "./kernel.js";
 import { NSIG, SIGKILL, SIGRTMIN, SIGSTOP, Sigset } from "./sigset.js";
-import type { FrameSigContextK, SigAction, SigInfoK, SignalFrameK, Task } from "./task.js";
+import { SignalFrameK, type FrameSigContextK, type SigAction, type SigInfoK, type Task } from "./task.js";
 
 export const SA_SIGINFO = 0x4;
 export const SA_NOFP = 0x02000000;
@@ -131,7 +130,7 @@ export type SignalAction =
 export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined, syscallEip: number): SignalAction {
   k.run("do_signal");
   for (;;) {
-    const d = dequeue_signal(k, t, k.blockedOf(t));
+    const d = dequeue_signal(k, t, k.deps.maskStore.deliveryBlocked?.(k, t) ?? k.blockedOf(t));
     if (!d) return { kind: "none" };
     const { sig, info } = d;
     const ka = t.sig.action[sig]!;
@@ -189,19 +188,7 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
   const oldset = (t.ext["sigsuspendSaved"] as Sigset | undefined) ?? t.blocked;
   delete t.ext["sigsuspendSaved"];
   sc.oldmask = oldset.lo;
-  const frame: SignalFrameK = {
-    kind: rt ? "rt_sigframe" : "sigframe",
-    address,
-    size,
-    sig,
-    sigcontext: sc,
-    fpstate: null,
-    sigmask: oldset.toList(),
-    savedBlocked: oldset.clone(),
-    info: rt ? { ...info } : null,
-    original: { sigcontext: { ...sc }, fpstate: null, sigmask: [] },
-    ext: {},
-  };
+  const frame = new SignalFrameK(rt ? "rt_sigframe" : "sigframe", address, size, sig, sc, oldset.clone(), rt ? { ...info } : null, k.profile.features.fxsr);
   k.events.emit("signal.interrupt", t, frame);
   k.run(rt ? "setup_rt_frame" : "setup_frame");
   // the FP image: save_i387 (or a plugin's policy)
@@ -211,7 +198,6 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
   if (ka.flags & SA_RESTORER) bytes -= 8;
   else k.run("setup_frame_retcode");
   k.count("bytes.copied", bytes);
-  frame.original = { sigcontext: { ...frame.sigcontext }, fpstate: cloneFpstate(frame.fpstate), sigmask: [...frame.sigmask] };
   t.mm.frames.set(address, frame);
   // regs->esp = frame; regs->eip = handler; eflags &= ~TF; the handler gets sig in its argument
   t.regs.esp = address;
@@ -236,8 +222,9 @@ export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
     return 0;
   }
   t.mm.frames.delete(address);
-  const blocked = rt ? Sigset.of(frame.sigmask) : new Sigset(frame.sigcontext.oldmask, frame.savedBlocked.hi);
-  if (!rt && frame.sigmask.join() !== frame.original.sigmask.join()) blocked.set(Sigset.of(frame.sigmask));
+  // the mask in the frame: uc_sigmask (rt) or sc.oldmask + extramask; a handler may have edited either
+  const blocked = frame.maskToRestore();
+  if (!rt && frame.sigcontext.oldmask !== frame.original.sigcontext.oldmask) blocked.lo = frame.sigcontext.oldmask >>> 0;
   blocked.dropUnblockable();
   t.blocked = blocked;
   k.recalcSigpending(t);
@@ -249,6 +236,8 @@ export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
   r.eflags = ((r.eflags & ~0x40dd5) | (sc.eflags & 0x40dd5)) >>> 0;
   k.deps.signalFpu.restoreFromFrame(k, t, frame);
   k.events.emit("signal.return", t, frame);
+  k.fpuPool.give(frame.fpImage);
+  frame.fpImage = null;
   return r.eax;
 }
 

@@ -83,24 +83,100 @@ export interface FrameSigContextK {
   trapno: number; err: number; cr2: number; oldmask: number;
 }
 
-/** A signal frame built on the user stack (the structured contents of struct sigframe). */
-export interface SignalFrameK {
-  kind: "sigframe" | "rt_sigframe";
-  address: number;
-  size: number;
-  sig: number;
-  sigcontext: FrameSigContextK;
-  fpstate: FrameFpStateK | null;
-  sigmask: number[];
-  /** blocked mask to restore (oldmask + extramask / uc_sigmask) */
-  savedBlocked: Sigset;
-  info: SigInfoK | null;
+/**
+ * A signal frame built on the user stack: the structured contents of struct sigframe/rt_sigframe.
+ * The FP image is kept as saved (fpImage); its i387/FXSR view (`fpstate`) is materialised only
+ * when someone reads it (a handler, a checker), which is also when edits become possible.
+ */
+export class SignalFrameK {
+  /** the FP image save_i387 wrote (null: none); owned by the frame until sigreturn */
+  fpImage: FpuRegs | null = null;
+  private view: FrameFpStateK | null | undefined = undefined;
+  private mask: number[] | undefined = undefined;
   /** what the kernel wrote, to tell the handler's edits apart (for the checkers) */
-  original: { sigcontext: FrameSigContextK; fpstate: FrameFpStateK | null; sigmask: number[] };
+  readonly original: { sigcontext: FrameSigContextK; fpstate: FrameFpStateK | null };
   /** state at interruption, recorded by the transparency checker (not visible to the workload) */
   snapshot?: { regs: UserRegs; fpu: FpuRegs; cycle: number };
   /** plugins may park per-frame state here (e.g. lazy FPU) */
-  ext: Record<string, unknown>;
+  readonly ext: Record<string, unknown> = {};
+
+  constructor(
+    readonly kind: "sigframe" | "rt_sigframe",
+    readonly address: number,
+    readonly size: number,
+    readonly sig: number,
+    readonly sigcontext: FrameSigContextK,
+    /** blocked mask to restore (oldmask + extramask / uc_sigmask) as the kernel wrote it */
+    readonly savedBlocked: Sigset,
+    readonly info: SigInfoK | null,
+    /** FXSR layout (xmm + mxcsr present) or fsave only */
+    readonly fxsr: boolean,
+  ) {
+    this.original = { sigcontext: { ...sigcontext }, fpstate: null };
+  }
+
+  /** uc_sigmask / oldmask+extramask as a list of signals; a handler may assign a new list. */
+  get sigmask(): number[] {
+    return (this.mask ??= this.savedBlocked.toList());
+  }
+  set sigmask(v: number[]) {
+    this.mask = v;
+  }
+
+  /** The mask sigreturn must install: the (possibly edited) frame's. */
+  maskToRestore(): Sigset {
+    return this.mask === undefined ? this.savedBlocked.clone() : Sigset.of(this.mask);
+  }
+
+  /** The i387 view of the FP image (`struct _fpstate`), or null when the frame has none. */
+  get fpstate(): FrameFpStateK | null {
+    if (this.view === undefined) {
+      this.view = this.fpImage ? fpstateOf(this.fpImage, this.fxsr) : null;
+      this.original.fpstate = this.view ? cloneFpstate(this.view) : null;
+    }
+    return this.view;
+  }
+
+  /** A policy writes the FP area explicitly (or clears it with null). */
+  set fpstate(v: FrameFpStateK | null) {
+    this.view = v;
+    this.original.fpstate = v ? cloneFpstate(v) : null;
+    if (!v) this.fpImage = null;
+  }
+
+  /** True when the frame carries an FP image (saved or written). */
+  hasFp(): boolean {
+    return this.view !== undefined ? this.view !== null : this.fpImage !== null;
+  }
+
+  /** The view if it was materialised (only then can a handler have edited it). */
+  materialisedView(): FrameFpStateK | null | undefined {
+    return this.view;
+  }
+}
+
+/** i386 signal frames carry XMM0-7 only (32-bit mode). */
+const FRAME_XMM = 8;
+
+export function fpstateOf(f: FpuRegs, fxsr: boolean): FrameFpStateK {
+  const st: number[] = [];
+  for (let i = 0; i < 8; i++) st.push(f.st[i]!);
+  const s: FrameFpStateK = { cw: f.fcw, sw: f.fsw, tag: f.ftw, st, magic: fxsr ? 0x0000 : 0xffff };
+  if (fxsr) {
+    s.mxcsr = f.mxcsr;
+    const xmm: number[][] = [];
+    for (let i = 0; i < FRAME_XMM; i++) xmm.push([f.xmm[i * 4]!, f.xmm[i * 4 + 1]!, f.xmm[i * 4 + 2]!, f.xmm[i * 4 + 3]!]);
+    s.xmm = xmm;
+  }
+  return s;
+}
+
+export function cloneFpstate(s: FrameFpStateK | null): FrameFpStateK | null {
+  if (!s) return null;
+  const c: FrameFpStateK = { cw: s.cw, sw: s.sw, tag: s.tag, st: [...s.st], magic: s.magic };
+  if (s.mxcsr !== undefined) c.mxcsr = s.mxcsr;
+  if (s.xmm) c.xmm = s.xmm.map((x) => [...x]);
+  return c;
 }
 
 export class Task {

@@ -15,27 +15,48 @@ export const MAX_XMM = 16;
 export const FCW_INIT = 0x037f;
 export const MXCSR_INIT = 0x1f80;
 
+/** Byte layout of one register file image: st (8 doubles), xmm, ymm upper, zmm upper, control words. */
+const ST_BYTES = 8 * 8;
+const XMM_BYTES = MAX_XMM * XMM_LANES * 4;
+const YMM_BYTES = MAX_XMM * YMM_HI_LANES * 4;
+const ZMM_BYTES = MAX_XMM * ZMM_HI_LANES * 4;
+const CTL_WORDS = 4; // fcw, fsw, ftw, mxcsr
+const IMAGE_BYTES = ST_BYTES + XMM_BYTES + YMM_BYTES + ZMM_BYTES + CTL_WORDS * 4;
+
 export class FpuRegs {
+  /** one buffer for the whole image, so that fxsave/fxrstor-like copies are a single memcpy */
+  private readonly bytes = new Uint8Array(IMAGE_BYTES);
   /** x87 stack st0..st7 (80-bit values modelled as doubles) */
-  readonly st = new Float64Array(8);
-  readonly xmm = new Uint32Array(MAX_XMM * XMM_LANES);
-  readonly ymmHi = new Uint32Array(MAX_XMM * YMM_HI_LANES);
-  readonly zmmHi = new Uint32Array(MAX_XMM * ZMM_HI_LANES);
-  fcw = FCW_INIT;
-  fsw = 0;
+  readonly st = new Float64Array(this.bytes.buffer, 0, 8);
+  readonly xmm = new Uint32Array(this.bytes.buffer, ST_BYTES, MAX_XMM * XMM_LANES);
+  readonly ymmHi = new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES, MAX_XMM * YMM_HI_LANES);
+  readonly zmmHi = new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES + YMM_BYTES, MAX_XMM * ZMM_HI_LANES);
+  private readonly ctl = new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES + YMM_BYTES + ZMM_BYTES, CTL_WORDS);
+
+  constructor() {
+    this.ctl[0] = FCW_INIT;
+    this.ctl[3] = MXCSR_INIT;
+  }
+
+  get fcw(): number { return this.ctl[0]!; }
+  set fcw(v: number) { this.ctl[0] = v; }
+  get fsw(): number { return this.ctl[1]!; }
+  set fsw(v: number) { this.ctl[1] = v; }
   /** abridged tag: bit i set = st(i) valid */
-  ftw = 0;
-  mxcsr = MXCSR_INIT;
+  get ftw(): number { return this.ctl[2]!; }
+  set ftw(v: number) { this.ctl[2] = v; }
+  get mxcsr(): number { return this.ctl[3]!; }
+  set mxcsr(v: number) { this.ctl[3] = v; }
 
   copyFrom(o: FpuRegs): void {
-    this.st.set(o.st);
-    this.xmm.set(o.xmm);
-    this.ymmHi.set(o.ymmHi);
-    this.zmmHi.set(o.zmmHi);
-    this.fcw = o.fcw;
-    this.fsw = o.fsw;
-    this.ftw = o.ftw;
-    this.mxcsr = o.mxcsr;
+    this.bytes.set(o.bytes);
+  }
+
+  /** Byte-wise equality of the whole image (the fast path of the transparency checks). */
+  equals(o: FpuRegs): boolean {
+    const a = this.bytes, b = o.bytes;
+    for (let i = 0; i < IMAGE_BYTES; i++) if (a[i] !== b[i]) return false;
+    return true;
   }
 
   clone(): FpuRegs {
@@ -46,14 +67,26 @@ export class FpuRegs {
 
   /** fninit + the SSE init state (what init_fpu / XRSTOR of the init state leave). */
   init(): void {
-    this.st.fill(0);
-    this.xmm.fill(0);
-    this.ymmHi.fill(0);
-    this.zmmHi.fill(0);
-    this.fcw = FCW_INIT;
-    this.fsw = 0;
-    this.ftw = 0;
-    this.mxcsr = MXCSR_INIT;
+    this.bytes.fill(0);
+    this.ctl[0] = FCW_INIT;
+    this.ctl[3] = MXCSR_INIT;
+  }
+}
+
+/**
+ * Recycles register-file images (frame FP images, checker snapshots): allocating typed arrays on
+ * every signal would dominate the simulator's run time.
+ */
+export class FpuPool {
+  private readonly free: FpuRegs[] = [];
+  /** a copy of `src` */
+  take(src: FpuRegs): FpuRegs {
+    const f = this.free.pop() ?? new FpuRegs();
+    f.copyFrom(src);
+    return f;
+  }
+  give(f: FpuRegs | null | undefined): void {
+    if (f && this.free.length < 64) this.free.push(f);
   }
 }
 

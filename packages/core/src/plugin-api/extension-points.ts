@@ -44,6 +44,8 @@ export interface SignalMaskStore {
   readonly id: string;
   /** the mask the kernel must honour at delivery */
   effectiveBlocked(k: Kernel, task: Task): Sigset;
+  /** the mask do_signal dequeues with (defaults to effectiveBlocked; a variant may read less) */
+  deliveryBlocked?(k: Kernel, task: Task): Sigset;
 }
 
 /** A system call added to the table. The handler may be a generator (blocking) or plain. */

@@ -34,8 +34,12 @@ export interface HandlerRunner {
 }
 
 const syscallCounterNames: Record<number, string> = {};
-function counterName(nr: number): string {
-  return (syscallCounterNames[nr] ??= `syscalls.${NR_NAME[nr] ?? `nr${nr}`}`);
+function counterName(k: Kernel, nr: number): string {
+  const own = NR_NAME[nr];
+  if (own) return (syscallCounterNames[nr] ??= `syscalls.${own}`);
+  // a plugin's syscall is counted under its own name
+  const c = k.syscallTable.get(nr);
+  return c ? `syscalls.${c.name}` : `syscalls.nr${nr}`;
 }
 
 export class Gate {
@@ -46,7 +50,7 @@ export class Gate {
   enter(nr: number): void {
     const k = this.k;
     k.step();
-    k.count(counterName(nr));
+    k.count(counterName(k, nr));
     this.t.regs.eip = SYSCALL_EIP;
     k.deps.entry.enter(k, this.t);
   }

@@ -136,9 +136,18 @@ export class ThreadImpl implements HandlerRunner {
   readonly pthread: PthreadApi;
   readonly libc: LibcApi;
 
-  constructor(shared: RuntimeShared, task: Task) {
+  constructor(shared: RuntimeShared, task: Task, same?: ThreadImpl) {
     this.#s = shared;
     this.#t = task;
+    if (same) {
+      // a handler context: the same thread, sharing its gate and API objects (cheap per signal)
+      this.#gate = same.#gate;
+      this.fpu = same.fpu;
+      this.regs = same.regs;
+      this.pthread = same.pthread;
+      this.libc = same.libc;
+      return;
+    }
     this.#gate = new Gate(shared.k, task, this);
     this.fpu = new FpuApi(this);
     this.regs = new RegsApi(task);
@@ -701,7 +710,7 @@ export class HandlerContextImpl extends ThreadImpl {
   readonly info: object | null;
   readonly frame: SignalFrameK;
   constructor(th: ThreadImpl, frame: SignalFrameK) {
-    super(th.shared, th.task);
+    super(th.shared, th.task, th);
     this.sig = frame.sig;
     this.info = frame.info;
     this.frame = frame;

@@ -1,0 +1,202 @@
+/**
+ * User-level threads multiplexed on one kernel task, for M:N and N:1 thread libraries (NGPT,
+ * libc_r). Each user thread's body is a generator driven by a trampoline that forwards the
+ * kernel's yields (SWITCH) to the run loop and stops when the thread parks itself with UT_PARK.
+ * The stack that first entered the library (the LWP's own, e.g. main) is not a separate
+ * generator: when it parks, it runs the scheduler loop nested and resumes by returning from it.
+ * Costs and policy (mask installs, time stamps, I/O polling) come from the library's hooks.
+ */
+import { SimError } from "../kernel/kernel.js";
+import type { Task } from "../kernel/task.js";
+import type { Gen } from "./gate.js";
+import type { ThreadBody } from "./libraries.js";
+import { ThreadImpl } from "./thread.js";
+
+/** What a user thread yields to give the CPU back to its library's scheduler. */
+export const UT_PARK = Object.freeze({ utPark: true });
+
+export type UThreadState = "ready" | "running" | "waiting" | "done";
+
+export class UThread {
+  state: UThreadState = "ready";
+  /** why it waits ("join", "fd", ...), for deadlock messages */
+  waitingOn = "";
+  result = 0;
+  readonly joiners: UThread[] = [];
+  /** library data: saved signal mask, jmp_buf, ... */
+  readonly ext: Record<string, unknown> = {};
+  constructor(
+    readonly id: number,
+    /** the Thread object its code runs with (same kernel task as every other user thread) */
+    readonly th: ThreadImpl,
+    /** null for the root: the LWP's own stack */
+    readonly gen: Gen<unknown> | null,
+  ) {}
+}
+
+/** The library's side of a user-level switch, run in the scheduler's context. */
+export interface UThreadHooks {
+  /** `prev` just switched to the scheduler (it is ready, waiting or done) */
+  returned(s: UThreadScheduler, prev: UThread): Gen<void>;
+  /** nothing is ready: wait for an event (e.g. a blocking select); false if nothing can ever wake a thread */
+  idle(s: UThreadScheduler): Gen<boolean>;
+  /** switch from the scheduler into `next` (time stamps, mask install, register restore) */
+  enter(s: UThreadScheduler, next: UThread): Gen<void>;
+}
+
+export interface FdWait {
+  ut: UThread;
+  fd: number;
+  write: boolean;
+}
+
+export class UThreadScheduler {
+  readonly root: UThread;
+  current: UThread;
+  readonly ready: UThread[] = [];
+  readonly threads = new Map<number, UThread>();
+  readonly fdWaits: FdWait[] = [];
+  /** the scheduler's own Thread object (its syscalls are the LWP's) */
+  readonly sched: ThreadImpl;
+  /** true while the scheduler (not a user thread) runs: a thread may not park from here */
+  inScheduler = false;
+  readonly ext: Record<string, unknown> = {};
+
+  private constructor(readonly task: Task, rootTh: ThreadImpl, readonly hooks: UThreadHooks, readonly library: string) {
+    this.root = new UThread(task.pid, rootTh, null);
+    this.root.state = "running";
+    this.current = this.root;
+    this.threads.set(this.root.id, this.root);
+    this.sched = new ThreadImpl(rootTh.shared, task);
+  }
+
+  /** The scheduler of `th`'s kernel task, created on the library's first use there. */
+  static of(th: ThreadImpl, library: string, hooks: () => UThreadHooks): UThreadScheduler {
+    const key = `uthreads:${library}`;
+    let s = th.task.ext[key] as UThreadScheduler | undefined;
+    if (!s) {
+      s = new UThreadScheduler(th.task, th, hooks(), library);
+      th.task.ext[key] = s;
+    }
+    return s;
+  }
+
+  /** A new ready thread running `body` (the library wraps it with its own start/exit work). */
+  create(body: ThreadBody): UThread {
+    const th = new ThreadImpl(this.root.th.shared, this.task);
+    let ut: UThread | null = null;
+    const gen = (function* () {
+      const rv = yield* body(th);
+      ut!.result = typeof rv === "number" ? rv : 0;
+    })();
+    // ids above any pid, numbered per run (deterministic)
+    const k = th.kernel;
+    const id = ((k.ext["uthreads.nextId"] as number | undefined) ?? 0x10000) + 1;
+    k.ext["uthreads.nextId"] = id;
+    ut = new UThread(id, th, gen);
+    this.threads.set(ut.id, ut);
+    this.ready.push(ut);
+    return ut;
+  }
+
+  /**
+   * Give up the CPU from `me`'s context (the library did its switch-out work and set me.state).
+   * Returns when the scheduler switched back into `me`.
+   */
+  *park(me: UThread): Gen<void> {
+    if (this.inScheduler) {
+      throw new SimError("workload", `${this.library}: a thread switch was requested from a signal handler that interrupted the user-level scheduler (not supported)`, this.task.pid);
+    }
+    if (me !== this.current) throw new SimError("internal", `${this.library}: thread ${me.id} parked but ${this.current.id} is current`, this.task.pid);
+    if (me.state === "ready" && !this.ready.includes(me)) this.ready.push(me);
+    if (me.gen) {
+      yield UT_PARK;
+      return;
+    }
+    yield* this.loop(me);
+  }
+
+  /** Mark `ut` ready (an event it waited for happened). */
+  wake(ut: UThread): void {
+    if (ut.state !== "waiting") return;
+    ut.state = "ready";
+    ut.waitingOn = "";
+    this.ready.push(ut);
+  }
+
+  /** The scheduler loop, on the root's stack: run threads until the root is chosen again. */
+  private *loop(prev: UThread): Gen<void> {
+    this.inScheduler = true;
+    try {
+      for (;;) {
+        yield* this.hooks.returned(this, prev);
+        let next = this.ready.shift();
+        while (!next) {
+          if (!(yield* this.hooks.idle(this))) throw new SimError("deadlock", `${this.library}: deadlock: every user-level thread of task ${this.task.pid} waits (${this.describeWaits()})`, this.task.pid);
+          next = this.ready.shift();
+        }
+        yield* this.hooks.enter(this, next);
+        next.state = "running";
+        this.current = next;
+        if (next === this.root) return;
+        this.inScheduler = false;
+        const finished = yield* drive(next);
+        this.inScheduler = true;
+        if (finished) this.finish(next);
+        prev = next;
+      }
+    } finally {
+      this.inScheduler = false;
+    }
+  }
+
+  private finish(ut: UThread): void {
+    ut.state = "done";
+    for (const j of ut.joiners.splice(0)) this.wake(j);
+  }
+
+  private describeWaits(): string {
+    return [...this.threads.values()]
+      .filter((t) => t.state === "waiting")
+      .map((t) => `thread ${t.id} on ${t.waitingOn || "?"}`)
+      .join(", ");
+  }
+}
+
+/** Run a user thread until it parks (false) or its body returns (true); kernel yields pass through. */
+function* drive(ut: UThread): Gen<boolean> {
+  const g = ut.gen!;
+  for (;;) {
+    const r = g.next();
+    if (r.done) return true;
+    if (r.value === UT_PARK) return false;
+    yield r.value;
+  }
+}
+
+/**
+ * The library's I/O wait: poll (timeout 0) or block in select on every fd a thread waits for,
+ * and wake the threads whose fds are ready. Returns the number woken, or -errno.
+ */
+export function* pollFdWaits(s: UThreadScheduler, block: boolean): Gen<number> {
+  if (!s.fdWaits.length) return 0;
+  const rfds = [...new Set(s.fdWaits.filter((w) => !w.write).map((w) => w.fd))];
+  const wfds = [...new Set(s.fdWaits.filter((w) => w.write).map((w) => w.fd))];
+  const r = yield* s.sched.select(rfds, wfds, block ? undefined : 0);
+  if (typeof r === "number") return r;
+  const still = s.fdWaits.filter((w) => !(w.write ? r.writable : r.readable).includes(w.fd));
+  const woken = s.fdWaits.filter((w) => !still.includes(w));
+  s.fdWaits.splice(0, s.fdWaits.length, ...still);
+  for (const w of woken) s.wake(w.ut);
+  return woken.length;
+}
+
+/** Library code in user mode, charged as path `name` (`n` times); a due interrupt is taken first. */
+export function* runUser(th: ThreadImpl, name: string, n = 1): Gen<void> {
+  const k = th.kernel;
+  k.step();
+  if (k.interruptDue()) yield* th.gate.userInterrupt();
+  if (n === 1) k.run(name);
+  else k.runN(name, n);
+  if (k.interruptDue()) yield* th.gate.userInterrupt();
+}
