@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# One-time set-up on a fresh machine: pnpm, Debian's chromium (for the browser tests, when apt is
+# available and we are root), and the workspace's packages. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "10.34.9" ]; then
+  echo "setup: installing pnpm 10.34.9"
+  npm install -g pnpm@10.34.9 >/dev/null
+fi
+
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && [ "${SIGLAB_SKIP_CHROMIUM:-}" != "1" ]; then
+  echo "setup: installing Debian's chromium (browser tests)"
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+pnpm install --frozen-lockfile --reporter=silent
