@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve, basename } from "node:path";
-import { validateManifest, type PluginManifest, type ThirdPartyFiles } from "@siglab/core";
+import { checkApiVersion, validateManifest, type PluginManifest, type ThirdPartyFiles } from "@siglab/core";
 
 export const MAX_PLUGIN_CODE_BYTES = 5_000_000;
 
@@ -55,25 +55,71 @@ export function readPluginFolder(dir: string): PluginFolder {
   return { dir, manifest, files: { origin, manifestText, code }, examples };
 }
 
+/** A plugin folder (or --plugin-dir) that was refused, with the plugin id when plugin.json names one. */
+export interface RefusedFolder {
+  dir: string;
+  id?: string;
+  reason: string;
+  /** the manifest, when it was valid (refused for its API version, its id, or its code) */
+  manifest?: PluginManifest;
+}
+
+/** The id a broken plugin.json still names (so a run that asks for it can be told why it is missing). */
+function idOf(dir: string): string | undefined {
+  try {
+    const id = (JSON.parse(readFileSync(join(dir, "plugin.json"), "utf8")) as { id?: unknown }).id;
+    return typeof id === "string" && /^[a-z0-9][a-z0-9-]{0,63}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every plugin folder under the given --plugin-dir folders, with the first error per folder. */
-export function scanPluginDirs(dirs: string[]): { folders: PluginFolder[]; errors: string[] } {
+export function scanPluginDirs(dirs: string[]): { folders: PluginFolder[]; errors: string[]; refusals: RefusedFolder[] } {
   const folders: PluginFolder[] = [];
-  const errors: string[] = [];
+  const refusals: RefusedFolder[] = [];
   for (const d of dirs) {
     let subs: string[];
     try {
       subs = pluginDirsUnder(d);
     } catch (e) {
-      errors.push((e as Error).message);
+      refusals.push({ dir: d, reason: (e as Error).message });
       continue;
     }
     for (const s of subs) {
       try {
         folders.push(readPluginFolder(s));
       } catch (e) {
-        errors.push((e as Error).message);
+        const id = idOf(s);
+        refusals.push(id ? { dir: s, id, reason: (e as Error).message } : { dir: s, reason: (e as Error).message });
       }
     }
   }
-  return { folders, errors };
+  return { folders, errors: refusals.map((r) => r.reason), refusals };
+}
+
+/**
+ * Checks that need no plugin code: the plugin-API version, and ids that are already taken (by a
+ * built-in plugin or an earlier folder). `taken` maps an id to who has it, for the message.
+ */
+export function vetFolders(folders: PluginFolder[], taken: Map<string, string>): { ok: PluginFolder[]; refusals: RefusedFolder[] } {
+  const ok: PluginFolder[] = [];
+  const refusals: RefusedFolder[] = [];
+  for (const f of folders) {
+    const id = f.manifest.id;
+    try {
+      checkApiVersion(f.manifest);
+    } catch (e) {
+      refusals.push({ dir: f.dir, id, manifest: f.manifest, reason: `${join(f.dir, "plugin.json")}: ${(e as Error).message}` });
+      continue;
+    }
+    const owner = taken.get(id);
+    if (owner) {
+      refusals.push({ dir: f.dir, id, reason: `${f.dir}: plugin id '${id}' is already taken by ${owner}; rename one of them` });
+      continue;
+    }
+    taken.set(id, `the plugin in ${f.dir}`);
+    ok.push(f);
+  }
+  return { ok, refusals };
 }
