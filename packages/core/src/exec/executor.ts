@@ -66,7 +66,8 @@ export class Executor {
   cycles = 0;
   /** cycle at which the next event is due (Infinity when none) */
   nextEvent = Infinity;
-  readonly phaseCycles: number[] = [];
+  /** cycles per phase index (PhaseTable ids); sized for core + plugin phases */
+  phaseCycles = new Float64Array(64);
   /** called at an op boundary in kernel mode with IF=1 when an event is due */
   irqHook: () => void = () => {};
   timeline: TimelineEvent[] | null = null;
@@ -75,11 +76,20 @@ export class Executor {
 
   constructor(readonly cpu: ExecCpu, readonly phases: PhaseTable, readonly profile: ResolvedProfile) {}
 
+  /** Make room for phases added after construction (plugins' paths). */
+  ensurePhases(n: number): void {
+    if (n > this.phaseCycles.length) {
+      const a = new Float64Array(Math.max(n, this.phaseCycles.length * 2));
+      a.set(this.phaseCycles);
+      this.phaseCycles = a;
+    }
+  }
+
   /** Run a path once. */
   run(p: CompiledPath): void {
     p.count++;
     p.cycles += p.cost;
-    this.phaseCycles[p.phaseIdx] = (this.phaseCycles[p.phaseIdx] ?? 0) + p.cost;
+    this.phaseCycles[p.phaseIdx] += p.cost;
     const start = this.cycles;
     if (start + p.cost < this.nextEvent || this.inIrq) {
       this.cycles = start + p.cost;
@@ -97,7 +107,7 @@ export class Executor {
     const c = p.cost * n;
     p.count += n;
     p.cycles += c;
-    this.phaseCycles[p.phaseIdx] = (this.phaseCycles[p.phaseIdx] ?? 0) + c;
+    this.phaseCycles[p.phaseIdx] += c;
     const start = this.cycles;
     if (start + c < this.nextEvent || this.inIrq) {
       this.cycles = start + c;
@@ -109,7 +119,7 @@ export class Executor {
 
   /** Charge raw cycles of a given op class (user-mode work), with interrupts possible. */
   chargeRaw(phaseIdx: number, cycles: number): void {
-    this.phaseCycles[phaseIdx] = (this.phaseCycles[phaseIdx] ?? 0) + cycles;
+    this.phaseCycles[phaseIdx] += cycles;
     this.cycles += cycles;
   }
 

@@ -13,18 +13,18 @@ export class Int80Entry implements EntryMechanism {
   }
 
   enter(k: Kernel): void {
-    k.run("system_call");
+    k.ex.run(k.hot.system_call);
   }
 
   exitTest(k: Kernel, t: Task): boolean {
-    k.run("ret_from_sys_call");
+    k.ex.run(k.hot.ret_from_sys_call);
     return t.needResched || t.sigpending;
   }
 
   leave(k: Kernel): void {
     // iret pays extra when it must re-enable interrupts (IF 0 -> 1)
-    if (k.cpu.IF === 0) k.run("iret_sti");
-    k.run("restore_all");
+    if (k.cpu.IF === 0) k.ex.run(k.hot.iret_sti);
+    k.ex.run(k.hot.restore_all);
   }
 }
 

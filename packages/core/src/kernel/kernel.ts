@@ -102,6 +102,10 @@ export class Kernel {
 
   // hot paths, resolved once
   readonly P: Record<string, CompiledPath> = Object.create(null);
+  /** the baseline entry/exit paths, resolved once (after plugins' transforms) */
+  readonly hot: { system_call: CompiledPath; ret_from_sys_call: CompiledPath; restore_all: CompiledPath; iret_sti: CompiledPath };
+  /** syscalls by number (folded into counters["syscalls.<name>"] at the end of the run) */
+  readonly syscallCounts = new Float64Array(512);
 
   constructor(
     readonly profile: ResolvedProfile,
@@ -112,6 +116,8 @@ export class Kernel {
     this.paths = typeof paths === "function" ? paths(this.phases) : paths;
     this.cpu = new Cpu(new Tlb(profile.dtlbEntries));
     this.ex = new Executor(this.cpu, this.phases, profile);
+    this.ex.ensurePhases(this.phases.names.length);
+    this.hot = { system_call: this.path("system_call"), ret_from_sys_call: this.path("ret_from_sys_call"), restore_all: this.path("restore_all"), iret_sti: this.path("iret_sti") };
     this.ex.irqHook = () => this.takeInterruptInKernel();
     if (config.timeline) this.ex.timeline = [];
     this.cyclesPerTick = Math.round((profile.mhz * 1e6) / config.hz);
@@ -130,6 +136,7 @@ export class Kernel {
     if (!p) {
       p = this.paths.get(name);
       this.P[name] = p;
+      this.ex?.ensurePhases(this.phases.names.length);
     }
     return p;
   }

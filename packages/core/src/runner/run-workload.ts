@@ -17,7 +17,7 @@ import { __schedule } from "../kernel/sched.js";
 import type { Task } from "../kernel/task.js";
 import { checkApiVersion, checkConflicts, resolveOptions, PluginError, type LoadedPlugin } from "../plugin-api/loaded-plugin.js";
 import { Collector } from "../runtime/collector.js";
-import { TaskExit, type Gen } from "../runtime/gate.js";
+import { syscallCounterName, TaskExit, type Gen } from "../runtime/gate.js";
 import type { ThreadBody } from "../runtime/libraries.js";
 import { ThreadImpl, type RuntimeShared } from "../runtime/thread.js";
 
@@ -192,6 +192,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
       const c = k.ex.phaseCycles[i];
       if (c) started.phases[k.phases.names[i]!] = c;
     }
+    for (let nr = 0; nr < k.syscallCounts.length; nr++) if (k.syscallCounts[nr]) k.count(syscallCounterName(k, nr), k.syscallCounts[nr]);
     const counters: Record<string, number> = {};
     for (const key of Object.keys(k.counters).sort()) if (key !== "signals.queued_now") counters[key] = k.counters[key]!;
     counters["tlb.misses.total"] = k.cpu.tlb.misses;

@@ -33,11 +33,10 @@ export interface HandlerRunner {
   doExit(code: number): Gen<never>;
 }
 
-const syscallCounterNames: Record<number, string> = {};
-function counterName(k: Kernel, nr: number): string {
+/** counters["syscalls.<name>"] for a syscall number (a plugin's syscall under its own name) */
+export function syscallCounterName(k: Kernel, nr: number): string {
   const own = NR_NAME[nr];
-  if (own) return (syscallCounterNames[nr] ??= `syscalls.${own}`);
-  // a plugin's syscall is counted under its own name
+  if (own) return `syscalls.${own}`;
   const c = k.syscallTable.get(nr);
   return c ? `syscalls.${c.name}` : `syscalls.nr${nr}`;
 }
@@ -50,7 +49,7 @@ export class Gate {
   enter(nr: number): void {
     const k = this.k;
     k.step();
-    k.count(counterName(k, nr));
+    k.syscallCounts[nr & 511]++;
     this.t.regs.eip = SYSCALL_EIP;
     k.deps.entry.enter(k, this.t);
   }
