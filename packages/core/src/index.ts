@@ -28,4 +28,4 @@ export * as sched from "./kernel/sched.js";
 export { ThreadImpl } from "./runtime/thread.js";
 export type { ThreadLibrary, LibcModel, ThreadBody } from "./runtime/libraries.js";
 export { Gate, type Gen } from "./runtime/gate.js";
-export { UThreadScheduler, UThread, UT_PARK, pollFdWaits, runUser, type UThreadHooks, type UThreadState, type FdWait } from "./runtime/uthreads.js";
+export { UThreadScheduler, UThread, UT_PARK, pollFdWaits, runUser, UThreadsBlockedChecker, type UThreadHooks, type UThreadState, type FdWait } from "./runtime/uthreads.js";

@@ -32,6 +32,7 @@ export class FpuRegs {
   readonly ymmHi = new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES, MAX_XMM * YMM_HI_LANES);
   readonly zmmHi = new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES + YMM_BYTES, MAX_XMM * ZMM_HI_LANES);
   private readonly ctl = new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES + YMM_BYTES + ZMM_BYTES, CTL_WORDS);
+  private readonly words = new Int32Array(this.bytes.buffer);
 
   constructor() {
     this.ctl[0] = FCW_INIT;
@@ -54,9 +55,17 @@ export class FpuRegs {
 
   /** Byte-wise equality of the whole image (the fast path of the transparency checks). */
   equals(o: FpuRegs): boolean {
-    const a = this.bytes, b = o.bytes;
-    for (let i = 0; i < IMAGE_BYTES; i++) if (a[i] !== b[i]) return false;
+    const a = this.words, b = o.words;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
     return true;
+  }
+
+  /** Equality of the legacy (i386 frame) state: x87 stack, XMM0-7, control words. */
+  equalsLegacy(o: FpuRegs): boolean {
+    const a = this.words, b = o.words;
+    for (let i = 0; i < 16 + 32; i++) if (a[i] !== b[i]) return false;
+    const c = this.ctl, d = o.ctl;
+    return c[0] === d[0] && c[1] === d[1] && c[2] === d[2] && c[3] === d[3];
   }
 
   clone(): FpuRegs {
