@@ -119,6 +119,8 @@ describe("readBundle refuses", () => {
     expectRefused(results, "schema", /results\.json: schema violation: field \[2\]\.totalCycles: .* \(got missing\)/);
     const manifest = rezip(good, (f) => editJson(f, "manifest.json", (m) => (m.entries[0].sha256 = "xyz")), {});
     expectRefused(manifest, "schema", /manifest\.json: schema violation: field entries\[0\]\.sha256/);
+    const profile = rezip(good, (f) => editJson(f, "profiles/p4-northwood.json", (p) => (p.costs.fxsave.cycles = "many")), { rehash: true });
+    expectRefused(profile, "schema", /profiles\/p4-northwood\.json: schema violation: field costs\.fxsave\.cycles/);
     const json = rezip(good, (f) => (f["plugins.json"] = strToU8("[{")), { rehash: true });
     expectRefused(json, "invalid-json", /plugins\.json: invalid JSON/);
   });
