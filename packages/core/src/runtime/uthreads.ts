@@ -6,8 +6,9 @@
  * generator: when it parks, it runs the scheduler loop nested and resumes by returning from it.
  * Costs and policy (mask installs, time stamps, I/O polling) come from the library's hooks.
  */
-import { SimError } from "../kernel/kernel.js";
+import { SimError, type Kernel } from "../kernel/kernel.js";
 import type { Task } from "../kernel/task.js";
+import type { InvariantChecker } from "../plugin-api/extension-points.js";
 import type { Gen } from "./gate.js";
 import type { ThreadBody } from "./libraries.js";
 import { ThreadImpl } from "./thread.js";
@@ -79,6 +80,12 @@ export class UThreadScheduler {
       th.task.ext[key] = s;
     }
     return s;
+  }
+
+  /** The scheduler a library keeps on `task`, if any. */
+  static find(task: Task): UThreadScheduler | undefined {
+    for (const key of Object.keys(task.ext)) if (key.startsWith("uthreads:")) return task.ext[key] as UThreadScheduler;
+    return undefined;
   }
 
   /** A new ready thread running `body` (the library wraps it with its own start/exit work). */
@@ -199,4 +206,41 @@ export function* runUser(th: ThreadImpl, name: string, n = 1): Gen<void> {
   if (n === 1) k.run(name);
   else k.runN(name, n);
   if (k.interruptDue()) yield* th.gate.userInterrupt();
+}
+
+/**
+ * The one-LWP / N:1 hazard: the kernel task sleeps in a system call the library does not wrap
+ * while some of its user-level threads are ready, so every thread waits. Reported (warning) with
+ * the time the task slept; a library binds it as an InvariantChecker.
+ */
+export class UThreadsBlockedChecker implements InvariantChecker {
+  readonly id = "uthreads-lwp-blocked";
+  private readonly asleep = new Map<Task, { at: number; ready: number; library: string; current: number }>();
+
+  attach(k: Kernel): void {
+    k.events.on("switch.out", (t) => {
+      if (t.state !== "interruptible") return;
+      const s = UThreadScheduler.find(t);
+      // the scheduler's own wait (nothing ready) is the library's business, not a hazard
+      if (!s || s.inScheduler || !s.ready.length) return;
+      this.asleep.set(t, { at: k.cycles, ready: s.ready.length, library: s.library, current: s.current.id });
+    });
+    k.events.on("switch.in", (t) => this.settle(k, t, "woke"));
+    k.events.on("run.end", () => {
+      for (const t of [...this.asleep.keys()]) this.settle(k, t, "never woke before the run ended");
+    });
+  }
+
+  private settle(k: Kernel, t: Task, how: string): void {
+    const b = this.asleep.get(t);
+    if (!b) return;
+    this.asleep.delete(t);
+    const delay = k.cycles - b.at;
+    k.report({
+      severity: "warning",
+      kind: "lwp-blocked",
+      message: `user-level thread ${b.current} put task ${t.pid} to sleep in a system call ${b.library} does not wrap while ${b.ready} other thread(s) were ready; it ${how} after ${delay} cycles and no thread ran meanwhile`,
+      evidence: { task: t.pid, thread: b.current, readyThreads: b.ready, library: b.library, delayCycles: delay, delayUs: delay / k.profile.mhz, since: b.at, variants: k.variantIds.join(",") || "baseline" },
+    });
+  }
 }
