@@ -68,7 +68,7 @@ describe("plugin folder", () => {
     makePlugin(path.join(ws.pluginDir, "wrongname"), { id: "other" });
     mkdirSync(path.join(ws.pluginDir, "junk"));
     writeFileSync(path.join(ws.pluginDir, "junk", "plugin.json"), "{oops");
-    const service = new HostService(ws, ui, { examples: [], profiles: [], plugins: [] });
+    const service = new HostService(ws, ui, { examples: [], profiles: [], plugins: [], presets: [] });
     const h = service.handlers();
     const list = await h.listPlugins();
     const byId = Object.fromEntries(list.map((p) => [p.id, p]));
@@ -78,7 +78,7 @@ describe("plugin folder", () => {
     expect(byId.junk!.reason).toMatch(/invalid JSON/);
     const after = await h.setPluginEnabled("demo", false);
     expect(after.find((p) => p.id === "demo")!.enabled).toBe(false);
-    expect((await new HostService(ws, ui, { examples: [], profiles: [], plugins: [] }).listPlugins()).find((p) => p.id === "demo")!.enabled).toBe(false);
+    expect((await new HostService(ws, ui, { examples: [], profiles: [], plugins: [], presets: [] }).listPlugins()).find((p) => p.id === "demo")!.enabled).toBe(false);
     await expect(h.setPluginEnabled("nope", true)).rejects.toThrow(/no plugin with id "nope"/);
     await expect(h.readPluginCode("old")).rejects.toThrow(/targets plugin API/);
     expect((await scanPluginDir(path.join(root, "missing"), "1.0")).length).toBe(0);

@@ -32,6 +32,16 @@ export interface ExampleEntry {
   /** e.g. "examples/lat_sig_catch.ts" */
   file: string;
   source: string;
+  /** Plugins the example needs to show its point (e.g. sa_nofp_hazard → sa-nofp). */
+  suggestedVariants?: { id: string; options?: Record<string, string | number | boolean> }[];
+}
+
+/** A named variant stack shipped with SigLab (e.g. "Linux 2.5.53 + SYSENTER"). */
+export interface PresetEntry {
+  id: string;
+  name: string;
+  description: string;
+  stack: { id: string; options?: Record<string, string | number | boolean> }[];
 }
 
 export interface ProfileEntry {
@@ -138,6 +148,7 @@ export interface HostApi {
   info(): Promise<HostInfo>;
 
   listExamples(): Promise<ExampleEntry[]>;
+  listPresets(): Promise<PresetEntry[]>;
 
   listProfiles(): Promise<ProfileEntry[]>;
   /** Validates and writes <workspace>/profiles/<id>.json atomically; refuses built-in ids. */
@@ -178,6 +189,7 @@ export interface HostApi {
 export const HOST_METHODS = [
   "info",
   "listExamples",
+  "listPresets",
   "listProfiles",
   "saveUserProfile",
   "listPlugins",

@@ -14,6 +14,7 @@ const Obj = Type.Object({}, { additionalProperties: true });
 export const HOST_ARG_SCHEMAS: Record<HostMethod, TSchema[]> = {
   info: [],
   listExamples: [],
+  listPresets: [],
   listProfiles: [],
   saveUserProfile: [Type.Object({ id: Name, name: Type.String() }, { additionalProperties: true })],
   listPlugins: [],

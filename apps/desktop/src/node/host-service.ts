@@ -118,6 +118,7 @@ export class HostService {
         pluginApiVersion: PLUGIN_API_VERSION,
       }),
       listExamples: async () => this.catalog.examples,
+      listPresets: async () => this.catalog.presets,
       listProfiles: async () => this.profileEntries(),
       saveUserProfile: async (profile: CpuProfileFile) => {
         const saved = await this.ws.saveUserProfile(profile, new Set(this.catalog.profiles.map((p) => p.id)));

@@ -4,7 +4,7 @@
  * simulation only through SimClient (the worker); never runs workload or plugin code itself.
  */
 import type { CpuProfileFile, ExperimentConfig, RunResult } from "../common/contracts.js";
-import type { Draft, ExampleEntry, HostApi, HostEvent, HostInfo, MenuCommand, PluginCode, PluginEntry, ProfileEntry, RecentExperiment, WorkloadFile } from "../common/host-api.js";
+import type { Draft, ExampleEntry, HostApi, HostEvent, HostInfo, MenuCommand, PluginCode, PluginEntry, PresetEntry, ProfileEntry, RecentExperiment, WorkloadFile } from "../common/host-api.js";
 import { toCsv } from "@siglab/core/export/index.js";
 import { compareResults } from "@siglab/core/bundle/compare.js";
 import type { Bundle, BundleInput } from "@siglab/core/bundle/format.js";
@@ -52,6 +52,7 @@ export default workload({
 export class App {
   private info!: HostInfo;
   private examples: ExampleEntry[] = [];
+  private presets: PresetEntry[] = [];
   private profiles: ProfileEntry[] = [];
   private plugins: PluginEntry[] = [];
   private workloads: WorkloadFile[] = [];
@@ -131,14 +132,15 @@ export class App {
       if (mod && e.key === "Enter") { e.preventDefault(); void this.run(); }
       else if (mod && e.key.toLowerCase() === "s") { e.preventDefault(); void this.save(); }
       else if (mod && e.key === ".") { e.preventDefault(); this.cancel(); }
+      else if (mod && ["1", "2", "3"].includes(e.key)) { e.preventDefault(); this.showView((["workload", "profiles", "plugins"] as const)[Number(e.key) - 1]!); }
     });
     this.host.onEvent((e) => void this.onHostEvent(e));
     this.showView("workload");
-    [this.info, this.examples, this.profiles, this.plugins, this.workloads, this.drafts, this.recent] = await Promise.all([
-      this.host.info(), this.host.listExamples(), this.host.listProfiles(), this.host.listPlugins(), this.host.listWorkloads(), this.host.listDrafts(), this.host.listRecent(),
+    [this.info, this.examples, this.presets, this.profiles, this.plugins, this.workloads, this.drafts, this.recent] = await Promise.all([
+      this.host.info(), this.host.listExamples(), this.host.listPresets(), this.host.listProfiles(), this.host.listPlugins(), this.host.listWorkloads(), this.host.listDrafts(), this.host.listRecent(),
     ]);
     this.runConfig.state = defaultRunConfig(this.profiles);
-    this.runConfig.setCatalog(this.profiles, this.plugins);
+    this.runConfig.setCatalog(this.profiles, this.plugins, this.presets);
     this.profilesView.setEntries(this.profiles);
     this.pluginsView.setEntries(this.plugins, this.info.pluginDir);
     this.renderExplorer();
@@ -228,7 +230,13 @@ export class App {
     const e = this.examples.find((x) => x.id === id);
     if (!e) return;
     const doc = this.docFor(`example:${id}`, () => ({ kind: "example", id, title: e.title, file: e.file, readOnly: true, saved: e.source, source: e.source, uri: `file:///${e.file}` }));
-    this.activate(doc);
+    const wanted = e.suggestedVariants ?? [];
+    const has = (v: { id: string }): boolean => this.runConfig.state.stacks.some((st) => st.variants.some((x) => x.id === v.id));
+    const banner = wanted.length && !wanted.every(has)
+      ? h("span", null, `This example is meant to be compared with ${wanted.map((v) => v.id).join(" + ")}. `,
+          h("button#add-suggested", { onclick: () => { this.runConfig.state.stacks.push({ variants: wanted.map((v) => ({ ...v })) }); this.runConfig.render(); } }, "Add that variant stack"))
+      : null;
+    this.activate(doc, banner);
   }
 
   async openUser(name: string): Promise<void> {

@@ -3,7 +3,7 @@
  * from its manifest), workload parameters, an optional sweep, the seed and the timeline switch.
  */
 import type { CpuRef, ExperimentConfig, ParamValue, PluginOptionSpec, VariantSpec, WorkloadRef } from "../../common/contracts.js";
-import type { PluginEntry, ProfileEntry } from "../../common/host-api.js";
+import type { PluginEntry, PresetEntry, ProfileEntry } from "../../common/host-api.js";
 import { clear, h } from "./dom.js";
 
 export interface StackState {
@@ -50,15 +50,17 @@ export class RunConfigView {
   private defaults: Record<string, ParamValue> = {};
   private profiles: ProfileEntry[] = [];
   private plugins: PluginEntry[] = [];
+  private presets: PresetEntry[] = [];
 
   constructor(initial: RunConfigState) {
     this.state = initial;
     this.el = h("aside.run-config#run-config", { "aria-label": "Run configuration" });
   }
 
-  setCatalog(profiles: ProfileEntry[], plugins: PluginEntry[]): void {
+  setCatalog(profiles: ProfileEntry[], plugins: PluginEntry[], presets?: PresetEntry[]): void {
     this.profiles = profiles;
     this.plugins = plugins;
+    if (presets) this.presets = presets;
     const known = new Set(profiles.map((p) => p.profile.id));
     this.state.cpus = this.state.cpus.filter((c) => known.has(c.id));
     if (this.state.cpus.length === 0 && profiles[0]) this.state.cpus = [{ id: profiles[0].profile.id, mhz: profiles[0].profile.clock.defaultMhz }];
@@ -159,10 +161,14 @@ export class RunConfigView {
     });
     const preset = h("select", { "aria-label": "Add a variant stack", "data-add-stack": "", onchange: (e: Event) => {
       const v = (e.target as HTMLSelectElement).value;
-      if (v === "baseline") this.state.stacks.push({ variants: [] });
+      const preset = v.startsWith("preset:") ? this.presets.find((p) => `preset:${p.id}` === v) : undefined;
+      if (preset) this.state.stacks.push({ variants: preset.stack.map((x) => ({ id: x.id, ...(x.options ? { options: { ...x.options } } : {}) })) });
+      else if (v === "baseline") this.state.stacks.push({ variants: [] });
       else if (v) this.state.stacks.push({ variants: [{ id: v }] });
       this.render();
-    } }, h("option", { value: "" }, "+ stack…"), h("option", { value: "baseline" }, "Baseline (no plugins)"), plugins.map((p) => h("option", { value: p.id }, `Baseline + ${p.manifest!.displayName}`)));
+    } }, h("option", { value: "" }, "+ stack…"), h("option", { value: "baseline" }, "Baseline (no plugins)"),
+      this.presets.map((p) => h("option", { value: `preset:${p.id}`, title: p.description }, `Preset: ${p.name}`)),
+      plugins.map((p) => h("option", { value: p.id }, `Baseline + ${p.manifest!.displayName}`)));
     return h("section", null, h("h3", null, "Variant stacks"), stacks, preset);
   }
 
