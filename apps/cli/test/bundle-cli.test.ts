@@ -21,6 +21,10 @@ import {
 import { atomicWriteFile, extractEmbeddedPlugins } from "../src/bundle-fs.js";
 import { runInSandbox, stopSandbox } from "../src/run/sandbox.js";
 import { addRunOptions, resolveRunArgs } from "../src/commands/run.js";
+import { createNodeEnvironment } from "../src/run/node-env.js";
+import { EXAMPLES, expandExperiment, runWorkload, type ExperimentConfig } from "@siglab/core";
+import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
+import { compareResults, writeBundle } from "@siglab/core/bundle/index.js";
 
 let root: string;
 let out: string[];
@@ -356,5 +360,30 @@ describe("end to end: the real CLI pieces (run-argument parser, sandbox process,
     const events = JSON.parse(readFileSync(trace, "utf8")).traceEvents as { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number }[];
     expect(events.some((e) => e.ph === "X")).toBe(true);
     for (const e of events) expect(typeof e.name === "string" && [e.pid, e.tid, e.ts].every(Number.isFinite) && (e.ph !== "X" || e.dur! >= 0)).toBe(true);
+  });
+});
+
+describe("every shipped example: export → open → verify is identical (in-process host, built-in plugins)", () => {
+  const CPUS = [
+    { id: "p4-northwood", mhz: 2200 },
+    { id: "p6-coppermine", mhz: 800 },
+  ];
+  it.each(EXAMPLES.map((e) => e.id))("%s on two CPUs × {baseline, sa-nofp forceAll}", async (id) => {
+    const ex = EXAMPLES.find((e) => e.id === id)!;
+    const experiment: ExperimentConfig = {
+      workload: { id: ex.id, file: ex.file, source: ex.source },
+      cpus: CPUS,
+      stacks: [[], [{ id: "sa-nofp", options: { forceAll: true } }]],
+      params: {},
+      seed: 3,
+    };
+    const host = await createNodeEnvironment();
+    const results = expandExperiment(experiment).map((s) => runWorkload(s, host));
+    const profiles = BUILTIN_PROFILE_FILES.filter((p) => CPUS.some((c) => c.id === p.id));
+    const plugins = [{ source: "builtin" as const, id: "sa-nofp", version: "1.0.0" }];
+    const b = readBundle(writeBundle({ experiment, profiles, plugins, results, appVersion: "test" }), { fileName: `${id}.siglab` });
+    const again = await createNodeEnvironment({ profiles: b.profiles });
+    const cmp = compareResults(b.results, expandExperiment(b.experiment).map((s) => runWorkload(s, again)));
+    expect(cmp.differences).toEqual([]);
   });
 });
