@@ -258,12 +258,15 @@ export function sys_fcntl(k: Kernel, t: Task, fd: number, cmd: number, arg: numb
   }
 }
 
-// character devices (/dev/zero, /dev/null) are always ready (their poll returns POLLIN|POLLOUT)
+// /dev/zero and /dev/null are always ready (their poll returns POLLIN|POLLOUT)
+function alwaysReady(f: File): boolean {
+  return f.dev === "null" || f.dev === "zero";
+}
 function readable(f: File): boolean {
-  return f.dev !== null || f.pipe.len > 0 || f.pipe.writers === 0;
+  return alwaysReady(f) || f.pipe.len > 0 || f.pipe.writers === 0;
 }
 function writable(f: File): boolean {
-  return f.dev !== null || f.pipe.len < PIPE_BUF || f.pipe.readers === 0;
+  return alwaysReady(f) || f.pipe.len < PIPE_BUF || f.pipe.readers === 0;
 }
 
 /** select(): poll each fd; sleep on all their wait queues until one is ready, a signal, or timeout. */

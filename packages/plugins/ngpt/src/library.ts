@@ -1,0 +1,221 @@
+/**
+ * NGPT 2.2 (GNU Pth based M:N) on one LWP. pthread_create makes a user-level thread inside the
+ * calling kernel task; a switch goes thread A -> scheduler -> thread B with two glibc swapcontext
+ * calls, and the scheduler stamps times and polls events around it. Per switch that makes the
+ * 7 syscalls Seaman counted: 4 rt_sigprocmask (A's swapcontext, the event manager's open/close of
+ * the mask, the swapcontext into B) and 3 gettimeofday (snapshot after coming back, the event
+ * manager's "now", lastran before switching in). The split of the 7 over Pth's functions is our
+ * reading of pth_sched.c; the count is Seaman's.
+ */
+import { pipe, pollFdWaits, runUser, UThreadScheduler, type Gen, type ThreadBody, type ThreadImpl, type ThreadLibrary, type UThread, type UThreadHooks } from "@siglab/core";
+import { ALL_SIGNALS, applyHow, setMask, userSigmask } from "./masks.js";
+
+export interface NgptOptions {
+  /** NGPT 2.2.0 HP_TIMING: rdtsc instead of gettimeofday */
+  hpTiming: boolean;
+  /** swapcontext installs the incoming thread's mask (false: the hazard variant that skips it) */
+  switchMask: boolean;
+}
+
+const ESRCH = 3;
+const EDEADLK = 35;
+const EAGAIN = 11;
+
+/** The thread's saved uc_sigmask (what swapcontext installs when switching into it). */
+function maskOf(ut: UThread): number[] {
+  return (ut.ext["mask"] as number[] | undefined) ?? [];
+}
+
+export class NgptLibrary implements ThreadLibrary {
+  readonly id = "ngpt";
+  constructor(private readonly opts: NgptOptions) {}
+
+  private lwp(th: ThreadImpl): UThreadScheduler {
+    const s = UThreadScheduler.of(th, this.id, () => this.hooks());
+    if (!s.ext["init"]) {
+      s.ext["init"] = true;
+      // the mask the program has asked for (the running thread's): what the blocked-signal
+      // checker compares deliveries with. With user-sigmask the page itself is that mask.
+      const task = th.task;
+      if (!userSigmask(th)) task.ext["userBlocked"] = { has: (sig: number) => ((s.ext["intended"] as number[] | undefined) ?? task.blocked.toList()).includes(sig) };
+    }
+    return s;
+  }
+
+  /** Set the LWP's mask (or, in a switch with switchMask off, only the library's idea of it). */
+  private *mask(th: ThreadImpl, how: 0 | 1 | 2, set: number[] | null, inSwitch: boolean): Gen<number[]> {
+    const s = this.lwp(th);
+    const before = (s.ext["intended"] as number[] | undefined) ?? th.task.blocked.toList();
+    if (set) s.ext["intended"] = applyHow(before, how, set);
+    if (inSwitch && !this.opts.switchMask) return before;
+    return yield* setMask(th, how, set);
+  }
+
+  *create(th: ThreadImpl, body: ThreadBody): Gen<{ tid: number }> {
+    const s = this.lwp(th);
+    yield* runUser(th, "ngpt.pth_spawn");
+    // pth_mctx_set -> getcontext: the new context starts with the creator's mask (one sigprocmask)
+    const mask = yield* this.mask(th, 0, null, true);
+    const lib = this;
+    const ut = s.create(function* (uth) {
+      const rv = yield* body(uth);
+      // pth_exit: dead, then one last swapcontext into the scheduler
+      yield* runUser(uth, "ngpt.pth_exit");
+      yield* lib.swapcontext(uth, s.current, ALL_SIGNALS);
+      return rv;
+    });
+    ut.ext["mask"] = mask;
+    th.kernel.count("ngpt.threads_created");
+    return { tid: ut.id };
+  }
+
+  *join(th: ThreadImpl, h: { tid: number }): Gen<number> {
+    const s = this.lwp(th);
+    const target = s.threads.get(h.tid);
+    if (!target) return -ESRCH;
+    const me = s.current;
+    if (target === me) return -EDEADLK;
+    yield* runUser(th, "ngpt.pth_join");
+    if (target.state !== "done") {
+      me.state = "waiting";
+      me.waitingOn = `join of thread ${target.id}`;
+      target.joiners.push(me);
+      yield* this.toScheduler(th, me);
+    }
+    return target.id;
+  }
+
+  *yield(th: ThreadImpl): Gen<void> {
+    const s = this.lwp(th);
+    const me = s.current;
+    yield* runUser(th, "ngpt.pth_yield");
+    th.kernel.count("ngpt.yields");
+    me.state = "ready";
+    yield* this.toScheduler(th, me);
+  }
+
+  /** pth_read: fcntl(F_GETFL); on a blocking fd select(timeout 0) first, and wait in the scheduler if not ready. */
+  *read(th: ThreadImpl, fd: number, bytes: number): Gen<number> {
+    yield* runUser(th, "ngpt.io_wrapper");
+    const fl = yield* th.fcntl(fd, pipe.F_GETFL);
+    if (fl < 0) return fl;
+    if (!(fl & pipe.O_NONBLOCK)) {
+      const r = yield* th.select([fd], [], 0);
+      if (typeof r !== "number" && !r.readable.includes(fd)) yield* this.waitFd(th, fd, false);
+    }
+    return yield* th.read(fd, bytes);
+  }
+
+  /** pth_write: fd into non-blocking mode (F_GETFL + F_SETFL), write, wait while it would block, restore the mode (F_GETFL + F_SETFL). */
+  *write(th: ThreadImpl, fd: number, bytes: number): Gen<number> {
+    yield* runUser(th, "ngpt.io_wrapper");
+    const fl = yield* th.fcntl(fd, pipe.F_GETFL);
+    if (fl < 0) return fl;
+    const userNonblock = (fl & pipe.O_NONBLOCK) !== 0;
+    if (!userNonblock) yield* th.fcntl(fd, pipe.F_SETFL, fl | pipe.O_NONBLOCK);
+    let done = 0;
+    let err = 0;
+    for (;;) {
+      const n = yield* th.write(fd, bytes - done);
+      if (n > 0) done += n;
+      if (done >= bytes) break;
+      if (n < 0 && n !== -EAGAIN) {
+        err = n;
+        break;
+      }
+      if (userNonblock) break; // the caller asked for non-blocking I/O: return what was written
+      yield* this.waitFd(th, fd, true);
+    }
+    if (!userNonblock) {
+      yield* th.fcntl(fd, pipe.F_GETFL);
+      yield* th.fcntl(fd, pipe.F_SETFL, fl);
+    }
+    if (done > 0 || bytes === 0) return done;
+    return err || -EAGAIN;
+  }
+
+  *sigmask(th: ThreadImpl, how: 0 | 1 | 2, set: number[]): Gen<number[]> {
+    yield* runUser(th, "ngpt.pth_sigmask");
+    return yield* this.mask(th, how, set, false);
+  }
+
+  self(th: ThreadImpl): number {
+    return this.lwp(th).current.id;
+  }
+
+  // ---- the switch ------------------------------------------------------------------------------
+
+  /** pth_wait on an fd event: the event manager's select wakes the thread. */
+  private *waitFd(th: ThreadImpl, fd: number, write: boolean): Gen<void> {
+    const s = this.lwp(th);
+    const me = s.current;
+    yield* runUser(th, "ngpt.pth_wait");
+    me.state = "waiting";
+    me.waitingOn = `fd ${fd} ${write ? "writable" : "readable"}`;
+    s.fdWaits.push({ ut: me, fd, write });
+    th.kernel.count("ngpt.fd_waits");
+    yield* this.toScheduler(th, me);
+  }
+
+  /** pth_mctx_switch(&current->mctx, &pth_sched->mctx), then run the scheduler until we are chosen. */
+  private *toScheduler(th: ThreadImpl, me: UThread): Gen<void> {
+    const s = this.lwp(th);
+    yield* this.swapcontext(th, me, ALL_SIGNALS);
+    yield* s.park(me);
+  }
+
+  /** glibc i386 swapcontext: save registers and FP env, one rt_sigprocmask(SIG_SETMASK), restore. */
+  *swapcontext(th: ThreadImpl, from: UThread | null, toMask: number[]): Gen<void> {
+    const k = th.kernel;
+    k.step();
+    if (k.interruptDue()) yield* th.gate.userInterrupt();
+    yield* th.gate.fpuAccess(); // fnstenv is an FPU instruction: #NM while CR0.TS is set
+    k.run("ngpt.swapcontext.save");
+    const old = yield* this.mask(th, 2, toMask, true);
+    if (from) from.ext["mask"] = old;
+    yield* runUser(th, "ngpt.swapcontext.restore");
+    k.count("ngpt.swapcontexts");
+  }
+
+  private *now(th: ThreadImpl): Gen<void> {
+    if (this.opts.hpTiming) yield* runUser(th, "ngpt.hp_timing");
+    else yield* th.libc.gettimeofday();
+  }
+
+  /** pth_sched_eventmanager: open the mask to what the waiting threads allow, poll (or wait) on their fds, close it. */
+  private *eventManager(s: UThreadScheduler, poll: boolean): Gen<void> {
+    const th = s.sched;
+    yield* runUser(th, "ngpt.eventmanager");
+    const waiting = [...s.threads.values()].filter((t) => t.state === "waiting");
+    if (waiting.length) yield* runUser(th, "ngpt.eventmanager.walk", waiting.length);
+    yield* this.now(th);
+    // pth_sigblock: the signals every waiting thread blocks
+    const block = waiting.reduce((acc, t) => acc.filter((sig) => maskOf(t).includes(sig)), ALL_SIGNALS);
+    const oss = yield* this.mask(th, 2, block, true);
+    if (s.fdWaits.length) yield* pollFdWaits(s, !poll);
+    yield* this.mask(th, 2, oss, true);
+  }
+
+  private hooks(): UThreadHooks {
+    const lib = this;
+    return {
+      *returned(s: UThreadScheduler): Gen<void> {
+        yield* lib.now(s.sched); // snapshot
+        yield* runUser(s.sched, "ngpt.scheduler.account");
+        yield* lib.eventManager(s, true);
+      },
+      *idle(s: UThreadScheduler): Gen<boolean> {
+        if (!s.fdWaits.length) return false;
+        yield* lib.eventManager(s, false);
+        return true;
+      },
+      *enter(s: UThreadScheduler, next: UThread): Gen<void> {
+        yield* runUser(s.sched, "ngpt.scheduler.pick");
+        yield* lib.now(s.sched); // lastran
+        yield* runUser(s.sched, "ngpt.scheduler.dispatch");
+        yield* lib.swapcontext(s.sched, null, maskOf(next));
+        s.sched.kernel.count("ngpt.switches");
+      },
+    };
+  }
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import { validateManifest, type RunResult } from "@siglab/core";
+import { metric, pathCount, runExample, runSource, type RunOpts } from "../../../core/test/harness.js";
+import manifestJson from "../plugin.json" with { type: "json" };
+import ngpt from "../src/index.js";
+import { PER_THREAD_MASK, PIPE_FROM_CHILD, PIPE_WAIT, UNWRAPPED_SLEEP } from "./workloads.js";
+
+const NGPT = { plugins: [ngpt], variants: [{ id: "ngpt" }] };
+const withNgpt = (o: RunOpts = {}, options?: Record<string, boolean>): RunOpts => ({ ...o, plugins: [ngpt], variants: [{ id: "ngpt", ...(options ? { options } : {}) }] });
+const c = (r: RunResult, name: string) => r.counters[name] ?? 0;
+const kinds = (r: RunResult) => r.findings.map((f) => f.kind);
+const YIELD = { threads: 4, yields: 50 };
+
+describe("ngpt: manifest", () => {
+  it("validates and replaces the thread library", () => {
+    const m = validateManifest(manifestJson, "plugin.json");
+    expect(m.id).toBe("ngpt");
+    expect(m.replaces).toEqual(["ThreadLibrary"]);
+    expect(ngpt.manifest.options["hpTiming"]?.default).toBe(false);
+  });
+});
+
+describe("ngpt: the user-level switch", () => {
+  it("makes 4 rt_sigprocmask + 3 gettimeofday per switch, two swapcontexts, and no kernel context switch", () => {
+    const r = runExample("ngpt_yield", withNgpt({ params: YIELD }));
+    expect(r.error).toBeUndefined();
+    const S = c(r, "ngpt.switches");
+    expect(S).toBeGreaterThanOrEqual(YIELD.threads * YIELD.yields);
+    // one more rt_sigprocmask per pthread_create (getcontext in pth_mctx_set)
+    expect(c(r, "syscalls.rt_sigprocmask")).toBe(4 * S + c(r, "ngpt.threads_created"));
+    expect(c(r, "syscalls.gettimeofday")).toBe(3 * S);
+    expect(c(r, "ngpt.swapcontexts")).toBe(2 * S);
+    expect(c(r, "syscalls.sched_yield")).toBe(0);
+    expect(c(r, "syscalls.clone")).toBe(0);
+    expect(c(r, "sched.switches")).toBeLessThanOrEqual(3);
+    expect(r.phases["uthread.switch"]).toBeGreaterThan(0);
+    const save = r.paths.find((p) => p.name === "ngpt.swapcontext.save");
+    expect(save?.ops.map((o) => o.op)).toContain("fnstenv");
+    expect(save?.origin).toBe("ngpt");
+
+    const lt = runExample("ngpt_yield", { params: YIELD });
+    expect(c(lt, "syscalls.sched_yield")).toBe(YIELD.threads * YIELD.yields);
+    expect(c(lt, "syscalls.rt_sigprocmask")).toBe(0);
+    expect(c(lt, "sched.switches")).toBeGreaterThanOrEqual(YIELD.threads * YIELD.yields);
+  });
+
+  it("hpTiming reads the TSC instead of calling gettimeofday", () => {
+    const r = runExample("ngpt_yield", withNgpt({ params: YIELD }, { hpTiming: true }));
+    const S = c(r, "ngpt.switches");
+    expect(c(r, "syscalls.gettimeofday")).toBe(0);
+    expect(pathCount(r, "ngpt.hp_timing")).toBe(3 * S);
+    expect(c(r, "syscalls.rt_sigprocmask")).toBe(4 * S + c(r, "ngpt.threads_created"));
+  });
+
+  it("switchMask off drops the mask syscalls from the switch", () => {
+    const r = runExample("ngpt_yield", withNgpt({ params: YIELD }, { switchMask: false }));
+    expect(c(r, "syscalls.rt_sigprocmask")).toBe(0);
+    expect(c(r, "syscalls.gettimeofday")).toBe(3 * c(r, "ngpt.switches"));
+  });
+
+  it("wraps read in fcntl + select(0) and write in 4 x fcntl", () => {
+    const p = { threads: 3, iterations: 20, bytes: 1000 };
+    const r = runExample("ngpt_readwrite", withNgpt({ params: p }));
+    expect(r.error).toBeUndefined();
+    const n = p.threads * p.iterations;
+    expect(c(r, "syscalls.read")).toBe(n);
+    expect(c(r, "syscalls.write")).toBe(n);
+    expect(c(r, "syscalls.fcntl")).toBe(5 * n);
+    expect(c(r, "syscalls._newselect")).toBe(n);
+    const lt = runExample("ngpt_readwrite", { params: p });
+    expect(c(lt, "syscalls.fcntl")).toBe(0);
+    expect(c(lt, "syscalls._newselect")).toBe(0);
+  });
+
+  it("a wrapped read that would block waits in the scheduler while the writer thread runs", () => {
+    for (const bytes of [64, 10_000]) {
+      const r = runSource(PIPE_WAIT, withNgpt({ params: { bytes } }));
+      expect(r.error).toBeUndefined();
+      expect(metric(r, "got")).toBe(bytes);
+      expect(c(r, "ngpt.fd_waits")).toBeGreaterThanOrEqual(1);
+      expect(r.findings).toEqual([]);
+    }
+  });
+
+  it("with nothing else ready the LWP sleeps in the event manager's select until the fd is ready", () => {
+    const r = runSource(PIPE_FROM_CHILD, withNgpt());
+    expect(r.error).toBeUndefined();
+    expect(metric(r, "got")).toBe(32);
+    expect(r.phases["idle"]).toBeGreaterThan(0);
+    expect(r.findings).toEqual([]);
+  });
+
+  it("gives every user-level thread its own id", () => {
+    const src = PIPE_WAIT.replace('t.report("got", got, "bytes");', 't.report("got", got, "bytes"); t.report("self", t.pthread.self(), "");');
+    const r = runSource(src, withNgpt());
+    expect(metric(r, "self")).toBeGreaterThan(0);
+    expect(r.findings).toEqual([]);
+  });
+});
+
+describe("ngpt: cost against LinuxThreads (Seaman: 44.1 s vs 7.3 s)", () => {
+  it.each([
+    ["p6-coppermine", 1000],
+    ["p4-northwood", 2200],
+  ])("per yield on %s: NGPT is several times LinuxThreads' sched_yield", (cpu, mhz) => {
+    const o = { cpu, mhz, params: YIELD };
+    const lt = metric(runExample("ngpt_yield", o), "per yield");
+    const ng = metric(runExample("ngpt_yield", { ...o, ...NGPT }), "per yield");
+    const hp = metric(runExample("ngpt_yield", withNgpt(o, { hpTiming: true })), "per yield");
+    expect(ng / lt).toBeGreaterThan(3);
+    expect(ng / lt).toBeLessThan(12);
+    // HP_TIMING saves the three gettimeofday syscalls but not the four mask syscalls
+    expect(hp).toBeLessThan(ng);
+    expect(hp).toBeGreaterThan(lt);
+  });
+
+  it.each([
+    ["p6-coppermine", 1000],
+    ["p4-northwood", 2200],
+  ])("per read+write+yield iteration on %s the wrappers add to the switch", (cpu, mhz) => {
+    const o = { cpu, mhz, params: { threads: 3, iterations: 20 } };
+    const lt = metric(runExample("ngpt_readwrite", o), "per iteration");
+    const ng = metric(runExample("ngpt_readwrite", { ...o, ...NGPT }), "per iteration");
+    expect(ng / lt).toBeGreaterThan(1.5);
+    expect(ng / lt).toBeLessThan(12);
+  });
+});
+
+describe("ngpt: hazards", () => {
+  it("the incoming thread's mask must be installed: without it a signal reaches a thread that blocks it", () => {
+    const ok = runSource(PER_THREAD_MASK, withNgpt());
+    expect(ok.error).toBeUndefined();
+    expect(ok.findings).toEqual([]);
+    expect(metric(ok, "handled while blocked")).toBe(0);
+    expect(metric(ok, "handled")).toBe(1);
+
+    const bad = runSource(PER_THREAD_MASK, withNgpt({}, { switchMask: false }));
+    expect(bad.error).toBeUndefined();
+    expect(metric(bad, "handled while blocked")).toBe(1);
+    const f = bad.findings.find((x) => x.kind === "blocked-signal-delivered");
+    expect(f?.evidence["signal"]).toBe(10);
+    expect(f?.evidence["variants"]).toBe("ngpt");
+  });
+
+  it("a syscall the library does not wrap blocks every user-level thread on the LWP", () => {
+    const bad = runSource(UNWRAPPED_SLEEP, withNgpt());
+    expect(bad.error).toBeUndefined();
+    const f = bad.findings.find((x) => x.kind === "lwp-blocked");
+    expect(f?.severity).toBe("warning");
+    expect(f?.evidence["readyThreads"]).toBeGreaterThanOrEqual(1);
+    // ~2 ms of sleep at 2.2 GHz
+    expect(f?.evidence["delayCycles"]).toBeGreaterThan(2200 * 1000);
+
+    expect(kinds(runSource(UNWRAPPED_SLEEP, withNgpt({ params: { sleep: false } })))).toEqual([]);
+    // LinuxThreads: the sleeping thread is its own task
+    expect(kinds(runSource(UNWRAPPED_SLEEP, { plugins: [ngpt] }))).toEqual([]);
+  });
+});
