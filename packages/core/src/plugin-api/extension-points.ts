@@ -15,8 +15,8 @@ export interface EntryMechanism {
   readonly id: string;
   /** null if usable on this CPU, else the reason (e.g. "CPU has no SEP") */
   checkCpu(profile: ResolvedProfile): string | null;
-  /** user -> kernel */
-  enter(k: Kernel, task: Task): void;
+  /** user -> kernel for system call `nr` (a mechanism may enter some calls differently, e.g. sigreturn through int $0x80) */
+  enter(k: Kernel, task: Task, nr: number): void;
   /** test the work flags on the way out; returns true when there is work (resched or signal) */
   exitTest(k: Kernel, task: Task): boolean;
   /** kernel -> user; `mustIret` when pt_regs were changed (signal frame, sigreturn) */

@@ -51,7 +51,7 @@ export class Gate {
     k.step();
     k.syscallCounts[nr & 511]++;
     this.t.regs.eip = SYSCALL_EIP;
-    k.deps.entry.enter(k, this.t);
+    k.deps.entry.enter(k, this.t, nr);
   }
 
   /** Exit without work: test flags, return to user. False if there is work (call exitSlow). */
