@@ -57,6 +57,9 @@ export function addRunOptions(cmd: Command): Command {
     .option("--seed <n>", "seed of the run (default 1)")
     .option("--timeline", "record a bounded per-task timeline")
     .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)")
+    .option("--max-steps <n>", "stop the workload after n API steps (default 200,000,000)")
+    .option("--max-cycles <n>", "stop the workload after n simulated cycles (default 2e12)")
+    .option("--max-seconds <s>", "stop the run after s seconds of host time (default 600)")
     .option("--typecheck", "type-check the workload against the API before running (default for files)")
     .option("--json", "print one JSON document");
 }
@@ -97,6 +100,14 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
     typecheckWorkload(workload.source, workload.file);
   }
   const experiment: ExperimentConfig = { workload, cpus, stacks, params, seed };
+  const budget: NonNullable<ExperimentConfig["budget"]> = {};
+  for (const [opt, key, scale] of [["maxSteps", "maxSteps", 1], ["maxCycles", "maxCycles", 1], ["maxSeconds", "maxHostMs", 1000]] as const) {
+    if (o[opt] === undefined) continue;
+    const v = Number(o[opt]);
+    if (!(v > 0)) throw new UsageError(`--${opt.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}: expected a positive number, got '${o[opt]}'`);
+    budget[key] = v * scale;
+  }
+  if (Object.keys(budget).length) experiment.budget = budget;
   if (sweep) experiment.sweep = sweep;
   if (o["timeline"]) experiment.timeline = true;
   return { experiment, profiles: profiles.filter((p) => cpus.some((c) => c.id === p.id)), pluginDirs };

@@ -1,0 +1,67 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "../../..");
+function siglab(args: string[]) {
+  const r = spawnSync("node", ["--import", "tsx", "apps/cli/src/main.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe("siglab run", () => {
+  it("prints one JSON document with the contract fields for CPUs x stacks", () => {
+    const r = siglab(["run", "lat_syscall", "--param", "iterations=500", "--cpu", "p4-northwood@2200", "--cpu", "p6-coppermine@1000", "--json"]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out) as { runs: Record<string, unknown>[] };
+    expect(doc.runs).toHaveLength(2);
+    for (const run of doc.runs) {
+      for (const k of ["workload", "cpu", "variants", "params", "seed", "metrics", "phases", "counters", "findings", "totalCycles"]) expect(run).toHaveProperty(k);
+    }
+    expect((doc.runs[1]!["cpu"] as { id: string }).id).toBe("p6-coppermine");
+  });
+
+  it("rejects an unknown example, profile or plugin with the valid ids", () => {
+    const a = siglab(["run", "nope"]);
+    expect(a.code).not.toBe(0);
+    expect(a.err).toMatch(/unknown example 'nope'.*lat_syscall/);
+    const b = siglab(["run", "lat_syscall", "--cpu", "p9@100"]);
+    expect(b.code).not.toBe(0);
+    expect(b.err).toMatch(/unknown CPU profile 'p9'.*p4-northwood/);
+    const c = siglab(["run", "lat_syscall", "--variant", "nope", "--param", "iterations=10"]);
+    expect(c.code).not.toBe(0);
+    expect(c.out + c.err).toMatch(/unknown plugin 'nope'/);
+  });
+
+  it("reports a type error in a workload file as file:line:column", () => {
+    const dir = mkdtempSync(join(tmpdir(), "siglab-cli-"));
+    const f = join(dir, "bad.ts");
+    writeFileSync(f, `import { workload } from "siglab";\nexport default workload({ name: "x", params: {}, *main(t) {\n  yield* t.getpid(42);\n} });\n`);
+    const r = siglab(["run", f]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/bad\.ts:3:\d+: Expected 0 arguments/);
+  });
+
+  it("reports a throwing workload with the task and simulated time, and stops a runaway one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "siglab-cli-"));
+    const f = join(dir, "throws.ts");
+    writeFileSync(f, `import { workload } from "siglab";\nexport default workload({ name: "x", params: {}, *main(t) { yield* t.getpid(); throw new Error("kaput"); } });\n`);
+    const r = siglab(["run", f]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/ERROR \(workload\).*kaput.*\[task 1, cycle \d+/);
+    const g = join(dir, "spin.ts");
+    writeFileSync(g, `import { workload } from "siglab";\nexport default workload({ name: "x", params: {}, *main(t) { for (;;) yield* t.getpid(); } });\n`);
+    const s = siglab(["run", g, "--json", "--max-steps", "100000"]);
+    // the step budget stops it; the run reports a budget error instead of hanging
+    expect(JSON.parse(s.out).runs[0].error.kind).toBe("budget");
+  }, 120_000);
+
+  it("lists examples, profiles and plugins", () => {
+    const r = siglab(["list", "--json"]);
+    const d = JSON.parse(r.out);
+    expect(d.examples.map((e: { id: string }) => e.id)).toContain("sa_nofp_hazard");
+    expect(d.profiles.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining(["p4-northwood", "p6-coppermine", "p5-p54c", "zen5"]));
+    expect(d.plugins.map((e: { id: string }) => e.id)).toContain("sa-nofp");
+  });
+});
