@@ -16,6 +16,8 @@ export interface KernelEventMap {
   "switch.in": [task: Task];
   /** returning to user mode; `intoHandler` when entering a freshly built signal frame */
   "return.user": [task: Task, intoHandler: boolean];
+  /** a user-mode store completed (observers only; the kernel is not involved) */
+  "user.store": [task: Task, addr: number];
   "run.end": [];
 }
 

@@ -544,6 +544,8 @@ export class ThreadImpl implements HandlerRunner {
       k.run(t.handlerDepth > 0 ? "handler.store" : "user.store");
       if (user_access(k, t, addr, true)) {
         t.mm.words.set(addr, value);
+        // plugins that keep kernel-visible state in user memory (user-sigmask) watch their words
+        if (k.events.has("user.store")) k.events.emit("user.store", t, addr);
         return;
       }
       // #PF -> SIGSEGV: the exception return delivers it; then the store is retried
