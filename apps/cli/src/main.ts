@@ -3,6 +3,7 @@
 import cac from "cac";
 import { registerRunCommand, resolveRunArgs, addRunOptions } from "./commands/run.js";
 import { registerListCommand } from "./commands/list.js";
+import { registerPluginsCommands } from "./commands/plugins.js";
 import { registerSuiteCommand } from "./commands/suite.js";
 import { registerBundleCommands } from "./commands/bundle.js";
 import { registerServeCommand } from "./commands/serve.js";
@@ -11,6 +12,7 @@ import { runInSandbox, stopSandbox } from "./run/sandbox.js";
 const cli = cac("siglab");
 registerRunCommand(cli);
 registerListCommand(cli);
+registerPluginsCommands(cli);
 registerSuiteCommand(cli);
 registerBundleCommands(cli, { runInSandbox: (spec, opts) => runInSandbox(spec, opts ?? {}), resolveRunArgs, addRunOptions });
 registerServeCommand(cli);

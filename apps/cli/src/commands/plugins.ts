@@ -1,0 +1,161 @@
+/**
+ * `siglab plugins list [--plugin-dir DIR]... [--json]`, `siglab plugins info <id>` and
+ * `siglab plugin new <name> [--dir DIR]`. Listing reads manifests only: no plugin code runs in
+ * this process (third-party code is evaluated in the sandbox when a run uses it).
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { CAC } from "cac";
+import { PLUGIN_API_VERSION, type PluginOptionSpec } from "@siglab/core";
+import { listPlugins, PRESETS, type PluginInfo } from "../plugins/catalog.js";
+import { renderPluginSkeleton } from "../plugins/template/render.js";
+
+export interface PluginsIo {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+const consoleIo: PluginsIo = { log: (l) => console.log(l), error: (l) => console.error(l) };
+
+function dirsOf(v: unknown): string[] {
+  return v === undefined || v === null || v === false ? [] : ([] as unknown[]).concat(v).map(String);
+}
+
+function from(p: PluginInfo): string {
+  return p.builtin ? "built-in" : p.dir!;
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd());
+}
+
+export function pluginsList(dirs: string[], opts: { json?: boolean }, io: PluginsIo = consoleIo): number {
+  const { plugins, refusals } = listPlugins(dirs);
+  if (opts.json) {
+    const data = {
+      pluginApiVersion: PLUGIN_API_VERSION,
+      plugins: plugins.map((p) => ({ id: p.manifest.id, version: p.manifest.version, apiVersion: p.manifest.apiVersion, name: p.manifest.displayName, builtin: p.builtin, from: from(p) })),
+      refused: refusals.map((r) => (r.id ? { id: r.id, dir: r.dir, reason: r.reason } : { dir: r.dir, reason: r.reason })),
+    };
+    io.log(JSON.stringify(data, null, 2));
+    return 0;
+  }
+  io.log(`Plugins (this SigLab implements plugin API ${PLUGIN_API_VERSION}; use --variant id[:key=value,...]):`);
+  const rows = [["  ID", "VERSION", "API", "BUILT-IN", "NAME", "FROM"]];
+  for (const p of plugins) rows.push([`  ${p.manifest.id}`, p.manifest.version, p.manifest.apiVersion, p.builtin ? "yes" : "no", p.manifest.displayName, from(p)]);
+  for (const line of table(rows)) io.log(line);
+  if (refusals.length) {
+    io.log(`\nRefused (${refusals.length}):`);
+    for (const r of refusals) io.log(`  ${r.id ?? r.dir}: ${r.reason}`);
+  }
+  return 0;
+}
+
+function optionLine(name: string, o: PluginOptionSpec): string[] {
+  const range = o.type === "enum" ? `one of ${o.values?.join(" | ")}` : o.type === "number" && (o.min !== undefined || o.max !== undefined) ? `${o.min ?? "-inf"}..${o.max ?? "inf"}` : "";
+  const type = `${o.type}${o.unit ? ` (${o.unit})` : ""}${range ? `, ${range}` : ""}`;
+  return [`  ${name}`, type, `default ${JSON.stringify(o.default)}`, o.description];
+}
+
+export function pluginsInfo(id: string | undefined, dirs: string[], opts: { json?: boolean }, io: PluginsIo = consoleIo): number {
+  const { plugins, refusals } = listPlugins(dirs);
+  const ids = plugins.map((p) => p.manifest.id).join(", ");
+  if (!id) {
+    io.error(`siglab plugins info: which plugin? (plugins: ${ids})`);
+    return 2;
+  }
+  const p = plugins.find((x) => x.manifest.id === id);
+  if (!p) {
+    const refused = refusals.filter((r) => r.id === id);
+    if (refused.length) {
+      for (const r of refused) io.error(`siglab plugins info: plugin '${id}' was refused: ${r.reason}`);
+      return 1;
+    }
+    io.error(`siglab plugins info: unknown plugin '${id}' (plugins: ${ids}${dirs.length ? "" : "; third-party plugins need --plugin-dir"})`);
+    return 2;
+  }
+  const m = p.manifest;
+  // plugins that replace an extension point this one replaces cannot share a stack with it
+  const conflicts = plugins.filter((o) => o !== p && (o.manifest.replaces ?? []).some((x) => (m.replaces ?? []).includes(x))).map((o) => o.manifest.id);
+  const presets = PRESETS.filter((s) => s.stack.some((v) => v.id === id)).map((s) => ({ id: s.id, name: s.name }));
+  if (opts.json) {
+    io.log(JSON.stringify({ manifest: m, builtin: p.builtin, from: from(p), examples: p.examples, conflictsWith: conflicts, presets }, null, 2));
+    return 0;
+  }
+  io.log(`${m.id} ${m.version}: ${m.displayName}`);
+  io.log(`  plugin API ${m.apiVersion}; ${p.builtin ? "built-in" : `third-party, from ${p.dir}${m.main ? ` (main: ${m.main})` : ""}`}`);
+  io.log("");
+  io.log(`  ${m.description}`);
+  const options = Object.entries(m.options);
+  io.log(`\nOptions${options.length ? ` (--variant ${m.id}:key=value,...)` : ""}:`);
+  if (options.length) for (const line of table(options.map(([k, o]) => optionLine(k, o)))) io.log(line);
+  else io.log("  (none)");
+  io.log(`\nContributes to: ${m.contributes.join(", ") || "(nothing)"}`);
+  io.log(`Replaces: ${(m.replaces ?? []).join(", ") || "(nothing)"}${conflicts.length ? ` (conflicts with: ${conflicts.join(", ")})` : ""}`);
+  io.log(`\nExamples:${p.examples.length ? "" : " (none)"}`);
+  for (const e of p.examples) io.log(`  ${e.id.padEnd(20)} ${e.title} (${e.file})`);
+  if (presets.length) io.log(`\nIn presets: ${presets.map((s) => `${s.id} (${s.name})`).join(", ")}`);
+  const dirArg = p.builtin ? "" : ` --plugin-dir ${dirname(p.dir!)}`;
+  io.log(`\nTry: siglab run ${p.examples[0]?.id ?? "<workload>"}${dirArg} --variant ${m.id} --baseline`);
+  return 0;
+}
+
+/** Create a plugin skeleton in <dir>/<name>; never writes into an existing folder. */
+export function pluginNew(name: string | undefined, opts: { dir?: string }, io: PluginsIo = consoleIo): number {
+  if (!name) {
+    io.error("siglab plugin new: give the plugin's id, e.g. `siglab plugin new my-variant`");
+    return 2;
+  }
+  let files: Record<string, string>;
+  try {
+    files = renderPluginSkeleton(name);
+  } catch (e) {
+    io.error(`siglab plugin new: ${(e as Error).message}`);
+    return 2;
+  }
+  const target = resolve(opts.dir ?? ".", name);
+  if (existsSync(target)) {
+    io.error(`siglab plugin new: ${target} already exists; refusing to overwrite it (pick another name or --dir)`);
+    return 2;
+  }
+  for (const [rel, text] of Object.entries(files)) {
+    const dest = join(target, rel);
+    mkdirSync(dirname(dest), { recursive: true });
+    writeFileSync(dest, text, { flag: "wx" });
+  }
+  io.log(`created ${target} (${Object.keys(files).length} files):`);
+  for (const rel of Object.keys(files).sort()) io.log(`  ${rel}`);
+  io.log(`\nnext:\n  cd ${target}\n  npm install && npm run build\n  siglab run ${name}-demo --plugin-dir ${target} --variant ${name} --baseline\n  SIGLAB=siglab npm test`);
+  return 0;
+}
+
+export function registerPluginsCommands(cli: CAC, io: PluginsIo = consoleIo): void {
+  cli
+    .command("plugins <action> [arg]", "Plugins: list | info <id> | new <name> (also `siglab plugin new <name>`)")
+    .alias("plugin")
+    .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)")
+    .option("--dir <dir>", "new: where to create the plugin folder (default: the current folder)")
+    .option("--json", "list/info: print JSON")
+    .example("siglab plugins list --plugin-dir examples/third-party-plugins")
+    .example("siglab plugins info sa-nofp")
+    .example("siglab plugin new my-variant --dir ~/siglab-plugins")
+    .action((action: string, arg: string | undefined, o: Record<string, unknown>) => {
+      const dirs = dirsOf(o["pluginDir"]);
+      const json = o["json"] === true;
+      switch (action) {
+        case "list":
+          process.exitCode = pluginsList(dirs, { json }, io);
+          break;
+        case "info":
+          process.exitCode = pluginsInfo(arg, dirs, { json }, io);
+          break;
+        case "new":
+          process.exitCode = pluginNew(arg, o["dir"] === undefined ? {} : { dir: String(o["dir"]) }, io);
+          break;
+        default:
+          io.error(`siglab plugins: unknown action '${action}' (list, info <id> or new <name>)`);
+          process.exitCode = 2;
+      }
+    });
+}

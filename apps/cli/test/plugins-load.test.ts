@@ -1,0 +1,184 @@
+/**
+ * Third-party plugin loading and refusal: what the listing says (main process, manifests only),
+ * what the sandbox loader does, and what runs report when a plugin is bad, conflicts or throws.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PLUGIN_API_VERSION } from "@siglab/core";
+import { listPlugins } from "../src/plugins/catalog.js";
+import { loadPlugins, loadPluginsDetailed } from "../src/plugins/load.js";
+import { runExperimentArgs } from "../src/commands/run.js";
+import { stopSandbox } from "../src/run/sandbox.js";
+
+let root: string;
+let dir: string;
+
+function manifest(id: string, over: Record<string, unknown> = {}): string {
+  return JSON.stringify({ id, version: "1.0.0", apiVersion: PLUGIN_API_VERSION, displayName: id, description: `test plugin ${id}`, options: {}, contributes: ["SyscallContribution"], main: "index.js", ...over }, null, 2);
+}
+
+function plugin(parent: string, folder: string, manifestText: string, code?: string): string {
+  const d = join(parent, folder);
+  mkdirSync(d, { recursive: true });
+  writeFileSync(join(d, "plugin.json"), manifestText);
+  if (code !== undefined) writeFileSync(join(d, "index.js"), code);
+  return d;
+}
+
+/** An entry mechanism that behaves like int $0x80 (only its conflicts matter here). */
+const ENTRY = (id: string) => `
+const { ContainerModule, TOKENS } = require("@siglab/plugin-api");
+exports.createModule = () => new ContainerModule(({ rebind }) => {
+  rebind(TOKENS.EntryMechanism).toConstantValue({
+    id: "${id}",
+    checkCpu: () => null,
+    enter: (k) => k.run("system_call"),
+    exitTest: (k, t) => { k.run("ret_from_sys_call"); return t.needResched || t.sigpending; },
+    leave: (k) => k.run("restore_all"),
+  });
+});`;
+
+/** A syscall (nr 250) whose handler throws: the failure happens in the middle of a run. */
+const THROWS_IN_RUN = `
+const { ContainerModule, TOKENS } = require("@siglab/plugin-api");
+exports.createModule = () => new ContainerModule(({ bind }) => {
+  bind(TOKENS.SyscallContribution).toConstantValue({ nr: 250, name: "kaboom", handler: () => { throw new Error("kaboom in the handler"); } });
+});`;
+
+const WORKLOAD = `import { workload } from "siglab";
+export default workload({
+  name: "call 250",
+  params: {},
+  *main(t) {
+    yield* t.getpid();
+    const r = yield* t.syscall(250);
+    t.report("nr250", typeof r === "number" ? r : 1, "value");
+  },
+});
+`;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "siglab-plugins-load-"));
+  dir = join(root, "plugins");
+  plugin(dir, "entry-a", manifest("entry-a", { contributes: ["EntryMechanism"], replaces: ["EntryMechanism"] }), ENTRY("entry-a"));
+  plugin(dir, "entry-b", manifest("entry-b", { contributes: ["EntryMechanism"], replaces: ["EntryMechanism"] }), ENTRY("entry-b"));
+  plugin(dir, "future-api", manifest("future-api", { apiVersion: "2.0" }), "exports.createModule = () => null;");
+  plugin(dir, "bad-manifest", manifest("bad-manifest", { version: "one" }), "exports.createModule = () => null;");
+  plugin(dir, "unknown-point", manifest("unknown-point", { contributes: ["SyscallTable"] }), "exports.createModule = () => null;");
+  plugin(dir, "not-json", "{ id: 'not-json' ", "");
+  plugin(dir, "no-main", manifest("no-main", { main: "dist/index.cjs" }));
+  plugin(dir, "dup-builtin", manifest("sa-nofp"), "exports.createModule = () => null;");
+  plugin(dir, "dup-1", manifest("twin"), "exports.createModule = (options, api) => new api.ContainerModule(() => {});");
+  plugin(dir, "dup-2", manifest("twin"), "exports.createModule = () => null;");
+  plugin(dir, "throws-at-load", manifest("throws-at-load"), `throw new Error("boom at load");`);
+  plugin(dir, "throws-in-module", manifest("throws-in-module"), `exports.createModule = () => { throw new Error("no module for you"); };`);
+  plugin(dir, "throws-in-run", manifest("throws-in-run"), THROWS_IN_RUN);
+  plugin(dir, "escapes", manifest("escapes"), `const fs = require("fs"); exports.createModule = () => null;`);
+  mkdirSync(join(root, "workloads"));
+  writeFileSync(join(root, "workloads", "call250.ts"), WORKLOAD);
+});
+
+afterAll(() => {
+  stopSandbox();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("listing (manifests only, no plugin code runs)", () => {
+  it("refuses bad manifests naming the file and the field, and missing main files", () => {
+    const { plugins, refusals } = listPlugins([dir]);
+    const why = (folder: string) => refusals.find((r) => r.dir.endsWith(`/${folder}`))?.reason ?? "";
+    expect(why("bad-manifest")).toMatch(/bad-manifest\/plugin\.json: \/version: /);
+    expect(why("unknown-point")).toMatch(/unknown-point\/plugin\.json: unknown extension point 'SyscallTable' \(known: .*SyscallContribution/);
+    expect(why("not-json")).toMatch(/not-json\/plugin\.json: not valid JSON/);
+    expect(why("no-main")).toMatch(/no-main\/dist\/index\.cjs: the plugin's main file is missing \(build the plugin first\)/);
+    expect(plugins.map((p) => p.manifest.id)).not.toContain("bad-manifest");
+  });
+
+  it("refuses another plugin-API major version, naming the plugin and both versions", () => {
+    const r = listPlugins([dir]).refusals.find((x) => x.id === "future-api");
+    expect(r?.reason).toMatch(new RegExp(`future-api/plugin\\.json: plugin 'future-api' targets plugin API 2\\.0, but this SigLab implements plugin API ${PLUGIN_API_VERSION.replace(".", "\\.")}`));
+  });
+
+  it("refuses duplicate ids, naming both owners", () => {
+    const { plugins, refusals } = listPlugins([dir]);
+    expect(refusals.find((r) => r.dir.endsWith("/dup-builtin"))?.reason).toMatch(/plugin id 'sa-nofp' is already taken by the built-in plugin 'sa-nofp'/);
+    const twin = refusals.find((r) => r.dir.endsWith("/dup-2"))?.reason ?? "";
+    expect(twin).toMatch(/dup-2: plugin id 'twin' is already taken by the plugin in .*\/dup-1/);
+    expect(plugins.filter((p) => p.manifest.id === "twin")).toHaveLength(1);
+  });
+
+  it("a --plugin-dir that is not a folder is refused by name", () => {
+    expect(listPlugins([join(root, "nope")]).refused).toEqual([`--plugin-dir ${join(root, "nope")}: not a folder`]);
+  });
+});
+
+describe("loading in the sandbox's loader", () => {
+  it("refuses code that throws while loading or requires anything but the plugin API", () => {
+    const { plugins, refusals } = loadPluginsDetailed([dir]);
+    const ids = plugins.map((p) => p.manifest.id);
+    expect(ids).toEqual(expect.arrayContaining(["sa-nofp", "entry-a", "entry-b", "twin", "throws-in-module", "throws-in-run"]));
+    expect(ids).not.toContain("throws-at-load");
+    expect(refusals.find((r) => r.id === "throws-at-load")?.reason).toMatch(/plugin 'throws-at-load' \(throws-at-load\/index\.js\) threw while loading: boom at load/);
+    expect(refusals.find((r) => r.id === "escapes")?.reason).toMatch(/escapes.*cannot import 'fs'/);
+  });
+
+  it("keeps a stand-in for each refused plugin so that a run naming it is told why", async () => {
+    const all = await loadPlugins([dir]);
+    const stand = all.find((p) => p.manifest.id === "throws-at-load")!;
+    expect(() => stand.module({})).toThrow(/refused: .*threw while loading: boom at load/);
+    // a broken manifest still names its id: the stand-in accepts any option so the refusal is what shows
+    const bad = all.find((p) => p.manifest.id === "bad-manifest")!;
+    expect(() => bad.module({})).toThrow(/refused: .*\/version/);
+  });
+});
+
+describe("runs with bad plugins fail cleanly; the others go on", () => {
+  const run = (variant: string, extra: Record<string, unknown> = {}) =>
+    runExperimentArgs("lat_syscall", { pluginDir: dir, variant, baseline: true, cpu: ["p4-northwood@2200", "p6-coppermine@1000"], param: "iterations=200", ...extra });
+
+  it("a plugin that threw at load: its runs fail with the reason, the baseline runs complete", async () => {
+    const results = await run("throws-at-load");
+    expect(results.map((r) => [r.cpu.id, r.variants.map((v) => v.id).join("+"), r.error?.kind ?? "ok"])).toEqual([
+      ["p4-northwood", "", "ok"],
+      ["p4-northwood", "throws-at-load", "plugin"],
+      ["p6-coppermine", "", "ok"],
+      ["p6-coppermine", "throws-at-load", "plugin"],
+    ]);
+    expect(results[1]!.error!.message).toMatch(/plugin 'throws-at-load' failed to load: refused: .*threw while loading: boom at load/);
+    expect(results[2]!.metrics.find((m) => m.name === "getpid")!.value).toBeGreaterThan(100);
+  });
+
+  it("a plugin whose createModule throws", async () => {
+    const [, bad, base2] = await run("throws-in-module");
+    expect(bad!.error).toMatchObject({ kind: "plugin" });
+    expect(bad!.error!.message).toMatch(/plugin 'throws-in-module' failed to load: no module for you/);
+    expect(base2!.error).toBeUndefined();
+  });
+
+  it("a plugin that throws during the run: that run fails with the message, the next runs complete", async () => {
+    const results = await runExperimentArgs(join(root, "workloads", "call250.ts"), { pluginDir: dir, variant: "throws-in-run", baseline: true, cpu: ["p4-northwood@2200", "p6-coppermine@1000"] });
+    expect(results.map((r) => r.error?.kind ?? "ok")).toEqual(["ok", "workload", "ok", "workload"]);
+    expect(results[1]!.error!.message).toMatch(/task 1 threw at cycle \d+: .*kaboom in the handler/);
+    // the baseline has no syscall 250: ENOSYS
+    expect(results[2]!.metrics).toEqual([{ name: "nr250", value: -38, unit: "value" }]);
+  });
+
+  it("another plugin-API version: the run names the plugin and both versions", async () => {
+    const [, bad] = await run("future-api");
+    expect(bad!.error!.message).toMatch(new RegExp(`plugin 'future-api' targets plugin API 2\\.0, but this SigLab implements plugin API ${PLUGIN_API_VERSION.replace(".", "\\.")}`));
+  });
+
+  it("a broken manifest: the run names the file and the field, even with options given", async () => {
+    const [, bad] = await run("bad-manifest:x=1");
+    expect(bad!.error!.message).toMatch(/bad-manifest\/plugin\.json: \/version/);
+  });
+
+  it("two plugins replacing the same extension point conflict, named both", async () => {
+    const results = await runExperimentArgs("lat_syscall", { pluginDir: dir, variant: ["entry-a", "entry-b"], param: "iterations=100" });
+    expect(results[0]!.error).toMatchObject({ kind: "plugin", message: "plugins 'entry-a' and 'entry-b' conflict: both replace the EntryMechanism extension point" });
+    const [alone] = await runExperimentArgs("lat_syscall", { pluginDir: dir, variant: "entry-a", param: "iterations=100" });
+    expect(alone!.error).toBeUndefined();
+  });
+});
