@@ -270,6 +270,55 @@ describe("SigLab in Chromium (serve host)", () => {
     await page.click('[data-view="workload"]');
   });
 
+  it("exports a chart as PNG and SVG", async () => {
+    await openExample("lat_sig_catch");
+    await waitForParams();
+    await selectOnlyCpus(1);
+    await setParam("iterations", "50");
+    await runAndWait();
+    await page.click('[data-tab="charts"]');
+    const card = page.locator('[data-chart-card="phases"]');
+    await card.locator('button[title="Export PNG"]').click();
+    await page.waitForFunction(() => (document.body.dataset.lastExport ?? "").endsWith(".png"));
+    await card.locator('button[title="Export SVG"]').click();
+    await page.waitForFunction(() => (document.body.dataset.lastExport ?? "").endsWith(".svg"));
+    const dir = path.join(s.workspace, "exports");
+    const png = readFileSync(path.join(dir, readdirSync(dir).find((f) => f.endsWith(".png"))!));
+    expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    const svg = readFileSync(path.join(dir, readdirSync(dir).find((f) => f.endsWith(".svg"))!), "utf8");
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect((svg.match(/<rect /g) ?? []).length).toBeGreaterThan(3);
+  });
+
+  it("clones a built-in CPU profile, edits a cost and offers it as the user's own", async () => {
+    await page.click('[data-view="profiles"]');
+    await page.click('[data-profile-link="p4-northwood"]');
+    await page.waitForSelector('.profile-detail[data-profile="p4-northwood"]');
+    await page.click('text=Clone as my profile…');
+    await page.fill(".modal input", "p4-mine");
+    await page.click('[data-testid="modal-ok"]');
+    await page.waitForSelector('.profile-detail[data-profile="p4-mine"]');
+    const cycles = page.locator('input[aria-label="cli cycles"]');
+    await cycles.fill("99");
+    await cycles.dispatchEvent("change");
+    await page.click("text=Save profile");
+    await page.waitForFunction(() => /Saved profile p4-mine/.test(document.querySelector(".toast")?.textContent ?? ""));
+    const saved = JSON.parse(readFileSync(path.join(s.workspace, "profiles", "p4-mine.json"), "utf8")) as { costs: { cli: { cycles: number } }; inherits?: string };
+    expect(saved.costs.cli.cycles).toBe(99);
+    expect(saved.inherits).toBeUndefined();
+    await page.click('[data-view="workload"]');
+    expect(await page.locator('[data-cpu="p4-mine"]').count()).toBe(1);
+  });
+
+  it("follows a dark OS theme", async () => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.waitForFunction(() => document.querySelector(".monaco-editor")?.classList.contains("vs-dark"));
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).toBe("rgb(30, 30, 30)");
+    await screenshot(page, "09-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+  });
+
   it("enforces the CSP: the page runs no injected inline script", async () => {
     const r = await page.evaluate(
       () =>
@@ -295,6 +344,7 @@ describe("SigLab in Chromium (serve host)", () => {
     await selectOnlyCpus(1);
     expect(await runAndWait()).toMatch(/Done: 1 run/);
     await page.click('[data-tab="table"]');
+    expect(await page.locator(".run-errors").count(), (await page.locator(".run-errors").allTextContents()).join()).toBe(0);
     const text = (await page.textContent(".results-table")) ?? "";
     expect(text).toContain("fetch (available)");
     const values = await page.$$eval(".results-table tbody tr:first-child td.num", (tds) => tds.map((td) => td.textContent));

@@ -73,6 +73,7 @@ export class App {
   private inspectTimer: number | undefined;
   private view: View = "workload";
   private untitled = 0;
+  private starting = false;
 
   // layout parts
   private readonly explorer = h("nav.explorer#explorer", { "aria-label": "Explorer" });
@@ -279,16 +280,22 @@ export class App {
   /** Reads the workload's default params by evaluating it in the worker (when idle). */
   private scheduleInspect(ms: number): void {
     window.clearTimeout(this.inspectTimer);
-    this.inspectTimer = window.setTimeout(async () => {
-      const doc = this.doc;
-      if (!doc || this.sim.busy) return;
-      try {
-        const info = (await this.sim.request({ type: "inspect", source: doc.model.getValue(), file: doc.file })) as WorkloadInfo;
-        if (doc === this.doc) this.runConfig.setWorkloadParams(info.params);
-      } catch {
-        // Type/syntax errors show as editor markers; the params panel keeps the last good values.
-      }
-    }, ms);
+    this.inspectTimer = window.setTimeout(() => void this.inspectNow(), ms);
+  }
+
+  /** Evaluates the open workload in the worker for its params; false when it does not evaluate. */
+  private async inspectNow(): Promise<boolean> {
+    window.clearTimeout(this.inspectTimer);
+    const doc = this.doc;
+    if (!doc || this.sim.busy) return false;
+    try {
+      const info = (await this.sim.request({ type: "inspect", source: doc.model.getValue(), file: doc.file })) as WorkloadInfo;
+      if (doc === this.doc) this.runConfig.setWorkloadParams(info.params);
+      return true;
+    } catch {
+      // Type/syntax errors show as editor markers (and the run reports them); params keep their last good values.
+      return false;
+    }
   }
 
   async save(): Promise<void> {
@@ -336,8 +343,20 @@ export class App {
   }
 
   async run(): Promise<void> {
+    if (this.starting) return;
+    this.starting = true;
+    try {
+      await this.runExperiment();
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  private async runExperiment(): Promise<void> {
     const doc = this.doc;
     if (!doc || this.sim.busy) return;
+    // The parameter panel must match the source being run (edits may be newer than the last inspect).
+    await this.inspectNow();
     let config: ExperimentConfig;
     try {
       config = this.runConfig.experiment(this.workloadRef(doc));
