@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { createPluginApi } from "@siglab/core";
+import { createPluginApi, PLUGIN_API_VERSION, TOKENS } from "@siglab/core";
+import { OP_CLASS_IDS } from "@siglab/cpu-profiles";
 import { PLUGIN_API_DTS } from "../src/plugins/template/render.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
@@ -79,5 +80,15 @@ describe("plugin-API declarations", () => {
     const canonical = readFileSync(PLUGIN_API_DTS, "utf8");
     expect(readFileSync(join(ROOT, "examples/third-party-plugins/getpid-cache/types/plugin-api.d.ts"), "utf8")).toBe(canonical);
     expect(canonical).toMatch(new RegExp(`PLUGIN_API_VERSION: "${String(api["PLUGIN_API_VERSION"]).replace(".", "\\.")}"`));
+  });
+});
+
+describe("docs/plugin-authoring.md", () => {
+  const doc = readFileSync(join(ROOT, "docs/plugin-authoring.md"), "utf8");
+
+  it("describes every extension point and every op class, and the current plugin-API version", () => {
+    for (const point of Object.keys(TOKENS)) expect(doc, point).toContain(`\`${point}\``);
+    for (const opClass of OP_CLASS_IDS) expect(doc, opClass).toContain(`\`${opClass}\``);
+    expect(doc).toContain(`now \`${PLUGIN_API_VERSION}\``);
   });
 });
