@@ -1,8 +1,11 @@
 /** The built-in plugins and the named variant stacks (presets) shipped with SigLab. */
 import type { LoadedPlugin, VariantSpec } from "@siglab/core";
 import saNofp from "@siglab/plugin-sa-nofp";
+import libcR from "@siglab/plugin-libc-r";
+import ngpt from "@siglab/plugin-ngpt";
+import userSigmask from "@siglab/plugin-user-sigmask";
 
-export const BUILTIN_PLUGINS: LoadedPlugin[] = [saNofp];
+export const BUILTIN_PLUGINS: LoadedPlugin[] = [saNofp, ngpt, libcR, userSigmask];
 
 export interface Preset {
   id: string;
@@ -13,4 +16,7 @@ export interface Preset {
 
 export const PRESETS: Preset[] = [
   { id: "linux-2.4.18", name: "Linux 2.4.18 (i386)", description: "the baseline: int $0x80, cli in ret_from_sys_call, lazy FPU, eager FXSR signal frames", stack: [] },
+  { id: "ngpt", name: "Linux 2.4.18 + NGPT 2.2 (M:N threads)", description: "pthreads from NGPT on one LWP: 3 gettimeofday + 4 rt_sigprocmask per user-level switch", stack: [{ id: "ngpt" }] },
+  { id: "ngpt+user-sigmask", name: "Linux 2.4.18 + NGPT + user-space signal mask", description: "NGPT with the blocked mask in a user page the kernel reads: the mask syscalls become stores", stack: [{ id: "ngpt" }, { id: "user-sigmask" }] },
+  { id: "libc-r", name: "Linux 2.4.18 + libc_r-style N:1 threads", description: "FreeBSD libc_r style threads: setjmp/longjmp switches, masks in user memory, no syscall per switch", stack: [{ id: "libc-r" }] },
 ];
