@@ -194,8 +194,13 @@ declare module "siglab" {
     sigtimedwait(set: number[], timeoutNs?: number): Sys<SigInfo | number>;
     sigaltstack(size: number): Sys<number>;
     pipe(): Sys<[number, number]>;
-    /** open() a character device: "/dev/null" (writes are discarded) or "/dev/zero" (reads clear the buffer) */
-    open(path: "/dev/null" | "/dev/zero"): Sys<number>;
+    /**
+     * open() a character device: "/dev/null" (writes are discarded), "/dev/zero" (reads clear the
+     * buffer) or "/dev/siglab-disk" (a device with latency: write(fd, n) starts a request and returns
+     * at once; its completion interrupt makes a 32-byte record readable and, with O_ASYNC + F_SETOWN,
+     * sends SIGIO or the F_SETSIG signal with si_fd; read() returns whole records)
+     */
+    open(path: "/dev/null" | "/dev/zero" | "/dev/siglab-disk"): Sys<number>;
     read(fd: number, bytes: number): Sys<number>;
     write(fd: number, bytes: number): Sys<number>;
     close(fd: number): Sys<number>;

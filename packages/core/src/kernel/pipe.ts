@@ -2,6 +2,7 @@
  * Pipes with blocking and wake-ups (fs/pipe.c), file descriptors, fcntl O_ASYNC/F_SETOWN/F_SETSIG
  * with SIGIO generation (fs/fcntl.c send_sigio) and select (fs/select.c).
  */
+import { deviceOf, DISK_PATH, DISK_RECORD_BYTES } from "./device.js";
 import { schedule } from "./sched.js";
 import type { Kernel } from "./kernel.js";
 import { send_sig_info, EAGAIN, EINVAL, ERESTARTSYS } from "./signal.js";
@@ -27,13 +28,13 @@ export class Pipe {
   readonly writeWait: Task[] = [];
 }
 
-/** A struct file for a pipe end or a character device (/dev/null, /dev/zero). */
+/** A struct file for a pipe end or a character device (/dev/null, /dev/zero, /dev/siglab-disk). */
 export class File {
   flags = 0;
   owner = 0;
   signum = 0;
   refs = 1;
-  constructor(readonly pipe: Pipe, readonly mode: "r" | "w" | "rw", readonly dev: "null" | "zero" | null = null) {}
+  constructor(readonly pipe: Pipe, readonly mode: "r" | "w" | "rw", readonly dev: "null" | "zero" | "disk" | null = null) {}
 }
 
 export const ENOENT = 2;
@@ -41,7 +42,7 @@ export const ENOENT = 2;
 /** open() of the character devices the model has. */
 export function sys_open(k: Kernel, t: Task, path: string): number {
   k.run("sys_open");
-  const dev = path === "/dev/null" ? "null" : path === "/dev/zero" ? "zero" : null;
+  const dev = path === "/dev/null" ? "null" : path === "/dev/zero" ? "zero" : path === DISK_PATH ? "disk" : null;
   if (!dev) return -ENOENT;
   return filesOf(t).alloc(new File(new Pipe(), "rw", dev));
 }
@@ -134,6 +135,7 @@ function copyLines(k: Kernel, bytes: number): void {
 
 export function* sys_read(k: Kernel, t: Task, fd: number, bytes: number): Generator<unknown, number, unknown> {
   const f = filesOf(t).get(fd);
+  if (f?.dev === "disk") return yield* diskRead(k, t, f, bytes);
   if (f?.dev) return devRead(k, f, bytes);
   if (!f || f.mode !== "r") return -EBADF;
   const p = f.pipe;
@@ -157,6 +159,7 @@ export function* sys_read(k: Kernel, t: Task, fd: number, bytes: number): Genera
 export function* sys_write(k: Kernel, t: Task, fd: number, bytes: number): Generator<unknown, number, unknown> {
   const ft = filesOf(t);
   const f = ft.get(fd);
+  if (f?.dev === "disk") return diskWrite(k, f, fd, bytes);
   if (f?.dev) return devWrite(k, f, bytes);
   if (!f || f.mode !== "w") return -EBADF;
   const p = f.pipe;
@@ -216,6 +219,41 @@ function devRead(k: Kernel, f: File, bytes: number): number {
   return bytes;
 }
 
+/**
+ * write() on /dev/siglab-disk starts one request of `bytes` and returns at once (the data goes by
+ * DMA). Its completion interrupt makes a 32-byte record readable, wakes readers and sends
+ * SIGIO (or the F_SETSIG signal with si_fd) to the owner, as a 2.4 driver does with kill_fasync.
+ */
+function diskWrite(k: Kernel, f: File, fd: number, bytes: number): number {
+  k.run("siglab_disk_write");
+  if (!(bytes > 0)) return -EINVAL;
+  deviceOf(k).submit(k, bytes, () => {
+    k.run("siglab_disk.record");
+    f.pipe.len += DISK_RECORD_BYTES;
+    if (f.pipe.readWait.length) wakeAll(k, f.pipe.readWait);
+    kill_fasync(k, f, fd, POLL_IN);
+  });
+  return bytes;
+}
+
+/** read() on the disk: whole completion records; sleeps until one is there (unless O_NONBLOCK). */
+function* diskRead(k: Kernel, t: Task, f: File, bytes: number): Generator<unknown, number, unknown> {
+  k.run("siglab_disk_read");
+  const p = f.pipe;
+  if (bytes < DISK_RECORD_BYTES) return -EINVAL;
+  while (p.len === 0) {
+    if (f.flags & O_NONBLOCK) return -EAGAIN;
+    sleepOn(k, t, p.readWait);
+    yield* schedule(k);
+    unqueue(k, t, p.readWait);
+    if (t.sigpending) return -ERESTARTSYS;
+  }
+  const n = Math.min(p.len, bytes - (bytes % DISK_RECORD_BYTES));
+  copyLines(k, n);
+  p.len -= n;
+  return n;
+}
+
 /** write_null: returns count without touching the data; /dev/zero likewise. */
 function devWrite(k: Kernel, _f: File, bytes: number): number {
   k.run("dev_write");
@@ -266,7 +304,8 @@ function readable(f: File): boolean {
   return alwaysReady(f) || f.pipe.len > 0 || f.pipe.writers === 0;
 }
 function writable(f: File): boolean {
-  return alwaysReady(f) || f.pipe.len < PIPE_BUF || f.pipe.readers === 0;
+  // the disk queues every write (its records are not a pipe's buffer)
+  return alwaysReady(f) || f.dev === "disk" || f.pipe.len < PIPE_BUF || f.pipe.readers === 0;
 }
 
 /** select(): poll each fd; sleep on all their wait queues until one is ready, a signal, or timeout. */
