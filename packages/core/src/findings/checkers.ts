@@ -5,7 +5,7 @@
 import { diffFpu } from "../machine/fpu.js";
 import { userFpuView, I386_XMM_REGS } from "../kernel/i387.js";
 import type { Kernel } from "../kernel/kernel.js";
-import { INT_REGS, type SignalFrameK, type Task } from "../kernel/task.js";
+import { INT_REGS, type SignalFrameK, type Task, type UserRegs } from "../kernel/task.js";
 import type { InvariantChecker } from "../plugin-api/extension-points.js";
 
 function responsible(k: Kernel): string {
@@ -15,6 +15,8 @@ function responsible(k: Kernel): string {
 /** After sigreturn the interrupted context's registers equal what they were (plus frame edits). */
 export class SignalTransparencyChecker implements InvariantChecker {
   readonly id = "signal-transparency";
+  /** registers sys_sigreturn restored, per task, until the task is back in user mode */
+  private readonly restored = new Map<Task, UserRegs>();
 
   attach(k: Kernel): void {
     k.events.on("signal.interrupt", (t, frame) => {
@@ -24,7 +26,29 @@ export class SignalTransparencyChecker implements InvariantChecker {
       this.check(k, t, frame);
       k.fpuPool.give(frame.snapshot?.fpu);
       frame.snapshot = undefined;
+      this.restored.set(t, t.regs.clone());
     });
+    // the exit after sigreturn must hand user mode what sigreturn restored (an iret does; a
+    // fast exit that does not reload pt_regs, e.g. SYSEXIT, would not)
+    k.events.on("return.user", (t, intoHandler) => {
+      if (intoHandler || this.restored.size === 0) return;
+      const want = this.restored.get(t);
+      if (!want) return;
+      this.restored.delete(t);
+      this.checkExit(k, t, want);
+    });
+  }
+
+  private checkExit(k: Kernel, t: Task, want: UserRegs): void {
+    for (const r of INT_REGS) {
+      if (t.regs[r] === want[r]) continue;
+      k.report({
+        severity: "error",
+        kind: "int-register-corruption",
+        message: `${r} of task ${t.pid} was not returned to user mode as sigreturn restored it: expected ${want[r]}, got ${t.regs[r]}`,
+        evidence: { task: t.pid, register: r, expected: want[r], actual: t.regs[r], path: "return to user mode after sys_sigreturn", entry: k.deps.entry.id, variants: responsible(k), cycle: k.cycles },
+      });
+    }
   }
 
   private check(k: Kernel, t: Task, frame: SignalFrameK): void {
