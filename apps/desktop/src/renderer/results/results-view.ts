@@ -126,6 +126,12 @@ export class ResultsView {
     this.body.append(grid);
     const metrics = [...new Set(this.results.flatMap((r) => r.metrics.map((m) => m.name)))];
     const sweep = this.config?.sweep?.param;
+    // "Where the cycles go" first: it is the chart the lab is about.
+    const { config, phaseAt } = phaseConfig(this.results, this.profiles, sweep);
+    grid.append(this.chartCard("Where the cycles go (by phase)", "phases", config, (c) => {
+      const { run, phase } = phaseAt(c);
+      this.openInspector(run, phase);
+    }, () => this.phaseTsv()));
     for (const m of metrics) {
       if (sweep) {
         grid.append(this.chartCard(`${m} vs ${sweep}`, `sweep:${m}`, sweepConfig(m, sweep, this.results, this.profiles), undefined, () => this.metricTsv(m)));
@@ -139,11 +145,6 @@ export class ResultsView {
         );
       }
     }
-    const { config, phaseAt } = phaseConfig(this.results, this.profiles, sweep);
-    grid.append(this.chartCard("Where the cycles go (by phase)", "phases", config, (c) => {
-      const { run, phase } = phaseAt(c);
-      this.openInspector(run, phase);
-    }, () => this.phaseTsv()));
     for (const m of metrics) {
       const hc = histogramConfig(m, this.results, this.profiles);
       if (hc) grid.append(this.chartCard(`${m}: per-iteration histogram`, `histogram:${m}`, hc));
