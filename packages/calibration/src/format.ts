@@ -1,0 +1,65 @@
+/** Plain-text tables for the calibrate command and the calibration / predictions suites. */
+import { fmt, type FitResult } from "./fit.js";
+import { isLargeCorrection, SCALE_BOUNDS } from "./plan.js";
+import { variantLabel } from "./env.js";
+import type { Prediction } from "./predictions.js";
+import type { SuiteRow } from "./suite.js";
+
+export function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n");
+}
+
+const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(2)}%`;
+const signed = (x: number) => `${x >= 0 ? "+" : ""}${fmt(x)}`;
+
+export function formatSuite(rows: readonly SuiteRow[]): string {
+  const head = ["  target", "unit", "measured", "simulated", "error", "tolerance", "status"];
+  const body = rows.map((r) => [
+    `  ${r.id}`,
+    r.unit,
+    fmt(r.measured),
+    r.simulated === null ? "-" : fmt(r.simulated),
+    r.error === null ? "-" : r.unit === "cycles" ? `${signed(r.error)} (${pct(r.relError!)})` : pct(r.relError!),
+    r.tolerance,
+    r.status === "pending" ? r.note! : r.status.toUpperCase(),
+  ]);
+  return table([head, ...body]);
+}
+
+export function formatFit(r: FitResult): string {
+  const head = ["  group", "profile", "target", "costs (start -> fitted)", "scale", "simulated / measured", "status"];
+  const body = r.groups.map((g) => {
+    const costs = Object.entries(g.group.start).map(([op, v]) => `${op} ${v}->${g.values[op as keyof typeof g.values]}`).join(", ");
+    const status = g.status === "fitted" && isLargeCorrection(g.scale) ? `fitted (large correction: check the model)` : g.status === "fitted" ? "fitted" : g.reason ?? g.status;
+    return [
+      `  ${g.group.id}`,
+      g.group.profile,
+      g.target.id,
+      costs,
+      g.scale === undefined ? "-" : `x${g.scale.toFixed(3)}`,
+      g.simulated === undefined ? "-" : `${fmt(g.simulated)} / ${fmt(g.target.measured)} ${g.target.unit}`,
+      status,
+    ];
+  });
+  const lines = [table([head, ...body])];
+  for (const g of r.groups) {
+    if (g.floor !== undefined) lines.push(`  ${g.group.id}: with its ops at 0 cycles the model still gives ${fmt(g.floor)} ${g.target.unit} (figure ${fmt(g.target.measured)})`);
+  }
+  lines.push(`  ${r.sweeps} sweep(s), ${r.converged ? "converged" : "NOT converged"}; scale bounds x${SCALE_BOUNDS[0]}..x${SCALE_BOUNDS[1]}`);
+  return lines.join("\n");
+}
+
+export function formatPredictions(rows: readonly Prediction[]): string {
+  const head = ["  workload", "cpu", "variants", "metric", "value", "unit"];
+  const body = rows.map((p) => [
+    `  ${p.workload}`,
+    p.cpu,
+    variantLabel(p.variants),
+    p.metric,
+    p.pending ? p.note ?? "pending" : fmt(p.value!),
+    p.pending ? "" : p.unit,
+  ]);
+  const notes = [...new Set(rows.filter((p) => !p.pending && p.note).map((p) => p.note!))];
+  return [table([head, ...body]), ...notes.map((n) => `  note: ${n}`)].join("\n");
+}

@@ -1,0 +1,132 @@
+/**
+ * The predictions suite: the simulator's figures for published results that are NOT calibration
+ * figures (they are kept to validate the model elsewhere). Runs the shipped workloads with their
+ * default parameters on the shipped profiles; fits nothing and asserts nothing about values.
+ */
+import type { LoadedPlugin, ParamValue, RunResult, VariantSpec } from "@siglab/core";
+import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
+import { BUILTIN_PROFILE_FILES, type CpuProfileFile } from "@siglab/cpu-profiles";
+import { builtinPluginIds, exampleParams, runExample, type RunRequest } from "./env.js";
+import { NGPT, NO_CLI_EXIT, pendingReason, SA_NOFP, SYSENTER } from "./plugins.js";
+import { NGPT_CPU } from "./targets.js";
+
+export interface Prediction {
+  workload: string;
+  /** "id@MHz" */
+  cpu: string;
+  variants: VariantSpec[];
+  metric: string;
+  value: number | null;
+  unit: string;
+  pending: boolean;
+  note?: string;
+}
+
+interface PredictionSpec {
+  workload: string;
+  /** shown as the row's workload (e.g. to say getpid stands in for getppid) */
+  label?: string;
+  cpu: string;
+  mhz: number;
+  variants: VariantSpec[];
+  params?: Record<string, ParamValue>;
+  metric: string;
+  unit: string;
+  /** ratio: the run with `variants` over the same run on the baseline */
+  how?: "value" | "ratio";
+  /** the name printed for a ratio */
+  ratioName?: string;
+  requires: string[];
+  note?: string;
+}
+
+const LMBENCH: [string, string][] = [
+  ["lat_syscall", "null syscall"],
+  ["lat_sig_catch", "signal catch"],
+  ["lat_sig_prot", "protection fault"],
+  ["lat_ctx", "context switch"],
+  ["lat_pipe", "pipe latency"],
+];
+const LMBENCH_CPUS: [string, number][] = [
+  ["p6-coppermine", 1000],
+  ["p6-coppermine", 450],
+  ["p4-northwood", 2400],
+  ["k7-palomino", 1400],
+];
+
+/** getppid if lat_syscall offers a `call` parameter, else getpid standing in for it. */
+function getppidSpec(): Pick<PredictionSpec, "label" | "params" | "metric" | "note"> {
+  if ("call" in exampleParams("lat_syscall")) return { label: "lat_syscall (getppid)", params: { call: "getppid" }, metric: "getppid" };
+  return { label: "lat_syscall (getpid for getppid)", metric: "getpid", note: "lat_syscall has no `call` parameter yet: getpid stands in for getppid (the same path but for the body's load)" };
+}
+
+export function predictionSpecs(): PredictionSpec[] {
+  const out: PredictionSpec[] = [];
+  for (const [cpu, mhz] of LMBENCH_CPUS) {
+    for (const [workload, metric] of LMBENCH) out.push({ workload, cpu, mhz, variants: [], metric, unit: "us", requires: [] });
+  }
+  const k7 = { cpu: "k7-palomino", mhz: 1400 };
+  out.push({ workload: "lat_syscall", ...k7, variants: [], metric: "getpid", unit: "cycles", requires: [] });
+  out.push({ workload: "lat_syscall", ...k7, variants: [{ id: NO_CLI_EXIT }], metric: "getpid", unit: "cycles", requires: [NO_CLI_EXIT] });
+  for (const [cpu, mhz] of [["p6-coppermine", 600], ["p5-p54c", 133]] as const) {
+    out.push({ workload: "gc_barrier", cpu, mhz, variants: [], metric: "barrier trap", unit: "us", requires: [] });
+  }
+  out.push({ workload: "lat_sig_catch", cpu: "p4-northwood", mhz: 2200, variants: [{ id: SA_NOFP, options: { forceAll: true } }], metric: "signal catch", unit: "us", requires: [SA_NOFP] });
+  const gp = getppidSpec();
+  const p3 = { cpu: "p6-coppermine", mhz: 1000 };
+  out.push({ workload: "lat_syscall", ...gp, ...p3, variants: [], unit: "cycles", requires: [] });
+  out.push({ workload: "lat_syscall", ...gp, ...p3, variants: [{ id: SYSENTER }], unit: "cycles", requires: [SYSENTER] });
+  out.push({
+    workload: "ngpt_readwrite",
+    ...NGPT_CPU,
+    variants: [{ id: NGPT }],
+    metric: "wall time",
+    how: "ratio",
+    ratioName: "NGPT/LinuxThreads wall-time ratio",
+    unit: "ratio",
+    requires: [NGPT],
+  });
+  return out;
+}
+
+export interface PredictionOptions {
+  profiles?: CpuProfileFile[];
+  plugins?: readonly LoadedPlugin[];
+  /** override `iterations` of every workload that has it (tests keep runs short) */
+  iterations?: number;
+}
+
+function metricValue(r: RunResult, s: PredictionSpec, req: RunRequest): number {
+  const m = r.metrics.find((x) => x.name === s.metric) ?? r.metrics.find((x) => x.unit === s.unit);
+  if (!m) throw new Error(`${req.workload} on ${req.cpu}@${req.mhz}: no metric '${s.metric}' (metrics: ${r.metrics.map((x) => x.name).join(", ")})`);
+  return m.value;
+}
+
+export function runPredictions(o: PredictionOptions = {}): Prediction[] {
+  const profiles = o.profiles ?? [...BUILTIN_PROFILE_FILES];
+  const plugins = o.plugins ?? BUILTIN_PLUGINS;
+  const available = builtinPluginIds(plugins);
+  return predictionSpecs().map((s) => {
+    const row: Prediction = {
+      workload: s.label ?? s.workload,
+      cpu: `${s.cpu}@${s.mhz}`,
+      variants: s.variants,
+      metric: s.ratioName ?? s.metric,
+      value: null,
+      unit: s.unit,
+      pending: false,
+    };
+    if (s.note) row.note = s.note;
+    const pending = pendingReason(s.requires, available);
+    if (pending) return { ...row, pending: true, note: pending };
+    const params = { ...(s.params ?? {}) };
+    if (o.iterations !== undefined && "iterations" in exampleParams(s.workload)) params["iterations"] = o.iterations;
+    const req: RunRequest = { workload: s.workload, cpu: s.cpu, mhz: s.mhz, variants: s.variants, params };
+    const v = metricValue(runExample(req, profiles, plugins), s, req);
+    if (s.how === "ratio") {
+      const base: RunRequest = { ...req, variants: [] };
+      row.value = v / metricValue(runExample(base, profiles, plugins), s, base);
+    } else row.value = v;
+    return row;
+  });
+}
