@@ -4,8 +4,9 @@ import saNofp from "@siglab/plugin-sa-nofp";
 import libcR from "@siglab/plugin-libc-r";
 import ngpt from "@siglab/plugin-ngpt";
 import userSigmask from "@siglab/plugin-user-sigmask";
+import aio from "@siglab/plugin-aio";
 
-export const BUILTIN_PLUGINS: LoadedPlugin[] = [saNofp, ngpt, libcR, userSigmask];
+export const BUILTIN_PLUGINS: LoadedPlugin[] = [saNofp, ngpt, libcR, userSigmask, aio];
 
 export interface Preset {
   id: string;
