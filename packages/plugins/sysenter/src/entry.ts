@@ -6,8 +6,9 @@
  * changed pt_regs (signal delivery, sigreturn: TIF_IRET) must therefore leave through iret.
  */
 import { NR, type EntryMechanism, type Kernel, type Task } from "@siglab/core";
-import type { ResolvedProfile } from "@siglab/cpu-profiles";
 import { SYSCALL_EIP } from "@siglab/core/runtime/gate.js";
+
+type ResolvedProfile = Parameters<EntryMechanism["checkCpu"]>[0];
 
 export interface SysenterOptions {
   /** how the signal trampoline enters sys_sigreturn: "int80" (2.5.53 retcode, glibc __restore) or "vsyscall" */
