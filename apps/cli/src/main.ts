@@ -5,6 +5,8 @@ import { registerRunCommand, resolveRunArgs, addRunOptions } from "./commands/ru
 import { registerListCommand } from "./commands/list.js";
 import { registerPluginsCommands } from "./commands/plugins.js";
 import { registerSuiteCommand } from "./commands/suite.js";
+import { registerCalibrationSuites } from "./commands/suites-calibration.js";
+import { registerCalibrateCommand } from "./commands/calibrate.js";
 import { registerBundleCommands } from "./commands/bundle.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { runInSandbox, stopSandbox } from "./run/sandbox.js";
@@ -13,7 +15,9 @@ const cli = cac("siglab");
 registerRunCommand(cli);
 registerListCommand(cli);
 registerPluginsCommands(cli);
+registerCalibrationSuites();
 registerSuiteCommand(cli);
+registerCalibrateCommand(cli);
 registerBundleCommands(cli, { runInSandbox: (spec, opts) => runInSandbox(spec, opts ?? {}), resolveRunArgs, addRunOptions });
 registerServeCommand(cli);
 cli.help();

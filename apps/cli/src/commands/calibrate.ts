@@ -1,0 +1,50 @@
+/**
+ * `siglab calibrate [--check] [--json] [--verbose]`: fits the profiles' `kind: "fitted"` costs to
+ * calibration/figures.json by running the shipped workloads in-process (trusted built-in code),
+ * then writes the profile files and the provenance report. --check writes nothing and exits 1 if
+ * the shipped files differ from a fresh fit.
+ */
+import type { CAC } from "cac";
+import { BUILTIN_PROFILE_SOURCES } from "@siglab/cpu-profiles";
+import { candidateProfiles, fit, formatFit, formatSuite, runCalibrationSuite } from "@siglab/calibration";
+import { calibrationReportText, plannedWrites, staleness, writePlanned } from "@siglab/calibration/node";
+import { reportCliError } from "./run.js";
+
+export function registerCalibrateCommand(cli: CAC): void {
+  cli
+    .command("calibrate", "Fit the profiles' fitted costs to calibration/figures.json and write them with provenance")
+    .option("--check", "fit without writing; exit 1 if the shipped values differ from a fresh fit")
+    .option("--json", "print the provenance report as JSON")
+    .option("--verbose", "log every solver step to stderr")
+    .action((o: Record<string, unknown>) => {
+      try {
+        const log = o["verbose"] ? (l: string) => console.error(l) : undefined;
+        const r = fit(log ? { log } : {});
+        const rows = runCalibrationSuite({ profiles: candidateProfiles(BUILTIN_PROFILE_SOURCES, r.values) });
+        const writes = plannedWrites(r, rows);
+        if (o["json"]) process.stdout.write(calibrationReportText(r, rows));
+        else {
+          console.log("Free parameters (one scale per group of fitted costs):\n" + formatFit(r));
+          console.log("\nCalibration targets with the fitted costs:\n" + formatSuite(rows));
+        }
+        if (o["check"]) {
+          const stale = staleness(writes);
+          const out = o["json"] ? console.error : console.log;
+          if (stale.length) {
+            out(`\ncalibrate --check: the shipped files are stale (run \`pnpm siglab calibrate\`):\n  ${stale.join("\n  ")}`);
+            process.exitCode = 1;
+          } else {
+            out("\ncalibrate --check: the shipped fitted values and report match a fresh fit.");
+            process.exitCode = 0;
+          }
+          return;
+        }
+        const changed = writePlanned(writes);
+        const out = o["json"] ? console.error : console.log;
+        out(changed.length ? `\nwrote ${changed.join(", ")}` : "\nnothing to write: the files already hold this fit");
+        process.exitCode = 0;
+      } catch (e) {
+        reportCliError(e);
+      }
+    });
+}
