@@ -82,13 +82,13 @@ function specs(): BreakdownSpec[] {
     ]),
     {
       id: "p4-signal",
-      title: "lat_sig catch (signal with live FPU state), P4",
+      title: "lat_sig catch (the task has an FPU context), P4",
       run: { workload: "lat_sig_catch", ...P4, params: { iterations: 4_000 } },
       per: "per signal",
       operations: counter("signals.delivered"),
       ops: [
         { name: "FPU save/restore (phases signal.fpu_save, signal.fpu_restore, fpu.nm_trap)", phases: FPU_PHASES },
-        { name: "gates (int $0x80 x2, #NM entry, iret x3)", ops: GATE },
+        { name: "gates (int $0x80, exception entries, iret)", ops: GATE },
         { name: "fxsave + fxrstor", ops: ["fxsave", "fxrstor"] },
         { name: "CR0/DR writes and reads (stts, clts, db7)", ops: ["write_cr0", "read_cr0", "clts", "mov_dr"] },
         { name: "FXSR <-> i387 register conversion", ops: ["fxsr_convert_reg"] },

@@ -79,7 +79,7 @@ export const FIT_GROUPS: readonly FitGroup[] = [
     profile: "p4-northwood",
     start: { fxsave: 275, fxrstor: 330, write_cr0: 263 },
     target: "p4-lat-sig-catch",
-    why: "a signal to a task with live FPU state pays fxsave, the stts CR0 writes, the #NM trap's clts and fxrstor (clts, read_cr0, mov_dr, invlpg follow write_cr0)",
+    why: "the profile fits the FPU save/restore of signal delivery to this figure: fxsave when the interrupted task owns the FPU, the stts/clts CR0 writes, fxrstor at the next #NM (clts, read_cr0, mov_dr, invlpg follow write_cr0)",
   },
 ];
 

@@ -122,7 +122,7 @@ export function calibrationTargets(): Target[] {
     {
       id: "p4-lat-sig-catch",
       figures: ["p4-lat-sig-catch"],
-      label: "lat_sig catch with live FPU state (P4 2.2 GHz)",
+      label: "lat_sig catch, the task has an FPU context (P4 2.2 GHz)",
       measured: figureValue("p4-lat-sig-catch"),
       unit: "us",
       how: "value",

@@ -1,0 +1,41 @@
+// The simulator is deterministic, so the calibration suite on the shipped profiles is a test.
+import { describe, expect, it } from "vitest";
+import { builtinPluginIds, calibrationTargets, missedRows, runCalibrationSuite } from "../src/index.js";
+
+/**
+ * Targets the fitted parameters cannot reach with the model as it is (see docs/calibration.md):
+ * the test fails when one of them starts to pass, so this list stays honest.
+ */
+const KNOWN_MODEL_GAPS: Record<string, string> = {
+  "p4-lat-sig-catch": "the non-fitted ops of the P4 signal path already cost more than the figure allows",
+  "ngpt-vs-linuxthreads-yield": "Seaman's machine is not stated; on the PIII the model's NGPT/LinuxThreads ratio is low",
+};
+
+describe("calibration suite on the shipped profiles", () => {
+  const rows = runCalibrationSuite();
+
+  it("has a row for every calibration target, pending exactly when a needed plugin is not built", () => {
+    const available = builtinPluginIds();
+    expect(rows.map((r) => r.id)).toEqual(calibrationTargets().map((t) => t.id));
+    for (const t of calibrationTargets()) {
+      const row = rows.find((r) => r.id === t.id)!;
+      const missing = t.requires.filter((p) => !available.includes(p));
+      expect(row.status === "pending", t.id).toBe(missing.length > 0);
+      if (missing.length) expect(row.note).toBe(`pending (plugin ${missing.join(", ")} not built)`);
+      else expect(row.simulated).not.toBeNull();
+    }
+  });
+
+  it("meets every non-pending target except the known model gaps, which still miss", () => {
+    const missed = missedRows(rows).map((r) => r.id).sort();
+    const gaps = Object.keys(KNOWN_MODEL_GAPS).filter((id) => rows.find((r) => r.id === id)?.status !== "pending").sort();
+    expect(missed).toEqual(gaps);
+  });
+
+  it("qualitative figures are reported, not judged", () => {
+    for (const r of rows.filter((x) => x.id.startsWith("fxsr-signal-tripling"))) {
+      expect(r.status).toBe("info");
+      expect(r.simulated!).toBeGreaterThan(1); // the FXSR frame costs more than the alternatives
+    }
+  });
+});
