@@ -102,10 +102,6 @@ export class KioCtx {
     w.set(this.id + 8, this.head);
     return ev;
   }
-
-  get pending(): number {
-    return (this.tail - this.head + this.ringNr) % this.ringNr;
-  }
 }
 
 /** Per-run AIO state (k.ext["aio"]). */

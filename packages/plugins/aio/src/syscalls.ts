@@ -138,13 +138,7 @@ function* sys_io_getevents(k: Kernel, t: Task, args: unknown[]): Gen<IoEvent[] |
     }
     if (events.length && min <= events.length) break;
     if (timedOut) break;
-    ctx.wait.push(t);
-    t.state = "interruptible";
-    t.wakeReason = "";
-    t.waitingOn = "io_getevents";
-    yield* sched.schedule(k);
-    const i = ctx.wait.indexOf(t);
-    if (i >= 0) ctx.wait.splice(i, 1);
+    yield* sleepOn(k, t, ctx.wait, "io_getevents");
     if (t.wakeReason === "timeout") timedOut = true;
     if (t.sigpending) {
       ret = -EINTR;
@@ -154,6 +148,17 @@ function* sys_io_getevents(k: Kernel, t: Task, args: unknown[]): Gen<IoEvent[] |
   t.timeoutAt = -1;
   k.run("read_events.wake");
   return events.length ? done(k, events) : ret || events;
+}
+
+/** Sleep (TASK_INTERRUPTIBLE) on wait queue `q` until woken; the caller re-checks its condition. */
+function* sleepOn(k: Kernel, t: Task, q: Task[], what: string): Gen<void> {
+  q.push(t);
+  t.state = "interruptible";
+  t.wakeReason = "";
+  t.waitingOn = what;
+  yield* sched.schedule(k);
+  const i = q.indexOf(t);
+  if (i >= 0) q.splice(i, 1);
 }
 
 function done(k: Kernel, events: IoEvent[]): IoEvent[] {
@@ -169,15 +174,7 @@ function* sys_io_destroy(k: Kernel, t: Task, args: unknown[]): Gen<number> {
   k.run("sys_io_destroy");
   ctx.dead = true;
   // TASK_UNINTERRUPTIBLE in Linux; the model sleeps interruptibly and re-checks
-  while (ctx.reqsActive > 0) {
-    ctx.destroyWait.push(t);
-    t.state = "interruptible";
-    t.wakeReason = "";
-    t.waitingOn = "io_destroy";
-    yield* sched.schedule(k);
-    const i = ctx.destroyWait.indexOf(t);
-    if (i >= 0) ctx.destroyWait.splice(i, 1);
-  }
+  while (ctx.reqsActive > 0) yield* sleepOn(k, t, ctx.destroyWait, "io_destroy");
   k.run("aio_free_ring");
   t.mm.unmap(ctx.id, ctx.ringBytes);
   const s = aioState(k);
