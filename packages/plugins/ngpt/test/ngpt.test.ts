@@ -3,7 +3,7 @@ import { validateManifest, type RunResult } from "@siglab/core";
 import { metric, pathCount, runExample, runSource, type RunOpts } from "../../../core/test/harness.js";
 import manifestJson from "../plugin.json" with { type: "json" };
 import ngpt from "../src/index.js";
-import { PER_THREAD_MASK, PIPE_FROM_CHILD, PIPE_WAIT, UNWRAPPED_SLEEP } from "./workloads.js";
+import { PER_THREAD_MASK, PIPE_FROM_CHILD, PIPE_WAIT, UNWRAPPED_SLEEP, W } from "./workloads.js";
 
 const NGPT = { plugins: [ngpt], variants: [{ id: "ngpt" }] };
 const withNgpt = (o: RunOpts = {}, options?: Record<string, boolean>): RunOpts => ({ ...o, plugins: [ngpt], variants: [{ id: "ngpt", ...(options ? { options } : {}) }] });
@@ -90,11 +90,25 @@ describe("ngpt: the user-level switch", () => {
     expect(r.findings).toEqual([]);
   });
 
-  it("gives every user-level thread its own id", () => {
-    const src = PIPE_WAIT.replace('t.report("got", got, "bytes");', 't.report("got", got, "bytes"); t.report("self", t.pthread.self(), "");');
+  it("is deterministic: identical inputs give identical results", () => {
+    const a = runExample("ngpt_readwrite", withNgpt({ params: { threads: 3, iterations: 10 }, timeline: true }));
+    const b = runExample("ngpt_readwrite", withNgpt({ params: { threads: 3, iterations: 10 }, timeline: true }));
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+  });
+
+  it("gives every user-level thread its own id, all on the one kernel task", () => {
+    const src = W(`
+      const ids = [t.pthread.self()], tids = [t.tid];
+      const hs = [];
+      for (let i = 0; i < 3; i++) hs.push(yield* t.pthread.create(function* (th) { ids.push(th.pthread.self()); tids.push(th.tid); yield* th.pthread.yield(); }));
+      for (const h of hs) yield* t.pthread.join(h);
+      t.report("distinct ids", new Set(ids).size, "");
+      t.report("distinct tids", new Set(tids).size, "");
+    `);
     const r = runSource(src, withNgpt());
-    expect(metric(r, "self")).toBeGreaterThan(0);
-    expect(r.findings).toEqual([]);
+    expect(metric(r, "distinct ids")).toBe(4);
+    expect(metric(r, "distinct tids")).toBe(1);
+    expect(metric(runSource(src), "distinct tids")).toBe(4); // LinuxThreads: a task per thread
   });
 });
 
