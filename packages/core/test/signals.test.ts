@@ -209,3 +209,19 @@ describe("page faults", () => {
     expect(r.counters["signals.fatal"]).toBe(1);
   });
 });
+
+describe("back-to-back deliveries", () => {
+  it("a second signal delivered on sigreturn's exit, whose handler makes a syscall, is clean", () => {
+    const r = runSource(W(`
+      const pid = yield* t.getpid();
+      yield* t.sigaction(SIGUSR1, function* () {});
+      yield* t.sigaction(SIGUSR2, function* (h) { yield* h.getpid(); });
+      yield* t.sigprocmask(SIG_BLOCK, [SIGUSR1, SIGUSR2]);
+      yield* t.kill(pid, SIGUSR1); yield* t.kill(pid, SIGUSR2);
+      yield* t.sigprocmask(SIG_UNBLOCK, [SIGUSR1, SIGUSR2]);
+      t.report("done", 1, "");`));
+    expect(r.error).toBeUndefined();
+    expect(r.counters["signals.delivered"]).toBe(2);
+    expect(r.findings).toEqual([]);
+  });
+});

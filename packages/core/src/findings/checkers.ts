@@ -31,7 +31,13 @@ export class SignalTransparencyChecker implements InvariantChecker {
     // the exit after sigreturn must hand user mode what sigreturn restored (an iret does; a
     // fast exit that does not reload pt_regs, e.g. SYSEXIT, would not)
     k.events.on("return.user", (t, intoHandler) => {
-      if (intoHandler || this.restored.size === 0) return;
+      if (this.restored.size === 0) return;
+      // sigreturn's exit delivered another signal: user mode gets that handler's frame, and the
+      // restored registers come back (checked again) at that handler's own sigreturn
+      if (intoHandler) {
+        this.restored.delete(t);
+        return;
+      }
       const want = this.restored.get(t);
       if (!want) return;
       this.restored.delete(t);
