@@ -2,9 +2,9 @@
  * Deferred FP save at signal delivery (Jamie Lokier's TS idea; Andi Kleen's unmapped-page variant).
  *
  * Delivery writes nothing: the interrupted FP state stays parked where it is (the registers, with
- * CR0.TS set, or thread.i387), used_math is cleared as 2.4 does, and a record is pushed on a
- * per-task stack. The first #NM while a record is on top and untrapped saves the parked state into
- * that record's frame area and gives the FPU instruction an initialised FPU. sigreturn takes a
+ * CR0.TS set, or thread.i387) and a record is pushed on a per-task stack. The first #NM while a
+ * record is on top and untrapped saves the parked state into that record's frame area and gives
+ * the FPU instruction an initialised FPU. sigreturn takes a
  * record off: if it was saved, restore_i387 loads the frame's image (sc->fpstate); otherwise the
  * state never left and is simply handed back.
  *
@@ -72,7 +72,8 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
       k.run("lazy_fp.park");
       k.cpu.TS = true;
     }
-    t.usedMath = false; // as 2.4: the handler has no FP context of its own until it traps
+    // used_math stays 1: thread.i387 / the registers still hold a real FP context (the parked one);
+    // the record on top, not used_math, tells the #NM handler to hand the handler a fresh FPU
     frame.fpImage = k.fpuPool.take(UNWRITTEN);
     const stack = recordsOf(t);
     const rec: LazyRecord = { frame, saved: false, trapped: false, addr: 0, mapped: true };

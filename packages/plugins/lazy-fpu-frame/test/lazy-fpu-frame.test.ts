@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runExample, runSource, metric, pathCount } from "../../../core/test/harness.js";
 import lazy from "../src/index.js";
-import { NESTED, NESTED_LONGJMP } from "./workloads.js";
+import { NESTED, NESTED_LONGJMP, SWITCH_IN_HANDLER } from "./workloads.js";
 
 type Mode = "ts" | "unmapped-page";
 const lz = (mode: Mode) => ({ plugins: [lazy], variants: [{ id: "lazy-fpu-frame", options: { mode } }] });
@@ -74,7 +74,7 @@ describe("lazy-fpu-frame: cost (lat_sig_catch, live FP state in the interrupted 
 });
 
 describe("lazy-fpu-frame: hazards", () => {
-  it("clean where the mechanism holds: lat_sig_catch, plain nested handlers, SSE memcpy in a handler", () => {
+  it("clean where the mechanism holds: lat_sig_catch, plain nesting, SSE memcpy in a handler, a switch inside the handler", () => {
     for (const mode of ["ts", "unmapped-page"] as const) {
       expect(kinds(runExample("lat_sig_catch", { params: { iterations: 200 }, ...lz(mode) })), mode).toEqual([]);
       const n = runSource(NESTED, lz(mode));
@@ -82,6 +82,11 @@ describe("lazy-fpu-frame: hazards", () => {
       expect(metric(n, "xmm0 intact"), mode).toBe(100);
       expect(kinds(n), mode).toEqual([]);
       expect(kinds(runExample("sa_nofp_hazard", lz(mode))), mode).toEqual([]);
+      const sw = runSource(SWITCH_IN_HANDLER, lz(mode));
+      expect(sw.error, mode).toBeUndefined();
+      expect(metric(sw, "xmm0 intact"), mode).toBe(50);
+      expect(sw.counters["sched.switches"], mode).toBeGreaterThan(100);
+      expect(kinds(sw), mode).toEqual([]);
     }
   });
 

@@ -61,3 +61,39 @@ export default workload({
     return 0;
   },
 });`;
+
+/**
+ * The handler yields to another task that uses the FPU, before and after touching the FPU itself:
+ * the parked state must survive the lazy context switch (unlazy_fpu saves it to thread.i387).
+ */
+export const SWITCH_IN_HANDLER = `
+import { workload, SIGUSR1 } from "siglab";
+export default workload({
+  name: "a context switch inside the handler",
+  params: { iterations: 50 },
+  *main(t, { iterations }) {
+    const pid = yield* t.getpid();
+    let done = false;
+    const child = yield* t.clone(function* (c) {
+      let n = 0;
+      while (!done) { yield* c.fpu.set("xmm0", [n, n, n, n]); n++; yield* c.sched_yield(); }
+      return 0;
+    });
+    yield* t.sigaction(SIGUSR1, function* (h) {
+      yield* h.sched_yield(); // the other task runs and uses the FPU while our state is parked
+      yield* h.fpu.set("xmm3", [3, 3, 3, 3]);
+      yield* h.sched_yield();
+    });
+    let intact = 0;
+    for (let i = 0; i < iterations; i++) {
+      yield* t.fpu.set("xmm0", [i, 2, 4, 6]);
+      yield* t.kill(pid, SIGUSR1);
+      const x = yield* t.fpu.get("xmm0");
+      if (x.join() === [i, 2, 4, 6].join()) intact++;
+    }
+    done = true;
+    yield* t.sched_yield();
+    t.report("xmm0 intact", intact, "count");
+    return 0;
+  },
+});`;
