@@ -1,12 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { runExample, runSource, metric, pathCount } from "../../../core/test/harness.js";
 import lazy from "../src/index.js";
+import saNofp from "../../sa-nofp/src/index.js";
 import { NESTED, NESTED_LONGJMP, SWITCH_IN_HANDLER } from "./workloads.js";
 
 type Mode = "ts" | "unmapped-page";
 const lz = (mode: Mode) => ({ plugins: [lazy], variants: [{ id: "lazy-fpu-frame", options: { mode } }] });
 const kinds = (r: ReturnType<typeof runExample>) => r.findings.map((f) => f.kind);
 const counter = (r: ReturnType<typeof runExample>, name: string) => r.counters[name] ?? 0;
+
+describe("lazy-fpu-frame: manifest and stacking", () => {
+  it("refuses an unknown mode, and refuses to stack with sa-nofp (both replace SignalFpuPolicy)", () => {
+    const bad = runExample("lat_sig_catch", { params: { iterations: 10 }, plugins: [lazy], variants: [{ id: "lazy-fpu-frame", options: { mode: "eager" } }] });
+    expect(bad.error?.kind).toBe("plugin");
+    expect(bad.error?.message).toMatch(/option 'mode'.*ts, unmapped-page/);
+    const both = runExample("lat_sig_catch", { params: { iterations: 10 }, plugins: [lazy, saNofp], variants: [{ id: "lazy-fpu-frame" }, { id: "sa-nofp" }] });
+    expect(both.error?.message).toMatch(/'lazy-fpu-frame' and 'sa-nofp' conflict/);
+  });
+});
 
 describe("lazy-fpu-frame: the mechanism", () => {
   it("ts: delivery parks the FP state behind TS; no conversion, no copy, no #NM after sigreturn", () => {
