@@ -80,7 +80,8 @@ describe("siglab plugins info", () => {
     expect(text).toMatch(/^  depth\s+number \(frames\), 1\.\.8\s+default 2\s+Nesting depth$/m);
     expect(text).toMatch(/^  strict\s+boolean\s+default false\s+Report every occurrence$/m);
     expect(text).toMatch(/^Contributes to: EntryMechanism, PathTransformContribution$/m);
-    expect(text).toMatch(/^Replaces: EntryMechanism \(conflicts with: tp-rival\)$/m);
+    expect(text).toMatch(/^Replaces: EntryMechanism \(conflicts with: (.*, )?tp-rival(, .*)?\)$/m);
+    expect(text).toMatch(/conflicts with: .*sysenter/); // the built-in SYSENTER entry replaces it too
     expect(text).toMatch(/^  tp_demo_run\s+tp demo run \(tp-demo\/examples\/tp_demo_run\.ts\)$/m);
     expect(text).toMatch(/third-party, from .*tp-demo \(main: main\.js\)/);
   });

@@ -77,9 +77,9 @@ export const FIT_GROUPS: readonly FitGroup[] = [
   {
     id: "p4-signal-fpu",
     profile: "p4-northwood",
-    start: { fxsave: 275, fxrstor: 330, write_cr0: 263 },
+    start: { fxsr_convert_reg: 40, copy_user_setup: 30 },
     target: "p4-lat-sig-catch",
-    why: "the profile fits the FPU save/restore of signal delivery to this figure: fxsave when the interrupted task owns the FPU, the stts/clts CR0 writes, fxrstor at the next #NM (clts, read_cr0, mov_dr, invlpg follow write_cr0)",
+    why: "lat_sig catch's task has an FPU context but does not own the FPU when it signals: per signal, convert_fxsr_to_user/from_user classify and copy 8 registers each way and ~20 small __copy_*_user calls move the 624-byte image — the part of the delivery no other figure fixes",
   },
 ];
 

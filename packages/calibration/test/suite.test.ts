@@ -7,7 +7,6 @@ import { builtinPluginIds, calibrationTargets, missedRows, runCalibrationSuite }
  * the test fails when one of them starts to pass, so this list stays honest.
  */
 const KNOWN_MODEL_GAPS: Record<string, string> = {
-  "p4-lat-sig-catch": "the non-fitted ops of the P4 signal path already cost more than the figure allows",
   "ngpt-vs-linuxthreads-yield": "Seaman's machine is not stated; on the PIII the model's NGPT/LinuxThreads ratio is low",
 };
 
