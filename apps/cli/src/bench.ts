@@ -42,7 +42,7 @@ if (want("signals")) {
   line("signal deliveries per host second", Math.round(r.counters["signals.delivered"]! / s), "signals/s");
 }
 if (want("ngpt")) {
-  const { s } = run("ngpt_yield", { threads: 10, yields: 1_000_000 });
+  const { s } = run("ngpt_yield", { threads: 10, yields: Number(process.env["SIGLAB_BENCH_YIELDS"] ?? 1_000_000) });
   sample();
   line("ngpt_yield 10 threads x 1,000,000 yields (LinuxThreads)", s, "host seconds");
 }

@@ -101,7 +101,7 @@ export class Kernel {
   private cancelCheck: (() => boolean) | undefined;
 
   // hot paths, resolved once
-  readonly P: Record<string, CompiledPath> = Object.create(null);
+  private readonly P = new Map<string, CompiledPath>();
   /** the baseline entry/exit paths, resolved once (after plugins' transforms) */
   readonly hot: { system_call: CompiledPath; ret_from_sys_call: CompiledPath; restore_all: CompiledPath; iret_sti: CompiledPath };
   /** syscalls by number (folded into counters["syscalls.<name>"] at the end of the run) */
@@ -132,10 +132,10 @@ export class Kernel {
 
   /** Path by name (compiled for this profile, cached). */
   path(name: string): CompiledPath {
-    let p = this.P[name];
+    let p = this.P.get(name);
     if (!p) {
       p = this.paths.get(name);
-      this.P[name] = p;
+      this.P.set(name, p);
       this.ex?.ensurePhases(this.phases.names.length);
     }
     return p;

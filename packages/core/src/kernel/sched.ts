@@ -25,9 +25,9 @@ export function __schedule(k: Kernel): Task {
   let c = -1000;
   for (;;) {
     const rq = k.runqueue;
+    k.runN("goodness", rq.length); // one goodness() evaluation per runnable task
     for (let i = 0; i < rq.length; i++) {
       const p = rq[i]!;
-      k.run("goodness");
       const w = goodness(k, p, prev);
       if (w > c) {
         c = w;

@@ -215,8 +215,8 @@ export class ThreadImpl implements HandlerRunner {
     return r;
   }
 
-  *getppid(): Gen<number> {
-    return yield* this.simple(NR.getppid, "sys_getppid", () => this.#t.ppid);
+  getppid(): Gen<number> {
+    return this.simple(NR.getppid, "sys_getppid", () => this.#t.ppid);
   }
 
   *gettimeofday(): Gen<{ sec: number; usec: number }> {
@@ -226,16 +226,16 @@ export class ThreadImpl implements HandlerRunner {
     return { sec: Math.floor(usec / 1e6), usec: usec % 1e6 };
   }
 
-  *sched_yield(): Gen<number> {
-    return yield* this.simple(NR.sched_yield, null, () => sys_sched_yield(this.#s.k, this.#t));
+  sched_yield(): Gen<number> {
+    return this.simple(NR.sched_yield, null, () => sys_sched_yield(this.#s.k, this.#t));
   }
 
-  *kill(pid: number, sig: number): Gen<number> {
-    return yield* this.simple(NR.kill, null, () => sys_kill(this.#s.k, this.#t, pid, sig));
+  kill(pid: number, sig: number): Gen<number> {
+    return this.simple(NR.kill, null, () => sys_kill(this.#s.k, this.#t, pid, sig));
   }
 
-  *tkill(tid: number, sig: number): Gen<number> {
-    return yield* this.simple(NR.tkill, null, () => sys_kill(this.#s.k, this.#t, tid, sig, SI_TKILL));
+  tkill(tid: number, sig: number): Gen<number> {
+    return this.simple(NR.tkill, null, () => sys_kill(this.#s.k, this.#t, tid, sig, SI_TKILL));
   }
 
   *sigqueue(pid: number, sig: number, value: number): Gen<number> {
@@ -298,8 +298,8 @@ export class ThreadImpl implements HandlerRunner {
     return yield* this.simple(NR.open, null, () => sys_open(this.#s.k, this.#t, String(path)));
   }
 
-  *close(fd: number): Gen<number> {
-    return yield* this.simple(NR.close, null, () => sys_close(this.#s.k, this.#t, fd));
+  close(fd: number): Gen<number> {
+    return this.simple(NR.close, null, () => sys_close(this.#s.k, this.#t, fd));
   }
 
   *fcntl(fd: number, cmd: number, arg = 0): Gen<number> {
@@ -320,12 +320,12 @@ export class ThreadImpl implements HandlerRunner {
 
   // ---- blocking syscalls ---------------------------------------------------------------------
 
-  *read(fd: number, bytes: number): Gen<number> {
-    return yield* this.blocking(NR.read, () => sys_read(this.#s.k, this.#t, fd, bytes));
+  read(fd: number, bytes: number): Gen<number> {
+    return this.blocking(NR.read, () => sys_read(this.#s.k, this.#t, fd, bytes));
   }
 
-  *write(fd: number, bytes: number): Gen<number> {
-    return yield* this.blocking(NR.write, () => sys_write(this.#s.k, this.#t, fd, bytes));
+  write(fd: number, bytes: number): Gen<number> {
+    return this.blocking(NR.write, () => sys_write(this.#s.k, this.#t, fd, bytes));
   }
 
   *select(readFds: number[], writeFds: number[], timeoutNs?: number): Gen<{ readable: number[]; writable: number[] } | number> {
