@@ -55,12 +55,8 @@ export function loadFrameFp(k: Kernel, frame: SignalFrameK, into: FpuRegs): void
   if (view) regsFromFpstate(k, view, into);
   else if (frame.fpImage) {
     // i386 frames carry no AVX state: the upper halves are left as they are
-    into.st.set(frame.fpImage.st);
-    into.xmm.set(frame.fpImage.xmm.subarray(0, I386_XMM_REGS * XMM_LANES));
-    into.fcw = frame.fpImage.fcw;
-    into.fsw = frame.fpImage.fsw;
-    into.ftw = frame.fpImage.ftw;
-    into.mxcsr = (frame.fpImage.mxcsr & 0xffbf) >>> 0;
+    into.copyLegacyFrom(frame.fpImage);
+    into.mxcsr = (into.mxcsr & 0xffbf) >>> 0;
   }
 }
 

@@ -68,6 +68,14 @@ export class FpuRegs {
     return c[0] === d[0] && c[1] === d[1] && c[2] === d[2] && c[3] === d[3];
   }
 
+  /** Copy the legacy (i386 frame) state only: x87 stack, XMM0-7, control words; no allocation. */
+  copyLegacyFrom(o: FpuRegs): void {
+    const a = this.words, b = o.words;
+    for (let i = 0; i < 16 + 32; i++) a[i] = b[i]!;
+    const c = this.ctl, d = o.ctl;
+    c[0] = d[0]!; c[1] = d[1]!; c[2] = d[2]!; c[3] = d[3]!;
+  }
+
   clone(): FpuRegs {
     const c = new FpuRegs();
     c.copyFrom(this);
