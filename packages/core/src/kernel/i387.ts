@@ -91,28 +91,36 @@ export class I387SignalFpu implements SignalFpuPolicy {
   }
 
   restoreFromFrame(k: Kernel, t: Task, frame: SignalFrameK): void {
-    if (!frame.hasFp()) return;
-    k.run("restore_i387");
-    if (t.usedFpu) {
-      // clear_fpu: the handler's live FPU state is discarded
-      k.run("clear_fpu");
-      t.usedFpu = false;
-      k.cpu.TS = true;
-      k.cpu.fpuOwner = null;
-    }
-    const line = k.profile.cacheLineBytes;
-    if (k.profile.features.fxsr) {
-      k.run("restore_i387_fxsave");
-      k.runN("copy.signal.fpu_restore", Math.ceil(512 / line));
-      k.runN("fxsr_reg_from_user", 8);
-    } else {
-      k.run("restore_i387_fsave");
-      k.runN("copy.signal.fpu_restore", Math.ceil(FP_FRAME_BYTES_FSAVE / line));
-    }
-    loadFrameFp(k, frame, t.fpu);
-    t.usedMath = true;
-    k.count("fpu.frame_restores");
+    if (frame.hasFp()) restore_i387(k, t, frame);
   }
+}
+
+/**
+ * restore_i387 (2.4): discard the handler's live FPU state (clear_fpu), copy the frame's image
+ * back into thread.i387 (the i387 part over the FXSR part), used_math = 1. The next FPU
+ * instruction of the interrupted code traps (#NM) and reloads it.
+ */
+export function restore_i387(k: Kernel, t: Task, frame: SignalFrameK): void {
+  k.run("restore_i387");
+  if (t.usedFpu) {
+    // clear_fpu: the handler's live FPU state is discarded
+    k.run("clear_fpu");
+    t.usedFpu = false;
+    k.cpu.TS = true;
+    k.cpu.fpuOwner = null;
+  }
+  const line = k.profile.cacheLineBytes;
+  if (k.profile.features.fxsr) {
+    k.run("restore_i387_fxsave");
+    k.runN("copy.signal.fpu_restore", Math.ceil(512 / line));
+    k.runN("fxsr_reg_from_user", 8);
+  } else {
+    k.run("restore_i387_fsave");
+    k.runN("copy.signal.fpu_restore", Math.ceil(FP_FRAME_BYTES_FSAVE / line));
+  }
+  loadFrameFp(k, frame, t.fpu);
+  t.usedMath = true;
+  k.count("fpu.frame_restores");
 }
 
 /** 2.4 lazy FPU switching: save on switch-out if used this slice, set TS; restore on #NM. */

@@ -235,28 +235,9 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
     return rec;
   }
 
-  /** restore_i387 from the frame being returned from (sc->fpstate). */
+  /** restore_i387 from the frame being returned from (sc->fpstate): the 2.4 code. */
   private restoreSaved(k: Kernel, t: Task, frame: SignalFrameK): void {
-    k.run("restore_i387");
-    if (t.usedFpu) {
-      // clear_fpu: the handler's live state is discarded
-      k.run("clear_fpu");
-      t.usedFpu = false;
-      k.cpu.TS = true;
-      k.cpu.fpuOwner = null;
-    }
-    const line = k.profile.cacheLineBytes;
-    if (k.profile.features.fxsr) {
-      k.run("restore_i387_fxsave");
-      k.runN("copy.signal.fpu_restore", Math.ceil(512 / line));
-      k.runN("fxsr_reg_from_user", 8);
-    } else {
-      k.run("restore_i387_fsave");
-      k.runN("copy.signal.fpu_restore", Math.ceil(i387.FP_FRAME_BYTES_FSAVE / line));
-    }
-    i387.loadFrameFp(k, frame, t.fpu);
-    t.usedMath = true;
-    k.count("fpu.frame_restores");
+    i387.restore_i387(k, t, frame);
   }
 
   /**

@@ -11,7 +11,7 @@
  * mask syscall restores the process mask after a scheduler entry from a signal handler.
  */
 import { pipe, pollFdWaits, runUser, UThreadScheduler, Sigset, type Gen, type ThreadBody, type ThreadImpl, type ThreadLibrary, type UThread, type UThreadHooks } from "@siglab/core";
-import { setMask } from "./masks.js";
+import { setMask } from "@siglab/core";
 
 const ESRCH = 3;
 const EDEADLK = 35;

@@ -8,7 +8,7 @@
  * reading of pth_sched.c; the count is Seaman's.
  */
 import { pipe, pollFdWaits, runUser, UThreadScheduler, type Gen, type ThreadBody, type ThreadImpl, type ThreadLibrary, type UThread, type UThreadHooks } from "@siglab/core";
-import { ALL_SIGNALS, applyHow, setMask, userSigmask } from "./masks.js";
+import { ALL_SIGNALS, applyHow, setMask, userSigmask } from "@siglab/core";
 
 export interface NgptOptions {
   /** NGPT 2.2.0 HP_TIMING: rdtsc instead of gettimeofday */

@@ -1,9 +1,11 @@
 /**
- * Where a thread library's sigprocmask goes: the rt_sigprocmask system call, or — when the
- * user-sigmask plugin is in the stack — stores into the registered user page. The plugin
- * publishes its ABI in k.ext["user-sigmask"]; no package dependency between the plugins.
+ * Where a user-level thread library's sigprocmask goes (shared by the ngpt and libc-r plugins):
+ * the rt_sigprocmask system call, or — when the user-sigmask plugin is in the stack — stores into
+ * the registered user page. That plugin publishes its ABI in k.ext["user-sigmask"], so the thread
+ * libraries need no package dependency on it.
  */
-import type { Gen, ThreadImpl } from "@siglab/core";
+import type { Gen } from "./gate.js";
+import type { ThreadImpl } from "./thread.js";
 
 export interface UserSigmaskAbi {
   /** sigprocmask through the page (loads/stores; an unblocking store checks the pending word) */
