@@ -1,6 +1,4 @@
 /** Test-local workloads and a test-local "device" that raises signals from interrupts. */
-import { ContainerModule } from "inversify";
-import { signal, TOKENS, validateManifest, type Kernel, type KernelSetupContribution, type LoadedPlugin } from "@siglab/core";
 
 /**
  * A task that makes a syscall, then computes a jittered while, in a loop; a second task sleeps one
@@ -51,41 +49,4 @@ export default workload({
   },
 });`;
 
-const SIGUSR1 = 10;
-
-/**
- * A device whose completion interrupt sends SIGUSR1 to pid 1 (like kill_fasync from a driver),
- * at intervals drawn from the kernel's seeded PRNG.
- */
-export const irqSignalDevice: LoadedPlugin = {
-  manifest: validateManifest(
-    {
-      id: "test-irq-signal",
-      version: "1.0.0",
-      apiVersion: "1.0",
-      displayName: "test: signals from a device interrupt",
-      description: "test-local device that sends SIGUSR1 to pid 1 from its interrupt handler",
-      options: { meanCycles: { type: "number", default: 20000, description: "mean cycles between interrupts" } },
-      contributes: ["KernelSetupContribution"],
-    },
-    "no-cli-exit/test/workloads.ts",
-  ),
-  builtin: false,
-  module: (options) =>
-    new ContainerModule(({ bind }) => {
-      const mean = Number(options["meanCycles"]);
-      const setup: KernelSetupContribution = {
-        setup(k: Kernel) {
-          const arm = () => k.scheduleEvent(k.cycles + Math.round(mean * (0.5 + k.random())), "device", fire);
-          const fire = () => {
-            const t = k.tasks.get(1);
-            if (!t || t.state === "zombie" || t.state === "dead") return;
-            signal.send_sig_info(k, SIGUSR1, { signo: SIGUSR1, errno: 0, code: 0 }, t);
-            arm();
-          };
-          arm();
-        },
-      };
-      bind<KernelSetupContribution>(TOKENS.KernelSetupContribution).toConstantValue(setup);
-    }),
-};
+export { irqSignalDevice } from "../../../core/test/irq-signal-device.js";
