@@ -1,6 +1,7 @@
 /** `siglab suite examples`: every shipped example on the default profile, with a summary. */
 import type { CAC } from "cac";
-import { EXAMPLES, type RunResult } from "@siglab/core";
+import { EXAMPLES, type RunResult, type VariantSpec } from "@siglab/core";
+import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { parseCpuRef } from "@siglab/cpu-profiles";
 import { runnableProfiles, UsageError } from "../catalog.js";
 import { runInSandbox, stopSandbox } from "../run/sandbox.js";
@@ -22,17 +23,20 @@ async function runExamplesSuite(_name: string, o: Record<string, unknown>): Prom
   if (!p) throw new UsageError(`unknown CPU profile '${ref.id}'`);
   const cpu = { id: p.id, mhz: ref.mhz ?? p.clock.defaultMhz };
   const results: RunResult[] = [];
-  for (const e of EXAMPLES) {
-    results.push(await runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu, variants: [], params: {}, seed: 1 }));
+  // the core's examples on the baseline; the built-in plugins' examples with the stack they need
+  const shipped = [...EXAMPLES.map((e) => ({ ...e, variants: [] as VariantSpec[] })), ...BUILTIN_PLUGINS.flatMap((p) => (p.examples ?? []).map((e) => ({ ...e, variants: e.suggestedVariants ?? [] })))];
+  for (const e of shipped) {
+    results.push(await runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu, variants: e.variants, params: {}, seed: 1 }));
   }
   if (o["json"]) {
     process.stdout.write(JSON.stringify({ runs: results }, null, 2) + "\n");
   } else {
-    console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, baseline Linux 2.4.18 (i386)\n`);
+    console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, Linux 2.4.18 (i386) baseline unless a [plugin] is named\n`);
     for (const r of results) {
       const head = r.metrics[0];
       const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)`;
-      console.log(`  ${r.workload.padEnd(18)} ${head ? `${head.name} = ${head.value.toFixed(3)} ${head.unit}` : "(no metric)"}`.padEnd(70) + `  ${status}`);
+      const v = r.variants.length ? ` [${r.variants.map((x) => x.id).join("+")}]` : "";
+      console.log(`  ${(r.workload + v).padEnd(24)} ${head ? `${head.name} = ${head.value.toFixed(3)} ${head.unit}` : "(no metric)"}`.padEnd(70) + `  ${status}`);
     }
   }
   return results.some((r) => r.error) ? 1 : 0;
