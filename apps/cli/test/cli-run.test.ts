@@ -55,6 +55,12 @@ describe("siglab run", () => {
     const s = siglab(["run", g, "--json", "--max-steps", "100000"]);
     // the step budget stops it; the run reports a budget error instead of hanging
     expect(JSON.parse(s.out).runs[0].error.kind).toBe("budget");
+    // a loop that never yields to the simulator is stopped by the host-time budget (the sandbox dies, the CLI does not)
+    const h = join(dir, "hang.ts");
+    writeFileSync(h, `import { workload } from "siglab";\nexport default workload({ name: "x", params: {}, *main(t) { yield* t.getpid(); for (;;) {} } });\n`);
+    const u = siglab(["run", h, "--max-seconds", "2"]);
+    expect(u.code).toBe(1);
+    expect(u.out).toMatch(/ERROR \(budget\): .*hang\.ts: stopped after 2000 ms of host time/);
   }, 120_000);
 
   it("lists examples, profiles and plugins", () => {
