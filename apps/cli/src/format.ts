@@ -39,3 +39,15 @@ export function formatRun(r: RunResult, opts: { phases?: boolean } = {}): string
   } else if (!r.error) out.push("   findings: none");
   return out.join("\n");
 }
+
+/** The path inspector in text: a path's ops, the Linux function each belongs to, cycles per op. */
+export function formatPaths(r: RunResult, which: string): string {
+  const paths = which === "top" ? [...r.paths].sort((a, b) => b.cycles - a.cycles).slice(0, 5) : r.paths.filter((p) => p.name === which);
+  if (!paths.length) return `   no path '${which}' ran (paths: ${r.paths.map((p) => p.name).join(", ")})`;
+  const out: string[] = [];
+  for (const p of paths) {
+    out.push(`   path ${p.name} [${p.phase}, ${p.origin}]: ran ${p.count}x, ${fmt(p.cycles)} cycles in total`);
+    out.push(table([["     function", "op", "x", "cycles", "note"], ...p.ops.map((o) => [`     ${o.fn}`, o.op, String(o.repeat), fmt(o.cycles), o.note ?? ""])]));
+  }
+  return out.join("\n");
+}

@@ -6,7 +6,7 @@ import type { CAC, Command } from "cac";
 import { expandExperiment, type ExperimentConfig, type RunResult, type VariantSpec, type ParamValue } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { resolveWorkload, runnableProfiles, UsageError } from "../catalog.js";
-import { formatRun } from "../format.js";
+import { formatPaths, formatRun } from "../format.js";
 import { typecheckWorkload, CompileError } from "../run/compile.js";
 import { runInSandbox } from "../run/sandbox.js";
 import { findPreset, pluginExamples } from "../plugins/catalog.js";
@@ -61,6 +61,7 @@ export function addRunOptions(cmd: Command): Command {
     .option("--max-cycles <n>", "stop the workload after n simulated cycles (default 2e12)")
     .option("--max-seconds <s>", "stop the run after s seconds of host time (default 600)")
     .option("--typecheck", "type-check the workload against the API before running (default for files)")
+    .option("--inspect <path>", "print a kernel path op by op (a path name, or 'top' for the five costliest)")
     .option("--json", "print one JSON document");
 }
 
@@ -125,7 +126,7 @@ export function registerRunCommand(cli: CAC): void {
     try {
       const results = await runExperimentArgs(workload, o);
       if (o["json"]) process.stdout.write(JSON.stringify({ runs: results }, null, 2) + "\n");
-      else for (const r of results) console.log(formatRun(r) + "\n");
+      else for (const r of results) console.log(formatRun(r) + (o["inspect"] ? "\n" + formatPaths(r, String(o["inspect"])) : "") + "\n");
       process.exitCode = results.some((r) => r.error) ? 1 : 0;
     } catch (e) {
       reportCliError(e);
