@@ -63,6 +63,14 @@ describe("siglab run", () => {
     expect(u.out).toMatch(/ERROR \(budget\): .*hang\.ts: stopped after 2000 ms of host time/);
   }, 120_000);
 
+  it("prints a kernel path op by op with --inspect", () => {
+    const r = siglab(["run", "lat_syscall", "--param", "iterations=100", "--cpu", "p6-coppermine@1000", "--inspect", "system_call"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/path system_call \[syscall.entry, core\]: ran \d+x/);
+    expect(r.out).toMatch(/int \$0x80\s+int_gate\s+1\s+\d+/);
+    expect(r.out).toMatch(/SAVE_ALL\s+push\s+9/);
+  });
+
   it("lists examples, profiles and plugins", () => {
     const r = siglab(["list", "--json"]);
     const d = JSON.parse(r.out);
