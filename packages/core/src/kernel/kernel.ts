@@ -88,6 +88,8 @@ export class Kernel {
   current: Task;
   readonly syscallTable = new Map<number, SyscallContribution>();
   steps = 0;
+  /** the task whose pages the TLB was last refilled for (see Gate) */
+  lastUser: Task | null = null;
   /** extension state for plugins, keyed by plugin id */
   readonly ext: Record<string, unknown> = Object.create(null);
   /** plugins that changed the mechanism, for evidence in findings */
@@ -103,7 +105,7 @@ export class Kernel {
   // hot paths, resolved once
   private readonly P = new Map<string, CompiledPath>();
   /** the baseline entry/exit paths, resolved once (after plugins' transforms) */
-  readonly hot: { system_call: CompiledPath; ret_from_sys_call: CompiledPath; restore_all: CompiledPath; iret_sti: CompiledPath };
+  readonly hot: { system_call: CompiledPath; ret_from_sys_call: CompiledPath; restore_all: CompiledPath; iret_sti: CompiledPath; sys_getpid: CompiledPath };
   /** syscalls by number (folded into counters["syscalls.<name>"] at the end of the run) */
   readonly syscallCounts = new Float64Array(512);
 
@@ -117,7 +119,7 @@ export class Kernel {
     this.cpu = new Cpu(new Tlb(profile.dtlbEntries));
     this.ex = new Executor(this.cpu, this.phases, profile);
     this.ex.ensurePhases(this.phases.names.length);
-    this.hot = { system_call: this.path("system_call"), ret_from_sys_call: this.path("ret_from_sys_call"), restore_all: this.path("restore_all"), iret_sti: this.path("iret_sti") };
+    this.hot = { system_call: this.path("system_call"), ret_from_sys_call: this.path("ret_from_sys_call"), restore_all: this.path("restore_all"), iret_sti: this.path("iret_sti"), sys_getpid: this.path("sys_getpid") };
     this.ex.irqHook = () => this.takeInterruptInKernel();
     if (config.timeline) this.ex.timeline = [];
     this.cyclesPerTick = Math.round((profile.mhz * 1e6) / config.hz);

@@ -60,7 +60,9 @@ export class Gate {
     t.regs.eax = result | 0;
     if (k.deps.entry.exitTest(k, t)) return false;
     k.deps.entry.leave(k, t, false);
-    this.afterReturn(false);
+    this.refillTlb();
+    // observers care about a plain syscall return only when it left work pending (a race)
+    if (t.sigpending || t.needResched) this.notifyReturn(false);
     return true;
   }
 
@@ -105,14 +107,23 @@ export class Gate {
 
   /** Back in user mode: hot-page TLB refills after a flush, and the checkers' hook. */
   afterReturn(intoHandler: boolean): void {
+    this.refillTlb();
+    this.notifyReturn(intoHandler);
+  }
+
+  /** The first user accesses after a CR3 write (or to another task's pages) refill the TLB. */
+  private refillTlb(): void {
     const k = this.k;
     const epoch = k.cpu.tlb.flushes;
-    if (epoch !== this.tlbEpoch || k.ext["lastUser"] !== this.t) {
+    if (epoch !== this.tlbEpoch || k.lastUser !== this.t) {
       this.tlbEpoch = epoch;
-      k.ext["lastUser"] = this.t;
+      k.lastUser = this.t;
       touchHotPages(k, this.t);
     }
-    if (k.events.has("return.user")) k.events.emit("return.user", this.t, intoHandler);
+  }
+
+  private notifyReturn(intoHandler: boolean): void {
+    if (this.k.events.has("return.user")) this.k.events.emit("return.user", this.t, intoHandler);
   }
 
   /** A timer/device interrupt taken in user mode: handlers, then ret_from_intr's work check. */

@@ -208,7 +208,7 @@ export class ThreadImpl implements HandlerRunner {
     const g = this.#gate;
     if (this.#s.k.interruptDue()) yield* g.userInterrupt();
     g.enter(NR.getpid);
-    this.#s.k.run("sys_getpid");
+    this.#s.k.ex.run(this.#s.k.hot.sys_getpid);
     const r = this.#t.tgid;
     if (!g.exitFast(r)) return yield* g.exitSlow(r);
     if (this.#s.k.interruptDue()) yield* g.userInterrupt();
