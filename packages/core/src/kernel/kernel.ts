@@ -88,6 +88,9 @@ export class Kernel {
   current: Task;
   readonly syscallTable = new Map<number, SyscallContribution>();
   steps = 0;
+  /** budgets, copied out of the config for the per-step check */
+  private readonly maxSteps: number;
+  private readonly maxCycles: number;
   /** the task whose pages the TLB was last refilled for (see Gate) */
   lastUser: Task | null = null;
   /** extension state for plugins, keyed by plugin id */
@@ -123,6 +126,8 @@ export class Kernel {
     this.ex.irqHook = () => this.takeInterruptInKernel();
     if (config.timeline) this.ex.timeline = [];
     this.cyclesPerTick = Math.round((profile.mhz * 1e6) / config.hz);
+    this.maxSteps = config.maxSteps;
+    this.maxCycles = config.maxCycles;
     this.rng = (config.seed >>> 0) || 0x9e3779b9;
     for (const s of deps.syscalls) this.syscallTable.set(s.nr, s);
     const idleMm = new AddressSpace(0);
@@ -178,8 +183,8 @@ export class Kernel {
   /** One workload step (API call): enforces the step and cycle budgets and cancellation. */
   step(): void {
     const s = ++this.steps;
-    if (s > this.config.maxSteps) throw new SimError("budget", `step budget exhausted after ${this.config.maxSteps} workload steps (runaway workload?)`, this.current.pid);
-    if (this.ex.cycles > this.config.maxCycles) throw new SimError("budget", `cycle budget exhausted: ${this.ex.cycles} > ${this.config.maxCycles} simulated cycles (runaway workload?)`, this.current.pid);
+    if (s > this.maxSteps) throw new SimError("budget", `step budget exhausted after ${this.config.maxSteps} workload steps (runaway workload?)`, this.current.pid);
+    if (this.ex.cycles > this.maxCycles) throw new SimError("budget", `cycle budget exhausted: ${this.ex.cycles} > ${this.config.maxCycles} simulated cycles (runaway workload?)`, this.current.pid);
     if ((s & 0xfff) === 0 && this.cancelCheck?.()) throw new SimError("cancelled", "run cancelled");
   }
 
