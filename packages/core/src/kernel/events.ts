@@ -22,6 +22,7 @@ export interface KernelEventMap {
 }
 
 type Handler<A extends unknown[]> = (...args: A) => void;
+type Arg<T extends unknown[], I extends number> = I extends keyof T ? T[I] : undefined;
 
 export class KernelEvents {
   private readonly handlers = new Map<keyof KernelEventMap, ((...args: never[]) => void)[]>();
@@ -36,8 +37,10 @@ export class KernelEvents {
     return (this.handlers.get(ev)?.length ?? 0) > 0;
   }
 
-  emit<K extends keyof KernelEventMap>(ev: K, ...args: KernelEventMap[K]): void {
-    const hs = this.handlers.get(ev) as Handler<KernelEventMap[K]>[] | undefined;
-    if (hs) for (const h of hs) h(...args);
+  /** Every event has at most three arguments, passed positionally: no rest/spread arrays on the hot path. */
+  emit<K extends keyof KernelEventMap>(ev: K, a?: Arg<KernelEventMap[K], 0>, b?: Arg<KernelEventMap[K], 1>, c?: Arg<KernelEventMap[K], 2>): void {
+    const hs = this.handlers.get(ev) as ((a?: unknown, b?: unknown, c?: unknown) => void)[] | undefined;
+    if (!hs) return;
+    for (let i = 0; i < hs.length; i++) hs[i]!(a, b, c);
   }
 }
