@@ -131,7 +131,17 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
   k.run("do_signal");
   for (;;) {
     const d = dequeue_signal(k, t, k.deps.maskStore.deliveryBlocked?.(k, t) ?? k.blockedOf(t));
-    if (!d) return { kind: "none" };
+    if (!d) {
+      // "Did we come from a system call? Restart the system call - no handlers present"
+      if (syscallResult !== undefined) {
+        const r = -syscallResult;
+        if (r === ERESTARTNOHAND || r === ERESTARTSYS || r === ERESTARTNOINTR) {
+          t.regs.eip = syscallEip - 2;
+          k.count("signals.syscall_restarts");
+        }
+      }
+      return { kind: "none" };
+    }
     const { sig, info } = d;
     const ka = t.sig.action[sig]!;
     if (ka.handler === "ignore") continue;

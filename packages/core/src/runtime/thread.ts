@@ -26,7 +26,7 @@ import { Sigset } from "../kernel/sigset.js";
 import { NR } from "../kernel/syscall-nr.js";
 import type { HandlerFn, SignalFrameK, SigAction, Task } from "../kernel/task.js";
 import type { Collector } from "./collector.js";
-import { Gate, LongJmp, TaskExit, type Gen, type HandlerRunner } from "./gate.js";
+import { Gate, LongJmp, SYSCALL_EIP, TaskExit, type Gen, type HandlerRunner } from "./gate.js";
 import type { LibcModel, ThreadBody, ThreadLibrary } from "./libraries.js";
 
 const ECHILD = 10;
@@ -639,7 +639,7 @@ export class ThreadImpl implements HandlerRunner {
       let out = r;
       if (!g.exitFast(r)) out = yield* g.exitSlow(r);
       else if (k.interruptDue()) yield* g.userInterrupt();
-      if (t.regs.eip === 0x08049002 - 2) continue; // restarted by handle_signal
+      if (t.regs.eip === SYSCALL_EIP - 2) continue; // restarted by do_signal/handle_signal
       // ERESTART* never reach user space: without a handler they mean -EINTR
       if (out <= -512 && out >= -516) return out === -ERESTARTNOHAND || out === -512 ? -4 : out;
       return out;
