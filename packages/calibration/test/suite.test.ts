@@ -6,9 +6,7 @@ import { builtinPluginIds, calibrationTargets, missedRows, runCalibrationSuite }
  * Targets the fitted parameters cannot reach with the model as it is (see docs/calibration.md):
  * the test fails when one of them starts to pass, so this list stays honest.
  */
-const KNOWN_MODEL_GAPS: Record<string, string> = {
-  "ngpt-vs-linuxthreads-yield": "Seaman's machine is not stated; on the PIII the model's NGPT/LinuxThreads ratio is low",
-};
+const KNOWN_MODEL_GAPS: Record<string, string> = {};
 
 describe("calibration suite on the shipped profiles", () => {
   const rows = runCalibrationSuite();

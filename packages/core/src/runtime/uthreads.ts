@@ -182,12 +182,13 @@ function* drive(ut: UThread): Gen<boolean> {
 }
 
 /**
- * The library's I/O wait: poll (timeout 0) or block in select on every fd a thread waits for,
- * and wake the threads whose fds are ready. Returns the number woken, or -errno.
+ * The library's I/O wait: poll (timeout 0) or block in select on every fd a thread waits for
+ * (plus `alsoRead`, e.g. the library's own wake-up pipe), and wake the threads whose fds are
+ * ready. Returns the number woken, or -errno.
  */
-export function* pollFdWaits(s: UThreadScheduler, block: boolean): Gen<number> {
-  if (!s.fdWaits.length) return 0;
-  const rfds = [...new Set(s.fdWaits.filter((w) => !w.write).map((w) => w.fd))];
+export function* pollFdWaits(s: UThreadScheduler, block: boolean, alsoRead: number[] = []): Gen<number> {
+  if (!s.fdWaits.length && !alsoRead.length) return 0;
+  const rfds = [...new Set([...s.fdWaits.filter((w) => !w.write).map((w) => w.fd), ...alsoRead])];
   const wfds = [...new Set(s.fdWaits.filter((w) => w.write).map((w) => w.fd))];
   const r = yield* s.sched.select(rfds, wfds, block ? undefined : 0);
   if (typeof r === "number") return r;

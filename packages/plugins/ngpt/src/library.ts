@@ -1,11 +1,13 @@
 /**
- * NGPT 2.2 (GNU Pth based M:N) on one LWP. pthread_create makes a user-level thread inside the
- * calling kernel task; a switch goes thread A -> scheduler -> thread B with two glibc swapcontext
- * calls, and the scheduler stamps times and polls events around it. Per switch that makes the
- * 7 syscalls Seaman counted: 4 rt_sigprocmask (A's swapcontext, the event manager's open/close of
- * the mask, the swapcontext into B) and 3 gettimeofday (snapshot after coming back, the event
- * manager's "now", lastran before switching in). The split of the 7 over Pth's functions is our
- * reading of pth_sched.c; the count is Seaman's.
+ * NGPT 2.2 (GNU Pth based M:N) on one LWP, following NGPT 2.2.1's pth_sched.c / pth_lib.c.
+ * pthread_create makes a user-level thread inside the calling kernel task; a yield goes thread A ->
+ * scheduler -> thread B with two pth_mctx_switch calls. On Linux/glibc Pth's machine context is
+ * sigsetjmp/siglongjmp ("sjlj/ssjlj"): each switch queries the mask into the old jmp_buf and
+ * installs the new one, two rt_sigprocmask. The scheduler stamps the time three times per pass
+ * (snapshot after coming back, again at event_wait, lastran before switching in) and runs its
+ * event manager only when at most one thread is ready. That is the 4 rt_sigprocmask + 3
+ * gettimeofday Seaman counted per yield; the queue work takes spin locks whose test_and_set is a
+ * `lock; xchgl` even on one CPU.
  */
 import { pipe, pollFdWaits, runUser, UThreadScheduler, type Gen, type ThreadBody, type ThreadImpl, type ThreadLibrary, type UThread, type UThreadHooks } from "@siglab/core";
 import { ALL_SIGNALS, applyHow, setMask, userSigmask } from "@siglab/core";
@@ -13,7 +15,7 @@ import { ALL_SIGNALS, applyHow, setMask, userSigmask } from "@siglab/core";
 export interface NgptOptions {
   /** NGPT 2.2.0 HP_TIMING: rdtsc instead of gettimeofday */
   hpTiming: boolean;
-  /** swapcontext installs the incoming thread's mask (false: the hazard variant that skips it) */
+  /** the switch saves and installs the thread masks (false: sigsetjmp(jb, 0)/_longjmp, the hazard variant that skips them) */
   switchMask: boolean;
 }
 
@@ -21,7 +23,7 @@ const ESRCH = 3;
 const EDEADLK = 35;
 const EAGAIN = 11;
 
-/** The thread's saved uc_sigmask (what swapcontext installs when switching into it). */
+/** The thread's saved mask (what siglongjmp installs when switching into it). */
 function maskOf(ut: UThread): number[] {
   return (ut.ext["mask"] as number[] | undefined) ?? [];
 }
@@ -53,15 +55,16 @@ export class NgptLibrary implements ThreadLibrary {
 
   *create(th: ThreadImpl, body: ThreadBody): Gen<{ tid: number }> {
     const s = this.lwp(th);
+    yield* this.sigpipe(th, s);
     yield* runUser(th, "ngpt.pth_spawn");
-    // pth_mctx_set -> getcontext: the new context starts with the creator's mask (one sigprocmask)
+    // pth_mctx_set saves a context (sigsetjmp): it starts with the creator's mask (one sigprocmask)
     const mask = yield* this.mask(th, 0, null, true);
     const lib = this;
     const ut = s.create(function* (uth) {
       const rv = yield* body(uth);
-      // pth_exit: dead, then one last swapcontext into the scheduler
+      // pth_exit: dead, then one last switch into the scheduler
       yield* runUser(uth, "ngpt.pth_exit");
-      yield* lib.swapcontext(uth, s.current, ALL_SIGNALS);
+      yield* lib.mctxSwitch(uth, s.current, ALL_SIGNALS);
       return rv;
     });
     ut.ext["mask"] = mask;
@@ -157,24 +160,39 @@ export class NgptLibrary implements ThreadLibrary {
     yield* this.toScheduler(th, me);
   }
 
-  /** pth_mctx_switch(&current->mctx, &pth_sched->mctx), then run the scheduler until we are chosen. */
+  /** pth_mctx_switch(&current->mctx, &descr->sched->mctx), then run the scheduler until we are chosen. */
   private *toScheduler(th: ThreadImpl, me: UThread): Gen<void> {
     const s = this.lwp(th);
-    yield* this.swapcontext(th, me, ALL_SIGNALS);
+    yield* this.mctxSwitch(th, me, ALL_SIGNALS);
     yield* s.park(me);
   }
 
-  /** glibc i386 swapcontext: save registers and FP env, one rt_sigprocmask(SIG_SETMASK), restore. */
-  *swapcontext(th: ThreadImpl, from: UThread | null, toMask: number[]): Gen<void> {
-    const k = th.kernel;
-    k.step();
-    if (k.interruptDue()) yield* th.gate.userInterrupt();
-    yield* th.gate.fpuAccess(); // fnstenv is an FPU instruction: #NM while CR0.TS is set
-    k.run("ngpt.swapcontext.save");
-    const old = yield* this.mask(th, 2, toMask, true);
+  /**
+   * pth_mctx_switch with Pth's sjlj/ssjlj machine context: sigsetjmp(old->jb, 1) saves registers
+   * and queries the mask (rt_sigprocmask(SIG_BLOCK, NULL, &saved)); siglongjmp(new->jb) installs
+   * the target's saved mask (rt_sigprocmask(SIG_SETMASK)) and jumps. No FPU state is touched.
+   */
+  *mctxSwitch(th: ThreadImpl, from: UThread | null, toMask: number[]): Gen<void> {
+    yield* runUser(th, "ngpt.sigsetjmp");
+    const old = yield* this.mask(th, 0, null, true);
     if (from) from.ext["mask"] = old;
-    yield* runUser(th, "ngpt.swapcontext.restore");
-    k.count("ngpt.swapcontexts");
+    yield* runUser(th, "ngpt.siglongjmp");
+    yield* this.mask(th, 2, toMask, true);
+    yield* runUser(th, "ngpt.__longjmp");
+    th.kernel.count("ngpt.mctx_switches");
+  }
+
+  /** pth_scheduler_init's signal pipe (the event manager selects on it), both ends O_NONBLOCK via pth_fdmode. */
+  private *sigpipe(th: ThreadImpl, s: UThreadScheduler): Gen<number> {
+    const have = s.ext["sigpipe"] as number | undefined;
+    if (have !== undefined) return have;
+    const [r, w] = yield* th.pipe();
+    for (const fd of [r, w]) {
+      const fl = yield* th.fcntl(fd, pipe.F_GETFL);
+      yield* th.fcntl(fd, pipe.F_SETFL, fl | pipe.O_NONBLOCK);
+    }
+    s.ext["sigpipe"] = r;
+    return r;
   }
 
   private *now(th: ThreadImpl): Gen<void> {
@@ -182,17 +200,24 @@ export class NgptLibrary implements ThreadLibrary {
     else yield* th.libc.gettimeofday();
   }
 
-  /** pth_sched_eventmanager: open the mask to what the waiting threads allow, poll (or wait) on their fds, close it. */
+  /**
+   * pth_sched_eventmanager (group-leader LWP): sigpending, walk the waiting threads, open the mask
+   * to what they allow, select on their fds and the signal pipe (timeout 0 when polling), drain
+   * the pipe, close the mask again.
+   */
   private *eventManager(s: UThreadScheduler, poll: boolean): Gen<void> {
     const th = s.sched;
+    th.kernel.count("ngpt.eventmanager");
     yield* runUser(th, "ngpt.eventmanager");
+    yield* th.sigpending();
     const waiting = [...s.threads.values()].filter((t) => t.state === "waiting");
     if (waiting.length) yield* runUser(th, "ngpt.eventmanager.walk", waiting.length);
-    yield* this.now(th);
-    // pth_sigblock: the signals every waiting thread blocks
+    // the signals every waiting thread blocks stay blocked
     const block = waiting.reduce((acc, t) => acc.filter((sig) => maskOf(t).includes(sig)), ALL_SIGNALS);
     const oss = yield* this.mask(th, 2, block, true);
-    if (s.fdWaits.length) yield* pollFdWaits(s, !poll);
+    const pipeR = s.ext["sigpipe"] as number | undefined;
+    yield* pollFdWaits(s, !poll, pipeR === undefined ? [] : [pipeR]);
+    if (pipeR !== undefined) yield* th.read(pipeR, 128); // clear the pipe: -EAGAIN when empty
     yield* this.mask(th, 2, oss, true);
   }
 
@@ -200,9 +225,12 @@ export class NgptLibrary implements ThreadLibrary {
     const lib = this;
     return {
       *returned(s: UThreadScheduler): Gen<void> {
+        yield* runUser(s.sched, "ngpt.scheduler.cameback");
         yield* lib.now(s.sched); // snapshot
-        yield* runUser(s.sched, "ngpt.scheduler.account");
-        yield* lib.eventManager(s, true);
+        yield* runUser(s.sched, "ngpt.scheduler.requeue");
+        yield* lib.now(s.sched); // event_wait: snapshot again
+        // NGPT 2.2.1 polls for events only when a single thread is ready (none: see idle)
+        if (s.ready.length === 1) yield* lib.eventManager(s, true);
       },
       *idle(s: UThreadScheduler): Gen<boolean> {
         if (!s.fdWaits.length) return false;
@@ -213,7 +241,7 @@ export class NgptLibrary implements ThreadLibrary {
         yield* runUser(s.sched, "ngpt.scheduler.pick");
         yield* lib.now(s.sched); // lastran
         yield* runUser(s.sched, "ngpt.scheduler.dispatch");
-        yield* lib.swapcontext(s.sched, null, maskOf(next));
+        yield* lib.mctxSwitch(s.sched, null, maskOf(next));
         s.sched.kernel.count("ngpt.switches");
       },
     };

@@ -21,22 +21,31 @@ describe("ngpt: manifest", () => {
 });
 
 describe("ngpt: the user-level switch", () => {
-  it("makes 4 rt_sigprocmask + 3 gettimeofday per switch, two swapcontexts, and no kernel context switch", () => {
+  it("makes 4 rt_sigprocmask + 3 gettimeofday per switch, two sigsetjmp/siglongjmp, and no kernel context switch", () => {
     const r = runExample("ngpt_yield", withNgpt({ params: YIELD }));
     expect(r.error).toBeUndefined();
     const S = c(r, "ngpt.switches");
     expect(S).toBeGreaterThanOrEqual(YIELD.threads * YIELD.yields);
-    // one more rt_sigprocmask per pthread_create (getcontext in pth_mctx_set)
-    expect(c(r, "syscalls.rt_sigprocmask")).toBe(4 * S + c(r, "ngpt.threads_created"));
+    // the event manager runs only when at most one thread is ready: at the end of the run, not per yield
+    const EM = c(r, "ngpt.eventmanager");
+    expect(EM).toBeGreaterThan(0);
+    expect(EM).toBeLessThanOrEqual(YIELD.threads + 1);
+    expect(c(r, "syscalls.rt_sigpending")).toBe(EM);
+    // one more rt_sigprocmask per pthread_create (the context pth_mctx_set saves); two per event-manager pass
+    expect(c(r, "syscalls.rt_sigprocmask")).toBe(4 * S + c(r, "ngpt.threads_created") + 2 * EM);
     expect(c(r, "syscalls.gettimeofday")).toBe(3 * S);
-    expect(c(r, "ngpt.swapcontexts")).toBe(2 * S);
+    expect(c(r, "ngpt.mctx_switches")).toBe(2 * S);
     expect(c(r, "syscalls.sched_yield")).toBe(0);
     expect(c(r, "syscalls.clone")).toBe(0);
     expect(c(r, "sched.switches")).toBeLessThanOrEqual(3);
     expect(r.phases["uthread.switch"]).toBeGreaterThan(0);
-    const save = r.paths.find((p) => p.name === "ngpt.swapcontext.save");
-    expect(save?.ops.map((o) => o.op)).toContain("fnstenv");
-    expect(save?.origin).toBe("ngpt");
+    // sjlj touches no FPU state; the scheduler's queue locks are locked xchg/bts even on one CPU
+    const jmp = r.paths.find((p) => p.name === "ngpt.sigsetjmp");
+    expect(jmp?.origin).toBe("ngpt");
+    expect(jmp?.ops.map((o) => o.op)).not.toContain("fnstenv");
+    expect(c(r, "fpu.nm_traps")).toBe(0);
+    const locked = ["ngpt.pth_yield", "ngpt.scheduler.requeue", "ngpt.scheduler.pick"].map((n) => r.paths.find((p) => p.name === n)!.ops.filter((o) => o.op === "locked_op").reduce((a, o) => a + o.repeat, 0));
+    expect(locked).toEqual([1, 3, 3]);
 
     const lt = runExample("ngpt_yield", { params: YIELD });
     expect(c(lt, "syscalls.sched_yield")).toBe(YIELD.threads * YIELD.yields);
@@ -49,7 +58,7 @@ describe("ngpt: the user-level switch", () => {
     const S = c(r, "ngpt.switches");
     expect(c(r, "syscalls.gettimeofday")).toBe(0);
     expect(pathCount(r, "ngpt.hp_timing")).toBe(3 * S);
-    expect(c(r, "syscalls.rt_sigprocmask")).toBe(4 * S + c(r, "ngpt.threads_created"));
+    expect(c(r, "syscalls.rt_sigprocmask")).toBe(4 * S + c(r, "ngpt.threads_created") + 2 * c(r, "ngpt.eventmanager"));
   });
 
   it("switchMask off drops the mask syscalls from the switch", () => {
@@ -63,10 +72,13 @@ describe("ngpt: the user-level switch", () => {
     const r = runExample("ngpt_readwrite", withNgpt({ params: p }));
     expect(r.error).toBeUndefined();
     const n = p.threads * p.iterations;
-    expect(c(r, "syscalls.read")).toBe(n);
+    const EM = c(r, "ngpt.eventmanager"); // each pass selects on the signal pipe and drains it
     expect(c(r, "syscalls.write")).toBe(n);
-    expect(c(r, "syscalls.fcntl")).toBe(5 * n);
-    expect(c(r, "syscalls._newselect")).toBe(n);
+    expect(c(r, "syscalls.read")).toBe(n + EM);
+    // pth_scheduler_init: the signal pipe's two ends made O_NONBLOCK (F_GETFL + F_SETFL each)
+    expect(c(r, "syscalls.pipe")).toBe(1);
+    expect(c(r, "syscalls.fcntl")).toBe(5 * n + 4);
+    expect(c(r, "syscalls._newselect")).toBe(n + EM);
     const lt = runExample("ngpt_readwrite", { params: p });
     expect(c(lt, "syscalls.fcntl")).toBe(0);
     expect(c(lt, "syscalls._newselect")).toBe(0);
