@@ -83,6 +83,7 @@ export class NgptLibrary implements ThreadLibrary {
       me.state = "waiting";
       me.waitingOn = `join of thread ${target.id}`;
       target.joiners.push(me);
+      yield* runUser(th, "ngpt.pth_wait"); // pth_join -> pth_wait(PTH_EVENT_TID)
       yield* this.toScheduler(th, me);
     }
     return target.id;

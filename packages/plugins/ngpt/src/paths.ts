@@ -211,7 +211,7 @@ const DEFS: PathDef[] = [
   {
     name: "ngpt.pth_join",
     phase: LIB,
-    ops: [op("pth_join", "call", 1), op("pth_join", "alu", 8, "find tid; if not dead: pth_event(PTH_EVENT_TID) + pth_wait"), ...qlockAcquire("descr->sched_lock")],
+    ops: [op("pth_join", "call", 1), op("pth_join", "alu", 8, "find tid; if not dead: pth_event(PTH_EVENT_TID) + pth_wait")],
   },
   {
     name: "ngpt.pth_wait",
