@@ -255,13 +255,18 @@ export class ThreadImpl implements HandlerRunner {
   }
 
   *sigprocmask(how: 0 | 1 | 2, set: number[]): Gen<number[] | number> {
+    const old = yield* this.sigprocmaskSet(how, set ? Sigset.of(set) : null);
+    return typeof old === "number" ? old : old.toList();
+  }
+
+  /** rt_sigprocmask with bit sets (for thread libraries that switch masks on every switch). */
+  *sigprocmaskSet(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number> {
     let old: Sigset | number = 0;
     const r = yield* this.simple(NR.rt_sigprocmask, null, () => {
-      old = sys_rt_sigprocmask(this.#s.k, this.#t, how, set ? Sigset.of(set) : null);
+      old = sys_rt_sigprocmask(this.#s.k, this.#t, how, set);
       return typeof old === "number" ? old : 0;
     });
-    if (r < 0) return r;
-    return typeof old === "number" ? old : (old as Sigset).toList();
+    return r < 0 ? r : old;
   }
 
   *sigpending(): Gen<number[]> {

@@ -4,6 +4,7 @@
  * the registered user page. That plugin publishes its ABI in k.ext["user-sigmask"], so the thread
  * libraries need no package dependency on it.
  */
+import { Sigset } from "../kernel/sigset.js";
 import type { Gen } from "./gate.js";
 import type { ThreadImpl } from "./thread.js";
 
@@ -36,4 +37,24 @@ export function applyHow(old: number[], how: 0 | 1 | 2, set: number[]): number[]
     else s.add(sig);
   }
   return [...s].sort((a, b) => a - b);
+}
+
+/** setMask with bit sets: the rt_sigprocmask path without list conversions (the page ABI takes lists). */
+export function* setMaskSet(th: ThreadImpl, how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset> {
+  const abi = userSigmask(th);
+  if (abi) return Sigset.of(yield* abi.sigprocmask(th, how, set ? set.toList() : null));
+  const r = yield* th.sigprocmaskSet(how, set);
+  return typeof r === "number" ? new Sigset() : r;
+}
+
+/** ALL_SIGNALS as a bit set (treat as read-only). */
+export const ALL_SIGNALS_SET: Sigset = Sigset.of(ALL_SIGNALS);
+
+/** applyHow on bit sets: a new set, SIGKILL and SIGSTOP never in it. */
+export function applyHowSet(old: Sigset, how: 0 | 1 | 2, set: Sigset): Sigset {
+  const s = how === 2 ? set.clone() : old.clone();
+  if (how === 0) s.or(set);
+  else if (how === 1) s.andNot(set);
+  s.dropUnblockable();
+  return s;
 }

@@ -51,6 +51,9 @@ export interface FdWait {
   write: boolean;
 }
 
+/** task.ext keys per library, built once (the lookup runs on every library call). */
+const KEYS: Record<string, string> = {};
+
 export class UThreadScheduler {
   readonly root: UThread;
   current: UThread;
@@ -73,7 +76,7 @@ export class UThreadScheduler {
 
   /** The scheduler of `th`'s kernel task, created on the library's first use there. */
   static of(th: ThreadImpl, library: string, hooks: () => UThreadHooks): UThreadScheduler {
-    const key = `uthreads:${library}`;
+    const key = (KEYS[library] ??= `uthreads:${library}`);
     let s = th.task.ext[key] as UThreadScheduler | undefined;
     if (!s) {
       s = new UThreadScheduler(th.task, th, hooks(), library);

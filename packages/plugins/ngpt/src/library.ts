@@ -10,7 +10,7 @@
  * `lock; xchgl` even on one CPU.
  */
 import { pipe, pollFdWaits, runUser, UThreadScheduler, type Gen, type ThreadBody, type ThreadImpl, type ThreadLibrary, type UThread, type UThreadHooks } from "@siglab/core";
-import { ALL_SIGNALS, applyHow, setMask, userSigmask } from "@siglab/core";
+import { ALL_SIGNALS_SET, applyHowSet, setMaskSet, Sigset, userSigmask } from "@siglab/core";
 
 export interface NgptOptions {
   /** NGPT 2.2.0 HP_TIMING: rdtsc instead of gettimeofday */
@@ -24,9 +24,12 @@ const EDEADLK = 35;
 const EAGAIN = 11;
 
 /** The thread's saved mask (what siglongjmp installs when switching into it). */
-function maskOf(ut: UThread): number[] {
-  return (ut.ext["mask"] as number[] | undefined) ?? [];
+function maskOf(ut: UThread): Sigset {
+  return (ut.ext["mask"] as Sigset | undefined) ?? EMPTY;
 }
+
+/** Masks are kept as bit sets and never mutated once stored (the switch runs millions of times). */
+const EMPTY = new Sigset();
 
 export class NgptLibrary implements ThreadLibrary {
   readonly id = "ngpt";
@@ -39,18 +42,18 @@ export class NgptLibrary implements ThreadLibrary {
       // the mask the program has asked for (the running thread's): what the blocked-signal
       // checker compares deliveries with. With user-sigmask the page itself is that mask.
       const task = th.task;
-      if (!userSigmask(th)) task.ext["userBlocked"] = { has: (sig: number) => ((s.ext["intended"] as number[] | undefined) ?? task.blocked.toList()).includes(sig) };
+      if (!userSigmask(th)) task.ext["userBlocked"] = { has: (sig: number) => ((s.ext["intended"] as Sigset | undefined) ?? task.blocked).has(sig) };
     }
     return s;
   }
 
   /** Set the LWP's mask (or, in a switch with switchMask off, only the library's idea of it). */
-  private *mask(th: ThreadImpl, how: 0 | 1 | 2, set: number[] | null, inSwitch: boolean): Gen<number[]> {
+  private *mask(th: ThreadImpl, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Gen<Sigset> {
     const s = this.lwp(th);
-    const before = (s.ext["intended"] as number[] | undefined) ?? th.task.blocked.toList();
-    if (set) s.ext["intended"] = applyHow(before, how, set);
+    const before = (s.ext["intended"] as Sigset | undefined) ?? th.task.blocked.clone();
+    if (set) s.ext["intended"] = applyHowSet(before, how, set);
     if (inSwitch && !this.opts.switchMask) return before;
-    return yield* setMask(th, how, set);
+    return yield* setMaskSet(th, how, set);
   }
 
   *create(th: ThreadImpl, body: ThreadBody): Gen<{ tid: number }> {
@@ -64,7 +67,7 @@ export class NgptLibrary implements ThreadLibrary {
       const rv = yield* body(uth);
       // pth_exit: dead, then one last switch into the scheduler
       yield* runUser(uth, "ngpt.pth_exit");
-      yield* lib.mctxSwitch(uth, s.current, ALL_SIGNALS);
+      yield* lib.mctxSwitch(uth, s.current, ALL_SIGNALS_SET);
       return rv;
     });
     ut.ext["mask"] = mask;
@@ -140,7 +143,7 @@ export class NgptLibrary implements ThreadLibrary {
 
   *sigmask(th: ThreadImpl, how: 0 | 1 | 2, set: number[]): Gen<number[]> {
     yield* runUser(th, "ngpt.pth_sigmask");
-    return yield* this.mask(th, how, set, false);
+    return (yield* this.mask(th, how, Sigset.of(set), false)).toList();
   }
 
   self(th: ThreadImpl): number {
@@ -164,7 +167,7 @@ export class NgptLibrary implements ThreadLibrary {
   /** pth_mctx_switch(&current->mctx, &descr->sched->mctx), then run the scheduler until we are chosen. */
   private *toScheduler(th: ThreadImpl, me: UThread): Gen<void> {
     const s = this.lwp(th);
-    yield* this.mctxSwitch(th, me, ALL_SIGNALS);
+    yield* this.mctxSwitch(th, me, ALL_SIGNALS_SET);
     yield* s.park(me);
   }
 
@@ -173,7 +176,7 @@ export class NgptLibrary implements ThreadLibrary {
    * and queries the mask (rt_sigprocmask(SIG_BLOCK, NULL, &saved)); siglongjmp(new->jb) installs
    * the target's saved mask (rt_sigprocmask(SIG_SETMASK)) and jumps. No FPU state is touched.
    */
-  *mctxSwitch(th: ThreadImpl, from: UThread | null, toMask: number[]): Gen<void> {
+  *mctxSwitch(th: ThreadImpl, from: UThread | null, toMask: Sigset): Gen<void> {
     yield* runUser(th, "ngpt.sigsetjmp");
     const old = yield* this.mask(th, 0, null, true);
     if (from) from.ext["mask"] = old;
@@ -214,7 +217,8 @@ export class NgptLibrary implements ThreadLibrary {
     const waiting = [...s.threads.values()].filter((t) => t.state === "waiting");
     if (waiting.length) yield* runUser(th, "ngpt.eventmanager.walk", waiting.length);
     // the signals every waiting thread blocks stay blocked
-    const block = waiting.reduce((acc, t) => acc.filter((sig) => maskOf(t).includes(sig)), ALL_SIGNALS);
+    const block = ALL_SIGNALS_SET.clone();
+    for (const t of waiting) block.and(maskOf(t));
     const oss = yield* this.mask(th, 2, block, true);
     const pipeR = s.ext["sigpipe"] as number | undefined;
     yield* pollFdWaits(s, !poll, pipeR === undefined ? [] : [pipeR]);

@@ -163,6 +163,8 @@ export declare class Sigset {
   add(sig: number): void;
   del(sig: number): void;
   or(o: Sigset): void;
+  and(o: Sigset): void;
+  equals(o: Sigset): boolean;
   andNot(o: Sigset): void;
   set(o: Sigset): void;
   clone(): Sigset;
