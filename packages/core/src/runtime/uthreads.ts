@@ -202,6 +202,25 @@ export function* pollFdWaits(s: UThreadScheduler, block: boolean, alsoRead: numb
   return woken.length;
 }
 
+/**
+ * runUser without creating a generator, for paths a library runs on every switch: 0 when the path
+ * ran and no interrupt is due; otherwise the caller finishes with `yield* runUserRest(th, name, r)`
+ * (1: the path ran and an interrupt is now due; 2: one was due before, nothing ran yet).
+ */
+export function runUserNow(th: ThreadImpl, name: string): 0 | 1 | 2 {
+  const k = th.kernel;
+  if (k.interruptDue()) return 2;
+  k.step();
+  k.run(name);
+  return k.interruptDue() ? 1 : 0;
+}
+
+/** The rest of a runUserNow that did not finish (see there). */
+export function* runUserRest(th: ThreadImpl, name: string, r: 0 | 1 | 2): Gen<void> {
+  if (r === 2) yield* runUser(th, name);
+  else if (r === 1) yield* th.gate.userInterrupt();
+}
+
 /** Library code in user mode, charged as path `name` (`n` times); a due interrupt is taken first. */
 export function* runUser(th: ThreadImpl, name: string, n = 1): Gen<void> {
   const k = th.kernel;

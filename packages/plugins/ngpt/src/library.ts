@@ -9,7 +9,7 @@
  * gettimeofday Seaman counted per yield; the queue work takes spin locks whose test_and_set is a
  * `lock; xchgl` even on one CPU.
  */
-import { pipe, pollFdWaits, runUser, UThreadScheduler, type Gen, type ThreadBody, type ThreadImpl, type ThreadLibrary, type UThread, type UThreadHooks } from "@siglab/core";
+import { pipe, pollFdWaits, runUser, runUserNow, runUserRest, UThreadScheduler, type Gen, type ThreadBody, type ThreadImpl, type ThreadLibrary, type UThread, type UThreadHooks } from "@siglab/core";
 import { ALL_SIGNALS_SET, applyHowSet, setMaskSet, Sigset, userSigmask } from "@siglab/core";
 
 export interface NgptOptions {
@@ -53,7 +53,9 @@ export class NgptLibrary implements ThreadLibrary {
     const before = (s.ext["intended"] as Sigset | undefined) ?? th.task.blocked.clone();
     if (set) s.ext["intended"] = applyHowSet(before, how, set);
     if (inSwitch && !this.opts.switchMask) return before;
-    return yield* setMaskSet(th, how, set);
+    if (userSigmask(th)) return yield* setMaskSet(th, how, set);
+    const r = yield* th.sigprocmaskSet(how, set); // the common case, one generator less
+    return typeof r === "number" ? EMPTY : r;
   }
 
   *create(th: ThreadImpl, body: ThreadBody): Gen<{ tid: number }> {
@@ -95,7 +97,7 @@ export class NgptLibrary implements ThreadLibrary {
   *yield(th: ThreadImpl): Gen<void> {
     const s = this.lwp(th);
     const me = s.current;
-    yield* runUser(th, "ngpt.pth_yield");
+    { const r = runUserNow(th, "ngpt.pth_yield"); if (r) yield* runUserRest(th, "ngpt.pth_yield", r); }
     th.kernel.count("ngpt.yields");
     me.state = "ready";
     yield* this.toScheduler(th, me);
@@ -177,12 +179,12 @@ export class NgptLibrary implements ThreadLibrary {
    * the target's saved mask (rt_sigprocmask(SIG_SETMASK)) and jumps. No FPU state is touched.
    */
   *mctxSwitch(th: ThreadImpl, from: UThread | null, toMask: Sigset): Gen<void> {
-    yield* runUser(th, "ngpt.sigsetjmp");
+    { const r = runUserNow(th, "ngpt.sigsetjmp"); if (r) yield* runUserRest(th, "ngpt.sigsetjmp", r); }
     const old = yield* this.mask(th, 0, null, true);
     if (from) from.ext["mask"] = old;
-    yield* runUser(th, "ngpt.siglongjmp");
+    { const r = runUserNow(th, "ngpt.siglongjmp"); if (r) yield* runUserRest(th, "ngpt.siglongjmp", r); }
     yield* this.mask(th, 2, toMask, true);
-    yield* runUser(th, "ngpt.__longjmp");
+    { const r = runUserNow(th, "ngpt.__longjmp"); if (r) yield* runUserRest(th, "ngpt.__longjmp", r); }
     th.kernel.count("ngpt.mctx_switches");
   }
 
@@ -200,7 +202,7 @@ export class NgptLibrary implements ThreadLibrary {
   }
 
   private *now(th: ThreadImpl): Gen<void> {
-    if (this.opts.hpTiming) yield* runUser(th, "ngpt.hp_timing");
+    if (this.opts.hpTiming) { const r = runUserNow(th, "ngpt.hp_timing"); if (r) yield* runUserRest(th, "ngpt.hp_timing", r); }
     else yield* th.libc.gettimeofday();
   }
 
@@ -230,9 +232,9 @@ export class NgptLibrary implements ThreadLibrary {
     const lib = this;
     return {
       *returned(s: UThreadScheduler): Gen<void> {
-        yield* runUser(s.sched, "ngpt.scheduler.cameback");
+        { const r = runUserNow(s.sched, "ngpt.scheduler.cameback"); if (r) yield* runUserRest(s.sched, "ngpt.scheduler.cameback", r); }
         yield* lib.now(s.sched); // snapshot
-        yield* runUser(s.sched, "ngpt.scheduler.requeue");
+        { const r = runUserNow(s.sched, "ngpt.scheduler.requeue"); if (r) yield* runUserRest(s.sched, "ngpt.scheduler.requeue", r); }
         yield* lib.now(s.sched); // event_wait: snapshot again
         // NGPT 2.2.1 polls for events only when a single thread is ready (none: see idle)
         if (s.ready.length === 1) yield* lib.eventManager(s, true);
@@ -243,9 +245,9 @@ export class NgptLibrary implements ThreadLibrary {
         return true;
       },
       *enter(s: UThreadScheduler, next: UThread): Gen<void> {
-        yield* runUser(s.sched, "ngpt.scheduler.pick");
+        { const r = runUserNow(s.sched, "ngpt.scheduler.pick"); if (r) yield* runUserRest(s.sched, "ngpt.scheduler.pick", r); }
         yield* lib.now(s.sched); // lastran
-        yield* runUser(s.sched, "ngpt.scheduler.dispatch");
+        { const r = runUserNow(s.sched, "ngpt.scheduler.dispatch"); if (r) yield* runUserRest(s.sched, "ngpt.scheduler.dispatch", r); }
         yield* lib.mctxSwitch(s.sched, null, maskOf(next));
         s.sched.kernel.count("ngpt.switches");
       },
