@@ -29,5 +29,5 @@ export * as sched from "./kernel/sched.js";
 export { ThreadImpl } from "./runtime/thread.js";
 export type { ThreadLibrary, LibcModel, ThreadBody } from "./runtime/libraries.js";
 export { Gate, type Gen } from "./runtime/gate.js";
-export { ALL_SIGNALS, ALL_SIGNALS_SET, applyHow, applyHowSet, setMask, setMaskSet, userSigmask, type UserSigmaskAbi } from "./runtime/uthread-masks.js";
+export { ALL_SIGNALS, ALL_SIGNALS_SET, applyHowSet, setMask, setMaskSet, userSigmask, type UserSigmaskAbi } from "./runtime/uthread-masks.js";
 export { UThreadScheduler, UThread, UT_PARK, pollFdWaits, runUser, runUserNow, runUserRest, UThreadsBlockedChecker, type UThreadHooks, type UThreadState, type FdWait } from "./runtime/uthreads.js";

@@ -26,9 +26,6 @@ export class Sigset {
     this.lo = (this.lo & o.lo) >>> 0;
     this.hi = (this.hi & o.hi) >>> 0;
   }
-  equals(o: Sigset): boolean {
-    return this.lo === o.lo && this.hi === o.hi;
-  }
   andNot(o: Sigset): void {
     this.lo = (this.lo & ~o.lo) >>> 0;
     this.hi = (this.hi & ~o.hi) >>> 0;

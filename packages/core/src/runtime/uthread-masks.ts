@@ -28,17 +28,6 @@ export function* setMask(th: ThreadImpl, how: 0 | 1 | 2, set: number[] | null): 
 /** Every signal but SIGKILL and SIGSTOP (sigfillset, as the kernel stores it). */
 export const ALL_SIGNALS: number[] = Array.from({ length: 64 }, (_, i) => i + 1).filter((s) => s !== 9 && s !== 19);
 
-/** The mask after sigprocmask(how, set) on `old` (lists of signal numbers, ascending). */
-export function applyHow(old: number[], how: 0 | 1 | 2, set: number[]): number[] {
-  const s = new Set(how === 2 ? [] : old);
-  for (const sig of set) {
-    if (sig === 9 || sig === 19 || sig < 1 || sig > 64) continue;
-    if (how === 1) s.delete(sig);
-    else s.add(sig);
-  }
-  return [...s].sort((a, b) => a - b);
-}
-
 /** setMask with bit sets: the rt_sigprocmask path without list conversions (the page ABI takes lists). */
 export function* setMaskSet(th: ThreadImpl, how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset> {
   const abi = userSigmask(th);
@@ -50,7 +39,7 @@ export function* setMaskSet(th: ThreadImpl, how: 0 | 1 | 2, set: Sigset | null):
 /** ALL_SIGNALS as a bit set (treat as read-only). */
 export const ALL_SIGNALS_SET: Sigset = Sigset.of(ALL_SIGNALS);
 
-/** applyHow on bit sets: a new set, SIGKILL and SIGSTOP never in it. */
+/** The mask after sigprocmask(how, set) on `old`: a new set, SIGKILL and SIGSTOP never in it. */
 export function applyHowSet(old: Sigset, how: 0 | 1 | 2, set: Sigset): Sigset {
   const s = how === 2 ? set.clone() : old.clone();
   if (how === 0) s.or(set);

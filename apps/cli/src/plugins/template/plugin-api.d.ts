@@ -164,7 +164,6 @@ export declare class Sigset {
   del(sig: number): void;
   or(o: Sigset): void;
   and(o: Sigset): void;
-  equals(o: Sigset): boolean;
   andNot(o: Sigset): void;
   set(o: Sigset): void;
   clone(): Sigset;
