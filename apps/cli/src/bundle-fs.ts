@@ -1,35 +1,14 @@
 /**
- * The file-system side of bundles (Node only): atomic writes, reading a plugin folder to embed it,
+ * The file-system side of bundles (Node only): reading a plugin folder to embed it,
  * hashing built-in plugins, and extracting embedded plugins into a folder they cannot escape.
  */
-import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, realpathSync, unlinkSync, writeSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hashFileSet, unsafeEntryReason, type AvailablePlugin, type Bundle } from "@siglab/core/bundle/index.js";
 
-/** Writes `data` to `path` so that a crash or a refusal never leaves a half-written file behind. */
-export function atomicWriteFile(path: string, data: Uint8Array | string): void {
-  const target = resolve(path);
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(tmp, "wx", 0o644);
-  try {
-    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, target);
-  } catch (e) {
-    try {
-      closeSync(fd);
-    } catch {
-      /* already closed */
-    }
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
+/** Atomic writes live with the output rules (output.ts); re-exported for existing callers. */
+export { atomicWriteFile } from "./output.js";
 
 const SKIP_DIRS = new Set(["node_modules", ".git"]);
 

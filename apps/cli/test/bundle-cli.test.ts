@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { cac } from "cac";
@@ -122,7 +122,7 @@ describe("siglab bundle export", () => {
     const failing = deps({ runInSandbox: async () => Promise.reject(new Error("sandbox crashed")) });
     const cli = cac("siglab");
     registerBundleCommands(cli, failing);
-    cli.parse(["node", "siglab", "bundle", "export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "-o", file], { run: false });
+    cli.parse(["node", "siglab", "bundle", "export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "-o", file, "--force"], { run: false });
     await cli.runMatchedCommand();
     expect(process.exitCode).toBe(1);
     process.exitCode = 0;
@@ -244,6 +244,86 @@ describe("siglab export csv|trace", () => {
     await cli.runMatchedCommand();
     expect(process.exitCode ?? 0).toBe(0);
     expect(out[0]).toMatch(/^run,workload,cpu,mhz,variants,params,seed,kind,metric,value,unit\r\n1,lat_sig_catch,p4-northwood,2200,,iterations=1000,42,metric,signal round trip,/);
+  });
+});
+
+describe("-o outputs never destroy data (through cac, as the CLI runs them)", () => {
+  async function cacRun(argv: string[]): Promise<number> {
+    const cli = cac("siglab");
+    registerBundleCommands(cli, deps());
+    cli.parse(["node", "siglab", ...argv], { run: false });
+    await cli.runMatchedCommand();
+    const code = Number(process.exitCode ?? 0);
+    process.exitCode = 0;
+    return code;
+  }
+
+  it("bundle run b.siglab -o b.siglab is refused, even with --force, and the bundle stays byte-identical", async () => {
+    const file = await exportBundle("b.siglab");
+    const before = readFileSync(file);
+    calls = [];
+    for (const extra of [[], ["--force"]]) {
+      err = [];
+      expect(await cacRun(["bundle", "run", file, "--trust-embedded", "-o", file, ...extra])).toBe(2);
+      expect(err).toHaveLength(1);
+      expect(err[0]).toMatch(new RegExp(`^siglab bundle run: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: is .*, an input of this command`));
+    }
+    // also through a path with ".." and a hard link
+    const dotted = join(root, "work", "..", "work", "b.siglab");
+    expect(await cacRun(["bundle", "run", file, "--trust-embedded", "-o", dotted, "--force"])).toBe(2);
+    linkSync(file, join(root, "work", "hard.siglab"));
+    expect(await cacRun(["bundle", "run", file, "--trust-embedded", "-o", join(root, "work", "hard.siglab"), "--force"])).toBe(2);
+    expect(err.at(-1)).toMatch(/hard\.siglab: is the same file as .*b\.siglab \(a hard link\)/);
+    rmSync(join(root, "work", "hard.siglab"));
+    expect(calls).toHaveLength(0); // refused before re-running anything
+    expect(readFileSync(file).equals(before)).toBe(true);
+    expect(walk(join(root, "work"))).toEqual(["b.siglab"]);
+  });
+
+  it("export csv b.siglab -o existing.csv is refused, then accepted with --force", async () => {
+    const file = await exportBundle("b.siglab");
+    const csv = join(root, "work", "existing.csv");
+    writeFileSync(csv, "keep me");
+    err = [];
+    expect(await cacRun(["export", "csv", file, "-o", csv])).toBe(2);
+    expect(err).toEqual([`siglab export csv: ${csv}: already exists; use --force to replace it`]);
+    expect(readFileSync(csv, "utf8")).toBe("keep me");
+    expect(await cacRun(["export", "csv", file, "-o", csv, "--force"])).toBe(0);
+    expect(readFileSync(csv, "utf8")).toMatch(/^run,workload,cpu,mhz/);
+    // the bundle itself is never a target of its own export
+    expect(await cacRun(["export", "trace", file, "-o", file, "--force"])).toBe(2);
+    expect(walk(join(root, "work"))).toEqual(["b.siglab", "existing.csv"]);
+  });
+
+  it("bundle export refuses an existing -o or a --chart input before running anything", async () => {
+    const target = join(root, "work", "x.siglab");
+    writeFileSync(target, "previous");
+    const chart = join(root, "work", "c.svg");
+    writeFileSync(chart, "<svg/>");
+    err = [];
+    expect(await cacRun(["bundle", "export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "-o", target])).toBe(2);
+    expect(err.at(-1)).toBe(`siglab bundle export: ${target}: already exists; use --force to replace it`);
+    expect(await cacRun(["bundle", "export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "--chart", chart, "-o", chart, "--force"])).toBe(2);
+    expect(err.at(-1)).toMatch(/c\.svg: is .*c\.svg, an input of this command/);
+    expect(await cacRun(["bundle", "export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "-o", "/dev/null", "--force"])).toBe(2);
+    expect(err.at(-1)).toBe("siglab bundle export: /dev/null: is a device; refusing to write to it");
+    expect(calls).toHaveLength(0);
+    expect(readFileSync(target, "utf8")).toBe("previous");
+    expect(readFileSync(chart, "utf8")).toBe("<svg/>");
+    // with --force the existing bundle is replaced
+    expect(await cacRun(["bundle", "export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "-o", target, "--force"])).toBe(0);
+    expect(readBundle(new Uint8Array(readFileSync(target))).results).toHaveLength(1);
+  });
+
+  it("bundle export never writes over a file in a --plugin-dir folder", async () => {
+    const inPlugin = join(root, "third-party", "thirdparty-mask", "dist", "index.js");
+    const before = readFileSync(inPlugin, "utf8");
+    // named with --plugin-dir: refused before the runs
+    await expect(bundleExport("w", { ...exportArgs, pluginDir: join(root, "third-party"), o: inPlugin, force: true }, deps())).rejects.toThrow(/index\.js: is inside .*third-party, an input folder/);
+    expect(calls).toHaveLength(0);
+    // a folder only the run-argument parser knows about: refused when writing
+    await expect(bundleExport("w", { ...exportArgs, o: inPlugin, force: true }, deps())).rejects.toThrow(/index\.js: is inside .*third-party, an input folder/);
+    expect(readFileSync(inPlugin, "utf8")).toBe(before);
   });
 });
 

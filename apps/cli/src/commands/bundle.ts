@@ -1,13 +1,14 @@
 /**
  * `siglab bundle export|info|verify|run` and `siglab export csv|trace`:
- *   bundle export <workload> [options of siglab run] -o x.siglab [--chart c.svg]...
+ *   bundle export <workload> [options of siglab run] -o x.siglab [--chart c.svg]... [--force]
  *   bundle info x.siglab
  *   bundle verify x.siglab [--trust-embedded]
- *   bundle run x.siglab [--trust-embedded] [-o results.json|results.csv]
- *   export csv|trace x.siglab [-o file]
+ *   bundle run x.siglab [--trust-embedded] [-o results.json|results.csv] [--force]
+ *   export csv|trace x.siglab [-o file] [--force]
  * The simulator and the run-argument parser come in as deps (the CLI's main wires them), so these
  * commands work the same in tests with a fake runner. Exit codes: 0 ok, 1 results differ or a run
- * failed, 2 bad input (refused bundle, bad arguments), 3 embedded plugin code not consented to.
+ * failed, 2 bad input (refused bundle, bad arguments, refused -o file), 3 embedded plugin code not
+ * consented to. Every -o file goes through output.ts (never replaces an input, --force to replace).
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,7 +33,6 @@ import { expandExperiment, type ExperimentConfig, type RunResult, type RunSpec }
 import { toCsv, toPerfettoTrace } from "@siglab/core/export/index.js";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import {
-  atomicWriteFile,
   availableBuiltins,
   builtinPluginsDir,
   extractEmbeddedPlugins,
@@ -40,6 +40,7 @@ import {
   pluginCodeFiles,
   readFolderFiles,
 } from "../bundle-fs.js";
+import { checkOutputTarget, OutputRefusal, writeOutputFile } from "../output.js";
 
 export interface SandboxRunOptions {
   /** Third-party plugin folders (each holds one sub-folder per plugin). */
@@ -75,6 +76,8 @@ export interface BundleCommandOptions {
   o?: string;
   chart?: string | string[];
   trustEmbedded?: boolean;
+  /** Replace an existing -o file (never an input of the command). */
+  force?: boolean;
   [k: string]: unknown;
 }
 
@@ -90,6 +93,14 @@ function cliVersion(): string {
 }
 
 const list = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/** What `bundle export` reads: a workload given as a path, --chart files and --plugin-dir folders. */
+function exportInputs(workload: string, options: BundleCommandOptions, pluginDirs: string[]): string[] {
+  const looksLikePath = workload.endsWith(".ts") || workload.includes("/");
+  return [...(looksLikePath ? [workload] : []), ...list(options.chart), ...pluginDirs];
+}
+
+const outputOptions = (options: BundleCommandOptions, inputs: string[]) => ({ force: options.force === true, inputs });
 
 function io(deps: BundleCommandDeps) {
   return { log: deps.log ?? ((l: string) => console.log(l)), error: deps.error ?? ((l: string) => console.error(l)) };
@@ -147,6 +158,8 @@ export async function bundleExport(workload: string | undefined, options: Bundle
   const out = options.out ?? options.o;
   if (!workload) throw new UsageError("bundle export: name a workload (the same arguments as siglab run)");
   if (typeof out !== "string" || !out) throw new UsageError("bundle export: -o <file> is required");
+  // refuse a bad -o before the (long) runs; the write checks again
+  checkOutputTarget(out, outputOptions(options, exportInputs(workload, options, list(options["pluginDir"] as string | string[] | undefined))));
   const resolved = await deps.resolveRunArgs(workload, options);
   const pluginDirs = resolved.pluginDirs ?? [];
   const plugins = pluginInputs(resolved.experiment, deps.builtinPluginsDir ?? builtinPluginsDir(), pluginDirs);
@@ -161,7 +174,7 @@ export async function bundleExport(workload: string | undefined, options: Bundle
     charts,
     appVersion: deps.appVersion ?? cliVersion(),
   });
-  atomicWriteFile(out, bytes);
+  writeOutputFile(out, bytes, outputOptions(options, exportInputs(workload, options, [...list(options["pluginDir"] as string | string[] | undefined), ...pluginDirs])));
   const embedded = plugins.filter((p) => p.source === "embedded").map((p) => `${p.id}@${p.version}`);
   log(`wrote ${out}: ${results.length} runs, ${bytes.length} bytes${embedded.length ? `, embeds third-party plugins ${embedded.join(", ")}` : ""}`);
   return results.some((r) => r.error) ? 1 : 0;
@@ -247,15 +260,17 @@ export async function bundleVerify(file: string | undefined, options: BundleComm
 
 export async function bundleRun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): Promise<number> {
   const { log } = io(deps);
+  const out = options.out ?? options.o;
+  const outOpts = outputOptions(options, file ? [file] : []);
+  if (typeof out === "string" && out) checkOutputTarget(out, outOpts); // before the re-runs
   const r = await rerun(file, options, deps, "run");
   if (typeof r === "number") return r;
   r.results.forEach((res, i) => {
     for (const m of res.metrics) log(`  run ${i + 1} ${m.name}: ${m.value} ${m.unit}`);
     for (const f of res.findings) log(`  run ${i + 1} ${f.severity} ${f.kind}: ${f.message}`);
   });
-  const out = options.out ?? options.o;
   if (typeof out === "string" && out) {
-    atomicWriteFile(out, out.toLowerCase().endsWith(".csv") ? toCsv(r.results) : JSON.stringify(r.results, null, 2) + "\n");
+    writeOutputFile(out, out.toLowerCase().endsWith(".csv") ? toCsv(r.results) : JSON.stringify(r.results, null, 2) + "\n", outOpts);
     log(`wrote ${out}`);
   }
   return r.results.some((x) => x.error) ? 1 : 0;
@@ -265,11 +280,13 @@ export function exportFromBundle(format: string | undefined, file: string | unde
   const { log } = io(deps);
   if (format !== "csv" && format !== "trace") throw new UsageError(`export: format must be csv or trace (got ${format ?? "nothing"})`);
   if (!file) throw new UsageError(`export ${format}: name a bundle file`);
+  const out = options.out ?? options.o;
+  const outOpts = outputOptions(options, [file]);
+  if (typeof out === "string" && out) checkOutputTarget(out, outOpts);
   const b = openBundleFile(file);
   const text = format === "csv" ? toCsv(b.results) : JSON.stringify(toPerfettoTrace(b.results)) + "\n";
-  const out = options.out ?? options.o;
   if (typeof out === "string" && out) {
-    atomicWriteFile(out, text);
+    writeOutputFile(out, text, outOpts);
     log(`wrote ${out}`);
   } else {
     log(text.replace(/\r?\n$/, ""));
@@ -283,6 +300,10 @@ export async function guarded(deps: BundleCommandDeps, what: string, f: () => Pr
     return await f();
   } catch (e) {
     const { error } = io(deps);
+    if (e instanceof OutputRefusal) {
+      error(`siglab ${what}: ${e.message}`); // "<file>: <reason>"
+      return 2;
+    }
     if (e instanceof BundleError) {
       error(`siglab ${what}: refused: ${e.message}`);
       return 2;
@@ -303,6 +324,7 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
     .option("-o, --out <file>", "export: the bundle file to write; run: write the new results (.json, or .csv)")
     .option("--chart <file>", "export: add a chart (.svg/.png) to the bundle (repeatable)")
     .option("--trust-embedded", "verify/run: allow the bundle's third-party plugin code (runs only in the sandbox)")
+    .option("--force", "export/run: replace an existing -o file (never an input of the command)")
     .allowUnknownOptions()
     .example("siglab bundle export lat_sig_catch --cpu p4-northwood@2200 --variant sa-nofp -o x.siglab")
     .example("siglab bundle verify x.siglab");
@@ -328,6 +350,7 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
   cli
     .command("export <format> <bundle>", "Export a bundle's results: csv (one row per run × value) or trace (Chrome/Perfetto JSON)")
     .option("-o, --out <file>", "output file (default: standard output)")
+    .option("--force", "replace an existing -o file (never the bundle read)")
     .action(async (format: string, file: string, options: BundleCommandOptions) => {
       process.exitCode = await guarded(deps, `export ${format}`, () => exportFromBundle(format, file, options, deps));
     });

@@ -3,12 +3,12 @@
  * `siglab plugin new <name> [--dir DIR]`. Listing reads manifests only: no plugin code runs in
  * this process (third-party code is evaluated in the sandbox when a run uses it).
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { CAC } from "cac";
 import { PLUGIN_API_VERSION, type PluginOptionSpec } from "@siglab/core";
 import { listPlugins, PRESETS, type PluginInfo } from "../plugins/catalog.js";
 import { renderPluginSkeleton } from "../plugins/template/render.js";
+import { NewFolderRefusal, writeNewFolder } from "../new-folder.js";
 
 export interface PluginsIo {
   log(line: string): void;
@@ -101,7 +101,7 @@ export function pluginsInfo(id: string | undefined, dirs: string[], opts: { json
   return 0;
 }
 
-/** Create a plugin skeleton in <dir>/<name>; never writes into an existing folder. */
+/** Create a plugin skeleton in <dir>/<name>; the folder must be new or empty (never overwrites). */
 export function pluginNew(name: string | undefined, opts: { dir?: string }, io: PluginsIo = consoleIo): number {
   if (!name) {
     io.error("siglab plugin new: give the plugin's id, e.g. `siglab plugin new my-variant`");
@@ -115,14 +115,12 @@ export function pluginNew(name: string | undefined, opts: { dir?: string }, io: 
     return 2;
   }
   const target = resolve(opts.dir ?? ".", name);
-  if (existsSync(target)) {
-    io.error(`siglab plugin new: ${target} already exists; refusing to overwrite it (pick another name or --dir)`);
-    return 2;
-  }
-  for (const [rel, text] of Object.entries(files)) {
-    const dest = join(target, rel);
-    mkdirSync(dirname(dest), { recursive: true });
-    writeFileSync(dest, text, { flag: "wx" });
+  try {
+    writeNewFolder(target, files); // a new or empty real folder only; nothing overwritten
+  } catch (e) {
+    const c = (e as NodeJS.ErrnoException).code;
+    io.error(`siglab plugin new: ${e instanceof NewFolderRefusal ? e.message : `${target}: cannot create the plugin (${c ?? (e as Error).message})`}`);
+    return e instanceof NewFolderRefusal ? 2 : 1;
   }
   io.log(`created ${target} (${Object.keys(files).length} files):`);
   for (const rel of Object.keys(files).sort()) io.log(`  ${rel}`);

@@ -16,6 +16,8 @@ export function electronHostUi(getWindow: () => BrowserWindow | null, notifyPlug
   return {
     kind: "electron",
     appVersion: app.getVersion(),
+    // the save dialog asks before replacing an existing file; symlinks and non-regular files are still refused
+    overwriteConfirmed: true,
     async choosePluginFolder() {
       const opts = { title: "Install SigLab plugin from folder", properties: ["openDirectory" as const] };
       const win = parent();

@@ -17,9 +17,12 @@ import type {
   SaveOutcome,
 } from "../common/host-api.js";
 import { isAllowedExternalUrl } from "../common/url-policy.js";
+import { HostArgumentError } from "../common/host-schema.js";
 import { atomicWriteFile } from "./atomic.js";
 import { type BuiltinCatalog, builtinCatalog } from "./catalog.js";
+import { HostError, NotFoundError, WriteRefusedError } from "./host-errors.js";
 import { checkExportName } from "./names.js";
+import { checkExportSize, checkSourceSize, MAX_EXPORT_BYTES } from "./payload-limits.js";
 import { installPluginFolder, readPluginCode, scanPluginDir } from "./plugin-folder.js";
 import { Workspace } from "./workspace.js";
 import { promises as fs } from "node:fs";
@@ -32,6 +35,11 @@ export interface HostUi {
   choosePluginFolder(): Promise<string | null>;
   /** Where to save an export or bundle; null when cancelled. */
   chooseSavePath(suggestedName: string, ws: Workspace): Promise<string | null>;
+  /**
+   * True when chooseSavePath already asked the user before replacing an existing file (Electron's
+   * save dialog). Otherwise an existing file is never replaced: the host asks for another path.
+   */
+  overwriteConfirmed?: boolean;
   /** A bundle file to open; null when cancelled. */
   chooseBundleToOpen(): Promise<string | null>;
   /** Open a validated https URL outside the app; false when this host does not. */
@@ -42,7 +50,10 @@ export interface HostUi {
 
 export type HostHandlers = { [M in HostMethod]: (...args: Parameters<HostApi[M]>) => ReturnType<HostApi[M]> };
 
-export const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
+export const MAX_BUNDLE_BYTES = MAX_EXPORT_BYTES;
+
+/** How often the HTTP host picks a new unique name when a concurrent export took the last one. */
+const SAVE_ATTEMPTS = 5;
 
 export class HostService {
   readonly catalog: BuiltinCatalog;
@@ -90,12 +101,29 @@ export class HostService {
     }
   }
 
+  /**
+   * Saves an export where the user (or the HTTP host) chose. Always atomic; symlinks and
+   * non-regular targets are refused; inside the workspace no symlinked folder is followed; an
+   * existing file is replaced only when the dialog confirmed it.
+   */
   private async writeChosen(suggestedName: string, data: string | Uint8Array): Promise<SaveOutcome> {
     checkExportName(suggestedName);
-    const target = await this.ui.chooseSavePath(suggestedName, this.ws);
-    if (!target) return { saved: false };
-    await atomicWriteFile(target, data);
-    return { saved: true, path: target };
+    checkExportSize(suggestedName, data);
+    const existing = this.ui.overwriteConfirmed ? "replace" : "create";
+    for (let attempt = 1; ; attempt++) {
+      const target = await this.ui.chooseSavePath(suggestedName, this.ws);
+      if (!target) return { saved: false };
+      const rel = path.relative(this.ws.root, path.resolve(target));
+      const inWorkspace = !rel.startsWith("..") && !path.isAbsolute(rel);
+      try {
+        await atomicWriteFile(target, data, { existing, ...(inWorkspace ? { within: this.ws.root } : {}) });
+        return { saved: true, path: target };
+      } catch (err) {
+        // another save took the unique name between choosing and writing: choose again
+        const taken = err instanceof WriteRefusedError && err.code === "EEXIST";
+        if (!taken || existing === "replace" || attempt >= SAVE_ATTEMPTS) throw err;
+      }
+    }
   }
 
   async profileEntries(): Promise<ProfileEntry[]> {
@@ -127,7 +155,7 @@ export class HostService {
       listPlugins: async () => this.listPlugins(),
       setPluginEnabled: async (id: string, enabled: boolean) => {
         const all = await this.listPlugins();
-        if (!all.some((p) => p.id === id)) throw new Error(`no plugin with id "${id}"`);
+        if (!all.some((p) => p.id === id)) throw new HostArgumentError(`no plugin with id "${id}"`);
         const s = await this.ws.readSettings();
         const set = new Set(s.disabledPlugins);
         if (enabled) set.delete(id);
@@ -142,20 +170,26 @@ export class HostService {
       },
       readPluginCode: async (id: string) => {
         const entry = (await this.listPlugins()).find((p) => p.id === id && p.origin === "third-party");
-        if (!entry) throw new Error(`no third-party plugin with id "${id}" in ${this.ws.pluginDir}`);
-        if (entry.status !== "ok") throw new Error(entry.reason ?? `plugin "${id}" was refused`);
+        if (!entry) throw new NotFoundError(`no third-party plugin with id "${id}" in ${this.ws.pluginDir}`);
+        if (entry.status !== "ok") throw new HostError(409, entry.reason ?? `plugin "${id}" was refused`);
         return readPluginCode(this.ws.pluginDir, id, PLUGIN_API_VERSION);
       },
       listWorkloads: async () => this.ws.listWorkloads(),
       readWorkload: async (name: string) => this.ws.readWorkload(name),
-      saveWorkload: async (name: string, source: string) => this.ws.saveWorkload(name, source),
-      saveDraft: async (key: string, source: string) => this.ws.saveDraft(key, source),
+      saveWorkload: async (name: string, source: string) => {
+        checkSourceSize(name, source);
+        return this.ws.saveWorkload(name, source);
+      },
+      saveDraft: async (key: string, source: string) => {
+        checkSourceSize(key, source);
+        return this.ws.saveDraft(key, source);
+      },
       listDrafts: async () => this.ws.listDrafts(),
       discardDraft: async (key: string) => this.ws.discardDraft(key),
       listRecent: async () => this.ws.listRecent(),
       addRecent: async (entry: RecentExperiment) => this.ws.addRecent(entry),
       exportBundle: async (name: string, bytes: Uint8Array) => {
-        if (!name.endsWith(".siglab")) throw new Error(`bundle file name "${name}" must end in .siglab`);
+        if (!name.endsWith(".siglab")) throw new HostArgumentError(`bundle file name "${name}" must end in .siglab`);
         return this.writeChosen(name, bytes);
       },
       importBundle: async (): Promise<FileBytes | null> => {

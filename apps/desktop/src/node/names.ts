@@ -1,4 +1,5 @@
 /** Validation of names the renderer sends; a host never joins an unchecked name into a path. */
+import { HostArgumentError } from "../common/host-schema.js";
 
 const WORKLOAD_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,100}\.ts$/;
 const DRAFT_KEY = /^(example|user|new):[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$/;
@@ -8,7 +9,7 @@ const EXPORT_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.()-]{0,150}\.(csv|png|svg|json|sig
 
 function check(re: RegExp, what: string, value: string): string {
   if (!re.test(value) || value.includes("..")) {
-    throw new Error(`invalid ${what} "${value}" (allowed: ${re.source})`);
+    throw new HostArgumentError(`invalid ${what} "${value}" (allowed: ${re.source})`);
   }
   return value;
 }

@@ -1,7 +1,8 @@
 /**
  * The user workspace folder (default ~/.siglab): workloads, drafts, user CPU profiles, recent
- * experiments, exports and settings. Every write is atomic. Shared by the Electron main process and
- * the HTTP server, so both hosts behave identically.
+ * experiments, exports and settings. Every write is atomic and stays inside the workspace: a symlink
+ * planted in it (a folder or a file) is refused, never followed. Shared by the Electron main process
+ * and the HTTP server, so both hosts behave identically.
  */
 import { promises as fs } from "node:fs";
 import os from "node:os";
@@ -9,6 +10,8 @@ import path from "node:path";
 import type { CpuProfileFile } from "../common/contracts.js";
 import type { Draft, RecentExperiment, WorkloadFile } from "../common/host-api.js";
 import { atomicWriteFile, readJsonFile } from "./atomic.js";
+import { HostArgumentError } from "../common/host-schema.js";
+import { NotFoundError } from "./host-errors.js";
 import { checkDraftKey, checkExportName, checkWorkloadName, draftFileName } from "./names.js";
 import { checkProfileFile } from "./profile-check.js";
 
@@ -68,14 +71,14 @@ export class Workspace {
     try {
       return await fs.readFile(file, "utf8");
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`workload "${name}" does not exist in ${this.workloadsDir}`);
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new NotFoundError(`workload "${name}" does not exist in ${this.workloadsDir}`);
       throw err;
     }
   }
 
   async saveWorkload(name: string, source: string): Promise<WorkloadFile> {
     const file = path.join(this.workloadsDir, checkWorkloadName(name));
-    await atomicWriteFile(file, source);
+    await this.write(file, source);
     const st = await fs.stat(file);
     return { name, size: st.size, modifiedMs: st.mtimeMs };
   }
@@ -83,7 +86,7 @@ export class Workspace {
   // ---- drafts (autosave / recovery) -------------------------------------------------------------
   async saveDraft(key: string, source: string): Promise<void> {
     const draft: Draft = { key: checkDraftKey(key), source, savedAtMs: Date.now() };
-    await atomicWriteFile(path.join(this.draftsDir, draftFileName(key)), JSON.stringify(draft));
+    await this.write(path.join(this.draftsDir, draftFileName(key)), JSON.stringify(draft));
   }
 
   async listDrafts(): Promise<Draft[]> {
@@ -121,12 +124,17 @@ export class Workspace {
   }
 
   async saveUserProfile(profile: unknown, builtinIds: ReadonlySet<string>): Promise<{ fileName: string; profile: CpuProfileFile }> {
-    const checked = checkProfileFile(profile, "profile");
+    let checked: CpuProfileFile;
+    try {
+      checked = checkProfileFile(profile, "profile");
+    } catch (err) {
+      throw new HostArgumentError((err as Error).message); // bad content is a bad argument
+    }
     if (builtinIds.has(checked.id)) {
-      throw new Error(`profile id "${checked.id}" is a built-in profile: give your copy a new id (e.g. "${checked.id}-mine")`);
+      throw new HostArgumentError(`profile id "${checked.id}" is a built-in profile: give your copy a new id (e.g. "${checked.id}-mine")`);
     }
     const fileName = `${checked.id}.json`;
-    await atomicWriteFile(path.join(this.profilesDir, fileName), JSON.stringify(checked, null, 2) + "\n");
+    await this.write(path.join(this.profilesDir, fileName), JSON.stringify(checked, null, 2) + "\n");
     return { fileName, profile: checked };
   }
 
@@ -144,7 +152,7 @@ export class Workspace {
     const list = (await this.listRecent()).filter((e) => e.id !== entry.id);
     list.unshift(entry);
     const trimmed = list.slice(0, MAX_RECENT);
-    await atomicWriteFile(this.recentFile, JSON.stringify(trimmed, null, 2));
+    await this.write(this.recentFile, JSON.stringify(trimmed, null, 2));
     return trimmed;
   }
 
@@ -159,11 +167,19 @@ export class Workspace {
   }
 
   async writeSettings(s: Settings): Promise<void> {
-    await atomicWriteFile(this.settingsFile, JSON.stringify(s, null, 2));
+    await this.write(this.settingsFile, JSON.stringify(s, null, 2));
+  }
+
+  /** An atomic write that follows no symlink below the workspace root. */
+  private write(file: string, data: string): Promise<void> {
+    return atomicWriteFile(file, data, { within: this.root });
   }
 
   // ---- exports ----------------------------------------------------------------------------------
-  /** A path in <workspace>/exports for `name` that does not overwrite an earlier export. */
+  /**
+   * A path in <workspace>/exports for `name` that no file (or link) has yet. A concurrent export may
+   * take it first: the caller writes with `existing: "create"` and asks again on EEXIST.
+   */
   async uniqueExportPath(name: string): Promise<string> {
     checkExportName(name);
     await fs.mkdir(this.exportsDir, { recursive: true });
@@ -184,9 +200,10 @@ async function readdirOrEmpty(dir: string): Promise<string[]> {
   }
 }
 
+/** True when the name is taken, by anything (a dangling symlink too). */
 async function exists(p: string): Promise<boolean> {
   try {
-    await fs.access(p);
+    await fs.lstat(p);
     return true;
   } catch {
     return false;

@@ -4,7 +4,9 @@
  *
  * Protections: bound to loopback only; the Host header must name this server (DNS rebinding);
  * API calls need the session token cookie (set from the printed URL) and a same-origin Origin
- * header (CSRF); arguments are checked with the same schemas as Electron IPC.
+ * header (CSRF); arguments are checked with the same schemas as Electron IPC. Request bodies have a
+ * per-route limit checked while reading (413), at most a few saves run at once (429), and a
+ * malformed URL, name or argument is a 400, never a 500.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { promises as fs } from "node:fs";
@@ -13,11 +15,13 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { securityHeaders, mimeFor } from "../common/csp.js";
-import { checkHostArgs, HostArgumentError } from "../common/host-schema.js";
+import { checkHostArgs, HostArgumentError, isHostMethod } from "../common/host-schema.js";
 import type { HostMethod } from "../common/host-api.js";
 import { decodeWire, encodeWire, type WireResponse } from "../common/wire.js";
+import { HostError } from "../node/host-errors.js";
 import { HostService, type HostUi } from "../node/host-service.js";
 import { Workspace } from "../node/workspace.js";
+import { bodyLimitFor, HttpError, isSaveRoute, readBody, SaveLimiter } from "./request-limits.js";
 
 export interface ServeOptions {
   /** 0 picks a free port. */
@@ -30,6 +34,8 @@ export interface ServeOptions {
   token?: string;
   appVersion?: string;
   log?: (line: string) => void;
+  /** Saves (writes to disk) handled at once; more are answered 429. Default 4. */
+  maxConcurrentSaves?: number;
 }
 
 export interface RunningServer {
@@ -39,23 +45,39 @@ export interface RunningServer {
   port: number;
   token: string;
   workspace: Workspace;
+  /** Saves being handled now (their bodies being read or their files written). */
+  savesInFlight(): number;
   close(): Promise<void>;
 }
 
-const MAX_BODY = 96 * 1024 * 1024;
 const TOKEN_COOKIE = "siglab_token";
 
 export function defaultRendererDir(): string {
   return fileURLToPath(new URL("../../dist/renderer/", import.meta.url));
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
+/** A request path, or a 400 when it is not one (absolute-form, bad percent-encoding). */
+function parseRequestUrl(raw: string | undefined, origin: string): { url: URL; pathname: string } {
+  const shown = JSON.stringify((raw ?? "").slice(0, 200));
+  if (!raw || !raw.startsWith("/")) throw new HttpError(400, `malformed request URL ${shown}`);
+  let url: URL;
+  try {
+    url = new URL(origin + raw); // origin + path: "//x" stays a path, never a host
+  } catch {
+    throw new HttpError(400, `malformed request URL ${shown}`);
   }
+  try {
+    return { url, pathname: decodeURIComponent(url.pathname) };
+  } catch {
+    throw new HttpError(400, `malformed request URL ${shown}: bad percent-encoding`);
+  }
+}
+
+/** The status of an error a handler threw: its own, 400 for bad arguments, else 500. */
+function statusOf(err: unknown): number {
+  if (err instanceof HttpError || err instanceof HostError) return err.status;
+  if (err instanceof HostArgumentError) return 400;
+  return 500;
 }
 
 export async function startSiglabServer(opts: ServeOptions): Promise<RunningServer> {
@@ -86,6 +108,7 @@ export async function startSiglabServer(opts: ServeOptions): Promise<RunningServ
   };
   const service = new HostService(ws, ui);
   const handlers = service.handlers();
+  const saves = new SaveLimiter(opts.maxConcurrentSaves ?? 4);
   let origin = "";
   let allowedHosts = new Set<string>();
 
@@ -97,7 +120,7 @@ export async function startSiglabServer(opts: ServeOptions): Promise<RunningServ
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     if (!allowedHosts.has(req.headers.host ?? "")) throw new HttpError(421, `unexpected Host header "${req.headers.host ?? ""}"`);
-    const url = new URL(req.url ?? "/", origin);
+    const { url, pathname } = parseRequestUrl(req.url, origin);
     if (url.pathname.startsWith("/api/")) return handleApi(req, res, url);
     if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "method not allowed");
     if (url.searchParams.has("token")) {
@@ -111,11 +134,12 @@ export async function startSiglabServer(opts: ServeOptions): Promise<RunningServ
       res.end();
       return;
     }
-    await serveStatic(url.pathname, res, req.method === "HEAD");
+    await serveStatic(pathname, res, req.method === "HEAD");
   };
 
-  const serveStatic = async (pathname: string, res: http.ServerResponse, headOnly: boolean): Promise<void> => {
-    let rel = decodeURIComponent(pathname).replace(/^\/+/, "");
+  /** `decoded`: the request path, percent-decoded. */
+  const serveStatic = async (decoded: string, res: http.ServerResponse, headOnly: boolean): Promise<void> => {
+    let rel = decoded.replace(/^\/+/, "");
     if (rel === "") rel = "index.html";
     const file = path.resolve(rendererDir, rel);
     if (!file.startsWith(rendererDir + path.sep)) throw new HttpError(404, "not found");
@@ -147,43 +171,55 @@ export async function startSiglabServer(opts: ServeOptions): Promise<RunningServ
     if (req.method !== "POST") throw new HttpError(405, "API calls are POST");
     checkSession(req, true);
     if (!(req.headers["content-type"] ?? "").startsWith("application/json")) throw new HttpError(415, "API calls take application/json");
-    let body: { args?: unknown };
-    try {
-      body = decodeWire(await readBody(req)) as { args?: unknown };
-    } catch (err) {
-      if (err instanceof HttpError) throw err;
-      throw new HttpError(400, `request body is not valid JSON: ${(err as Error).message}`);
-    }
-    if (!body || typeof body !== "object") throw new HttpError(400, "request body must be a JSON object");
-    let value: unknown;
+    // the route is known before the body: its limit, and whether it takes a save slot
+    let route: string;
     if (url.pathname === "/api/install-plugin") {
-      const folder = (body as { folder?: unknown }).folder;
-      if (typeof folder !== "string" || folder.trim() === "" || folder.length > 4096) throw new HttpError(400, "install-plugin: \"folder\" must be a path string");
-      value = await service.installPlugin(folder);
+      route = "install-plugin";
     } else {
       const m = /^\/api\/call\/([A-Za-z]+)$/.exec(url.pathname);
       if (!m) throw new HttpError(404, `unknown API route ${url.pathname}`);
-      const method = m[1]!;
-      const args = body.args ?? [];
-      try {
-        checkHostArgs(method, args);
-      } catch (err) {
-        throw new HttpError(400, (err as Error).message);
-      }
-      const fn = handlers[method as HostMethod] as (...a: unknown[]) => Promise<unknown>;
-      value = await fn(...args);
+      route = m[1]!;
+      if (!isHostMethod(route)) throw new HttpError(400, `unknown host method "${route}"`);
     }
-    sendJson(res, 200, { ok: true, value });
+    const release = isSaveRoute(route) ? saves.tryAcquire() : () => undefined;
+    if (!release) throw saves.busy();
+    try {
+      let body: { args?: unknown };
+      const text = await readBody(req, route, bodyLimitFor(route));
+      try {
+        body = decodeWire(text) as { args?: unknown };
+      } catch (err) {
+        throw new HttpError(400, `request body is not valid JSON: ${(err as Error).message}`);
+      }
+      if (!body || typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "request body must be a JSON object");
+      let value: unknown;
+      if (route === "install-plugin") {
+        const folder = (body as { folder?: unknown }).folder;
+        if (typeof folder !== "string" || folder.trim() === "" || folder.length > 4096) throw new HttpError(400, "install-plugin: \"folder\" must be a path string");
+        value = await service.installPlugin(folder);
+      } else {
+        const args = body.args ?? [];
+        try {
+          checkHostArgs(route, args);
+        } catch (err) {
+          throw new HttpError(400, (err as Error).message);
+        }
+        const fn = handlers[route as HostMethod] as (...a: unknown[]) => Promise<unknown>;
+        value = await fn(...args);
+      }
+      sendJson(res, 200, { ok: true, value });
+    } finally {
+      release();
+    }
   };
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      const status = err instanceof HttpError ? err.status : err instanceof HostArgumentError ? 400 : 500;
       if (res.headersSent) {
         res.end();
         return;
       }
-      sendJson(res, status, { ok: false, error: (err as Error).message ?? String(err) });
+      sendJson(res, statusOf(err), { ok: false, error: (err as Error)?.message ?? String(err) }, err instanceof HttpError ? err.headers : {});
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -201,6 +237,7 @@ export async function startSiglabServer(opts: ServeOptions): Promise<RunningServ
     port,
     token,
     workspace: ws,
+    savesInFlight: () => saves.inFlight,
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of sse) res.end();
@@ -211,28 +248,10 @@ export async function startSiglabServer(opts: ServeOptions): Promise<RunningServ
   };
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: WireResponse): void {
+function sendJson(res: http.ServerResponse, status: number, body: WireResponse, headers: Record<string, string> = {}): void {
   const text = encodeWire(body);
-  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", ...headers });
   res.end(text);
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new HttpError(413, `request body larger than ${MAX_BODY} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 }
 
 function parseCookies(header: string | undefined): Record<string, string> {
