@@ -9,7 +9,7 @@ import { registerCalibrationSuites } from "./commands/suites-calibration.js";
 import { registerCalibrateCommand } from "./commands/calibrate.js";
 import { registerBundleCommands } from "./commands/bundle.js";
 import { registerServeCommand } from "./commands/serve.js";
-import { runInSandbox, stopSandbox } from "./run/sandbox.js";
+import { runInSandbox, stopSandbox } from "./run/host.js";
 
 const cli = cac("siglab");
 registerRunCommand(cli);

@@ -19,10 +19,9 @@ import {
   type SandboxRunOptions,
 } from "../src/commands/bundle.js";
 import { atomicWriteFile, extractEmbeddedPlugins } from "../src/bundle-fs.js";
-import { runInSandbox, stopSandbox } from "../src/run/sandbox.js";
+import { runInSandbox, stopSandbox } from "../src/run/host.js";
 import { addRunOptions, resolveRunArgs } from "../src/commands/run.js";
-import { createNodeEnvironment } from "../src/run/node-env.js";
-import { EXAMPLES, expandExperiment, runWorkload, type ExperimentConfig } from "@siglab/core";
+import { EXAMPLES, expandExperiment, type ExperimentConfig, type RunResult } from "@siglab/core";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
 import { compareResults, writeBundle } from "@siglab/core/bundle/index.js";
 
@@ -443,7 +442,8 @@ describe("end to end: the real CLI pieces (run-argument parser, sandbox process,
   });
 });
 
-describe("every shipped example: export → open → verify is identical (in-process host, built-in plugins)", () => {
+describe("every shipped example: export → open → verify is identical (execution host, built-in plugins)", () => {
+  afterAll(() => stopSandbox());
   const CPUS = [
     { id: "p4-northwood", mhz: 2200 },
     { id: "p6-coppermine", mhz: 800 },
@@ -457,13 +457,14 @@ describe("every shipped example: export → open → verify is identical (in-pro
       params: {},
       seed: 3,
     };
-    const host = await createNodeEnvironment();
-    const results = expandExperiment(experiment).map((s) => runWorkload(s, host));
+    const results: RunResult[] = [];
+    for (const s of expandExperiment(experiment)) results.push(await runInSandbox(s));
     const profiles = BUILTIN_PROFILE_FILES.filter((p) => CPUS.some((c) => c.id === p.id));
     const plugins = [{ source: "builtin" as const, id: "sa-nofp", version: "1.0.0" }];
     const b = readBundle(writeBundle({ experiment, profiles, plugins, results, appVersion: "test" }), { fileName: `${id}.siglab` });
-    const again = await createNodeEnvironment({ profiles: b.profiles });
-    const cmp = compareResults(b.results, expandExperiment(b.experiment).map((s) => runWorkload(s, again)));
+    const again: RunResult[] = [];
+    for (const s of expandExperiment(b.experiment)) again.push(await runInSandbox(s, { profiles: b.profiles }));
+    const cmp = compareResults(b.results, again);
     expect(cmp.differences).toEqual([]);
   });
 });

@@ -60,7 +60,7 @@ describe("siglab run", () => {
     writeFileSync(h, `import { workload } from "siglab";\nexport default workload({ name: "x", params: {}, *main(t) { yield* t.getpid(); for (;;) {} } });\n`);
     const u = siglab(["run", h, "--max-seconds", "2"]);
     expect(u.code).toBe(1);
-    expect(u.out).toMatch(/ERROR \(budget\): .*hang\.ts: stopped after 2000 ms of host time/);
+    expect(u.out).toMatch(/ERROR \(budget\): .*hang\.ts: stopped after 2 s of host time/);
   }, 120_000);
 
   it("prints a kernel path op by op with --inspect", () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunResult } from "@siglab/core";
 import { runExperimentArgs } from "../src/commands/run.js";
 import { pluginsInfo } from "../src/commands/plugins.js";
-import { stopSandbox } from "../src/run/sandbox.js";
+import { stopSandbox } from "../src/run/host.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
 const PLUGINS = join(ROOT, "examples/third-party-plugins");

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_API_VERSION } from "@siglab/core";
 import { listPlugins } from "../src/plugins/catalog.js";
-import { loadPlugins, loadPluginsDetailed } from "../src/plugins/load.js";
+import { pluginSources } from "../src/plugins/load.js";
 import { runExperimentArgs } from "../src/commands/run.js";
-import { stopSandbox } from "../src/run/sandbox.js";
+import { stopSandbox } from "../src/run/host.js";
 
 let root: string;
 let dir: string;
@@ -114,26 +114,6 @@ describe("listing (manifests only, no plugin code runs)", () => {
   });
 });
 
-describe("loading in the sandbox's loader", () => {
-  it("refuses code that throws while loading or requires anything but the plugin API", () => {
-    const { plugins, refusals } = loadPluginsDetailed([dir]);
-    const ids = plugins.map((p) => p.manifest.id);
-    expect(ids).toEqual(expect.arrayContaining(["sa-nofp", "entry-a", "entry-b", "twin", "throws-in-module", "throws-in-run"]));
-    expect(ids).not.toContain("throws-at-load");
-    expect(refusals.find((r) => r.id === "throws-at-load")?.reason).toMatch(/plugin 'throws-at-load' \(throws-at-load\/index\.js\) threw while loading: boom at load/);
-    expect(refusals.find((r) => r.id === "escapes")?.reason).toMatch(/escapes.*cannot import 'fs'/);
-  });
-
-  it("keeps a stand-in for each refused plugin so that a run naming it is told why", async () => {
-    const all = await loadPlugins([dir]);
-    const stand = all.find((p) => p.manifest.id === "throws-at-load")!;
-    expect(() => stand.module({})).toThrow(/refused: .*threw while loading: boom at load/);
-    // a broken manifest still names its id: the stand-in accepts any option so the refusal is what shows
-    const bad = all.find((p) => p.manifest.id === "bad-manifest")!;
-    expect(() => bad.module({})).toThrow(/refused: .*\/version/);
-  });
-});
-
 describe("runs with bad plugins fail cleanly; the others go on", () => {
   const run = (variant: string, extra: Record<string, unknown> = {}) =>
     runExperimentArgs("lat_syscall", { pluginDir: dir, variant, baseline: true, cpu: ["p4-northwood@2200", "p6-coppermine@1000"], param: "iterations=200", ...extra });
@@ -146,7 +126,7 @@ describe("runs with bad plugins fail cleanly; the others go on", () => {
       ["p6-coppermine", "", "ok"],
       ["p6-coppermine", "throws-at-load", "plugin"],
     ]);
-    expect(results[1]!.error!.message).toMatch(/plugin 'throws-at-load' failed to load: refused: .*threw while loading: boom at load/);
+    expect(results[1]!.error!.message).toMatch(/plugin 'throws-at-load' \(.*throws-at-load\/index\.js\) threw while loading: boom at load/);
     expect(results[2]!.metrics.find((m) => m.name === "getpid")!.value).toBeGreaterThan(100);
   });
 
@@ -163,6 +143,20 @@ describe("runs with bad plugins fail cleanly; the others go on", () => {
     expect(results[1]!.error!.message).toMatch(/task 1 threw at cycle \d+: .*kaboom in the handler/);
     // the baseline has no syscall 250: ENOSYS
     expect(results[2]!.metrics).toEqual([{ name: "nr250", value: -38, unit: "value" }]);
+  });
+
+  it("plugin code that imports anything but the plugin API is refused inside the sandbox", async () => {
+    const [, bad] = await run("escapes");
+    expect(bad!.error).toMatchObject({ kind: "plugin" });
+    expect(bad!.error!.message).toMatch(/escapes\/index\.js: cannot import "fs"/);
+  });
+
+  it("the host gets code, never a loaded plugin: refused folders travel as stand-ins naming the reason", () => {
+    const sources = pluginSources([dir]);
+    expect(sources.find((p) => p.id === "entry-a")).toMatchObject({ main: "index.js", files: { "index.js": expect.stringContaining("EntryMechanism") } });
+    expect(sources.find((p) => p.id === "future-api")?.refused).toMatch(/targets plugin API 2\.0/);
+    expect(sources.find((p) => p.id === "bad-manifest")?.refused).toMatch(/\/version/);
+    expect(sources.some((p) => p.id === "sa-nofp")).toBe(false);
   });
 
   it("another plugin-API version: the run names the plugin and both versions", async () => {

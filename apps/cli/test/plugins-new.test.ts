@@ -9,7 +9,7 @@ import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_API_VERSION } from "@siglab/core";
 import { pluginNew } from "../src/commands/plugins.js";
-import { loadPluginsDetailed } from "../src/plugins/load.js";
+import { listPlugins } from "../src/plugins/catalog.js";
 import { PLUGIN_API_DTS } from "../src/plugins/template/render.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
@@ -68,9 +68,9 @@ describe("siglab plugin new", () => {
     const build = npmScript(folder, "build");
     expect(build.status, `${build.stdout}\n${build.stderr}`).toBe(0);
     expect(existsSync(join(folder, "dist/index.cjs"))).toBe(true);
-    const { plugins, refused } = loadPluginsDetailed([tmp]);
+    const { plugins, refused } = listPlugins([tmp]);
     expect(refused).toEqual([]);
-    expect(plugins.find((p) => p.manifest.id === "my-gettid")?.examples?.map((e) => e.id)).toEqual(["my-gettid-demo"]);
+    expect(plugins.find((p) => p.manifest.id === "my-gettid")?.examples.map((e) => e.id)).toEqual(["my-gettid-demo"]);
     // the skeleton's test drives the real CLI: --plugin-dir, sandbox, run, JSON
     const test = npmScript(folder, "test", { SIGLAB: `pnpm -s -C ${JSON.stringify(ROOT)} siglab` });
     expect(test.status, `${test.stdout}\n${test.stderr}`).toBe(0);

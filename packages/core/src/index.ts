@@ -8,7 +8,7 @@ export { PLUGIN_API_VERSION, type PluginManifest, type PluginOptionSpec } from "
 export { checkApiVersion, checkConflicts, resolveOptions, PluginError, type LoadedPlugin } from "./plugin-api/loaded-plugin.js";
 export * from "./plugin-api/extension-points.js";
 export { validateManifest, PluginManifestSchema } from "./plugin-api/manifest-schema.js";
-export { loadThirdPartyPlugin, type ThirdPartyFiles, type PluginEvaluator } from "./plugin-api/third-party.js";
+export { loadThirdPartyPlugin, refusedPluginStandIn, type PluginEvaluator } from "./plugin-api/third-party.js";
 export { createPluginApi } from "./plugin-api/host-api.js";
 export { CORE_PATHS } from "./kernel/i386/index.js";
 export * as pipe from "./kernel/pipe.js";

@@ -8,7 +8,7 @@ import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { resolveWorkload, runnableProfiles, UsageError } from "../catalog.js";
 import { formatPaths, formatRun } from "../format.js";
 import { typecheckWorkload, CompileError } from "../run/compile.js";
-import { runInSandbox } from "../run/sandbox.js";
+import { runInSandbox } from "../run/host.js";
 import { findPreset, pluginExamples } from "../plugins/catalog.js";
 
 export const DEFAULT_CPU = "p4-northwood";

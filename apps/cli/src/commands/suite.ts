@@ -4,7 +4,7 @@ import { EXAMPLES, type RunResult, type VariantSpec } from "@siglab/core";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { parseCpuRef } from "@siglab/cpu-profiles";
 import { runnableProfiles, UsageError } from "../catalog.js";
-import { runInSandbox, stopSandbox } from "../run/sandbox.js";
+import { runInSandbox, stopSandbox } from "../run/host.js";
 import { DEFAULT_CPU, reportCliError } from "./run.js";
 
 export type SuiteRunner = (name: string, o: Record<string, unknown>) => Promise<number>;

@@ -1,18 +1,48 @@
 /**
  * Third-party plugin folders on disk: `--plugin-dir DIR` holds one sub-folder per plugin (or is
- * itself a plugin folder). Only text is read here; code is evaluated in the sandbox process.
+ * itself a plugin folder). Only text is read here; code is evaluated in the execution host's
+ * sandbox when a run uses it.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve, basename } from "node:path";
-import { checkApiVersion, validateManifest, type PluginManifest, type ThirdPartyFiles } from "@siglab/core";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, posix, relative, resolve, sep } from "node:path";
+import { checkApiVersion, validateManifest, type PluginManifest } from "@siglab/core";
+import type { PluginSource } from "@siglab/core/host/protocol.js";
 
 export const MAX_PLUGIN_CODE_BYTES = 5_000_000;
+const MAX_PLUGIN_FILES = 500;
 
 export interface PluginFolder {
   dir: string;
   manifest: PluginManifest;
-  files: ThirdPartyFiles;
+  /** the code the sandbox evaluates: plugin.json and the .js/.cjs/.json files beside main */
+  source: PluginSource;
   examples: { id: string; title: string; file: string; source: string }[];
+}
+
+/** The plugin's code files: every .js/.cjs/.json under main's folder (bounded; symlinks skipped). */
+function codeFiles(dir: string, main: string): Record<string, string> {
+  const files: Record<string, string> = Object.create(null) as Record<string, string>;
+  const root = join(dir, dirname(main));
+  let count = 0;
+  let bytes = 0;
+  const walk = (abs: string): void => {
+    for (const name of readdirSync(abs).sort()) {
+      const p = join(abs, name);
+      const st = lstatSync(p);
+      if (st.isSymbolicLink()) continue;
+      if (st.isDirectory()) {
+        if (name !== "node_modules" && !name.startsWith(".")) walk(p);
+        continue;
+      }
+      if (!st.isFile() || !/\.(js|cjs|json)$/.test(name)) continue;
+      if (++count > MAX_PLUGIN_FILES) throw new PluginFolderError(`${dir}: more than ${MAX_PLUGIN_FILES} code files beside ${main}`);
+      bytes += st.size;
+      if (bytes > MAX_PLUGIN_CODE_BYTES) throw new PluginFolderError(`${dir}: the plugin's code is larger than ${MAX_PLUGIN_CODE_BYTES} bytes`);
+      files[relative(dir, p).split(sep).join(posix.sep)] = readFileSync(p, "utf8");
+    }
+  };
+  walk(root);
+  return files;
 }
 
 export class PluginFolderError extends Error {}
@@ -40,8 +70,8 @@ export function readPluginFolder(dir: string): PluginFolder {
   if (!manifest.main) throw new PluginFolderError(`${join(dir, "plugin.json")}: a third-party plugin needs "main" (its JavaScript entry)`);
   const mainPath = join(dir, manifest.main);
   if (!existsSync(mainPath)) throw new PluginFolderError(`${mainPath}: the plugin's main file is missing (build the plugin first)`);
-  if (statSync(mainPath).size > MAX_PLUGIN_CODE_BYTES) throw new PluginFolderError(`${mainPath}: larger than ${MAX_PLUGIN_CODE_BYTES} bytes`);
-  const code = readFileSync(mainPath, "utf8");
+  const files = codeFiles(dir, manifest.main);
+  const source: PluginSource = { id: manifest.id, manifest: json, origin: dir, main: manifest.main, files };
   const exDir = join(dir, "examples");
   const examples = existsSync(exDir)
     ? readdirSync(exDir)
@@ -52,7 +82,7 @@ export function readPluginFolder(dir: string): PluginFolder {
           return { id: f.replace(/\.ts$/, ""), title: /name:\s*"([^"]+)"/.exec(source)?.[1] ?? f, file: `${origin}/examples/${f}`, source };
         })
     : [];
-  return { dir, manifest, files: { origin, manifestText, code }, examples };
+  return { dir, manifest, source, examples };
 }
 
 /** A plugin folder (or --plugin-dir) that was refused, with the plugin id when plugin.json names one. */

@@ -188,7 +188,7 @@ export interface SigInfoK {
 
 export interface SigAction {
   /** the workload's handler (opaque to plugins), or a default disposition */
-  handler: ((h: unknown) => Generator<unknown, void, unknown>) | "default" | "ignore";
+  handler: ((th: unknown, frame: never) => Generator<unknown, void, unknown>) | "default" | "ignore";
   flags: number;
   mask: Sigset;
 }

@@ -36,12 +36,41 @@ export function createSiglabModule(): Record<string, unknown> {
   return Object.freeze({ ...SIGLAB_CONSTANTS, workload });
 }
 
-/** Check that an evaluated module's default export is a workload; returns it or throws a clear error. */
+/**
+ * Check that an evaluated module's default export is a workload and copy what the runner needs
+ * into a plain object of its own (read once, while module code may still run: the runner never
+ * reads the workload's object again). Throws a clear error naming the file.
+ */
 export function asWorkload(mod: unknown, file: string): WorkloadDef {
   const def = (mod && typeof mod === "object" && "default" in (mod as object) ? (mod as { default: unknown }).default : mod) as WorkloadDef | undefined;
   if (!def || typeof def !== "object") throw new Error(`${file}: the module has no default export; write \`export default workload({ ... })\``);
-  if (typeof def.main !== "function") throw new Error(`${file}: the workload has no main generator function (\`*main(t, params) { ... }\`)`);
-  if (def.main.constructor?.name !== "GeneratorFunction") throw new Error(`${file}: main must be a generator function: write \`*main(t, params) { ... }\``);
-  if (def.params !== undefined && (typeof def.params !== "object" || def.params === null)) throw new Error(`${file}: params must be an object of defaults`);
-  return def;
+  const main = def.main;
+  if (typeof main !== "function") throw new Error(`${file}: the workload has no main generator function (\`*main(t, params) { ... }\`)`);
+  if (Object.prototype.toString.call(main) !== "[object GeneratorFunction]") throw new Error(`${file}: main must be a generator function: write \`*main(t, params) { ... }\``);
+  const name = def.name === undefined ? undefined : def.name;
+  if (name !== undefined && (typeof name !== "string" || name.length > 200)) throw new Error(`${file}: name must be a string of at most 200 characters`);
+  const description = def.description;
+  if (description !== undefined && (typeof description !== "string" || description.length > 10_000)) throw new Error(`${file}: description must be a string of at most 10,000 characters`);
+  const params: Record<string, number | string | boolean> = {};
+  const given = def.params;
+  if (given !== undefined) {
+    if (typeof given !== "object" || given === null) throw new Error(`${file}: params must be an object of defaults`);
+    const keys = Object.keys(given);
+    if (keys.length > 100) throw new Error(`${file}: at most 100 parameters`);
+    for (const key of keys) {
+      const v = (given as Record<string, unknown>)[key];
+      if (typeof v !== "number" && typeof v !== "string" && typeof v !== "boolean") throw new Error(`${file}: parameter '${key}' must default to a number, string or boolean`);
+      if (key.length > 100 || (typeof v === "string" && v.length > 1000)) throw new Error(`${file}: parameter '${key}' is too long`);
+      params[key] = v;
+    }
+  }
+  const libc = def.libc;
+  if (libc !== undefined && typeof libc !== "string") throw new Error(`${file}: libc must be a libc model id (a string)`);
+  const hz = def.hz;
+  if (hz !== undefined && (typeof hz !== "number" || !Number.isInteger(hz) || hz < 1 || hz > 10_000)) throw new Error(`${file}: hz must be an integer from 1 to 10000`);
+  const out: WorkloadDef = { name: name ?? "", params, main };
+  if (description !== undefined) out.description = description;
+  if (libc !== undefined) out.libc = libc;
+  if (hz !== undefined) out.hz = hz;
+  return out;
 }

@@ -10,6 +10,7 @@ import type { OpClass, ResolvedProfile } from "@siglab/cpu-profiles";
 import type { PathOpStat, PathStat, TimelineEvent } from "../common/results.js";
 import { cplEffect, ifEffect, type PathDef } from "./path.js";
 import type { PhaseTable } from "./phases.js";
+import { hot } from "../machine/typed-arrays.js";
 
 export class CompiledPath {
   count = 0;
@@ -24,9 +25,9 @@ export class CompiledPath {
 
   constructor(readonly def: PathDef, readonly phaseIdx: number, profile: ResolvedProfile) {
     const n = def.ops.length;
-    this.lineCost = new Float64Array(n);
-    this.lineIf = new Int8Array(n).fill(-1);
-    this.lineCpl = new Int8Array(n).fill(-1);
+    this.lineCost = hot(new Float64Array(n));
+    this.lineIf = hot(new Int8Array(n).fill(-1));
+    this.lineCpl = hot(new Int8Array(n).fill(-1));
     let cost = 0, ifEnd = -1, cplEnd = -1;
     def.ops.forEach((l, i) => {
       const unit = profile.costs[l.op];
@@ -67,7 +68,7 @@ export class Executor {
   /** cycle at which the next event is due (Infinity when none) */
   nextEvent = Infinity;
   /** cycles per phase index (PhaseTable ids); sized for core + plugin phases */
-  phaseCycles = new Float64Array(64);
+  phaseCycles = hot(new Float64Array(64));
   /** called at an op boundary in kernel mode with IF=1 when an event is due */
   irqHook: () => void = () => {};
   timeline: TimelineEvent[] | null = null;
@@ -79,7 +80,7 @@ export class Executor {
   /** Make room for phases added after construction (plugins' paths). */
   ensurePhases(n: number): void {
     if (n > this.phaseCycles.length) {
-      const a = new Float64Array(Math.max(n, this.phaseCycles.length * 2));
+      const a = hot(new Float64Array(Math.max(n, this.phaseCycles.length * 2)));
       a.set(this.phaseCycles);
       this.phaseCycles = a;
     }

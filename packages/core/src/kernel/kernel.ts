@@ -11,6 +11,7 @@ import { PathRegistry } from "../exec/registry.js";
 import { FpuPool, FpuRegs } from "../machine/fpu.js";
 import { AddressSpace, PAGE_SHIFT, STACK_TOP, USER_CODE_BASE } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
+import { hot } from "../machine/typed-arrays.js";
 import type {
   EntryMechanism,
   FpuTrapHook,
@@ -103,14 +104,18 @@ export class Kernel {
   private seq = 0;
   readonly cyclesPerTick: number;
   private rng: number;
-  private cancelCheck: (() => boolean) | undefined;
+  #cancelCheck: (() => boolean | string) | undefined;
+  /** set when the run is over: workload code may no longer act */
+  stopped = false;
+  /** a violation that ends the run (see stopWith) */
+  stopError: SimError | null = null;
 
   // hot paths, resolved once
   private readonly P = new Map<string, CompiledPath>();
   /** the baseline entry/exit paths, resolved once (after plugins' transforms) */
   readonly hot: { system_call: CompiledPath; ret_from_sys_call: CompiledPath; restore_all: CompiledPath; iret_sti: CompiledPath; sys_getpid: CompiledPath };
   /** syscalls by number (folded into counters["syscalls.<name>"] at the end of the run) */
-  readonly syscallCounts = new Float64Array(512);
+  readonly syscallCounts = hot(new Float64Array(512));
 
   constructor(
     readonly profile: ResolvedProfile,
@@ -176,16 +181,32 @@ export class Kernel {
     return x / 4294967296;
   }
 
-  setCancelCheck(f: (() => boolean) | undefined): void {
-    this.cancelCheck = f;
+  setCancelCheck(f: (() => boolean | string) | undefined): void {
+    this.#cancelCheck = f;
+  }
+
+  private pollCancel(): void {
+    const c = this.#cancelCheck!();
+    if (c === true) throw (this.stopError = new SimError("cancelled", "run cancelled"));
+    if (typeof c === "string" && c) throw (this.stopError = new SimError("budget", c));
+  }
+
+  /**
+   * Ends the run with an error at the next step: for a violation found where throwing would be
+   * swallowed (a `finally` on a generator that foreign code stepped by hand).
+   */
+  stopWith(kind: string, message: string): void {
+    this.stopError ??= new SimError(kind, message, this.current.pid);
   }
 
   /** One workload step (API call): enforces the step and cycle budgets and cancellation. */
   step(): void {
     const s = ++this.steps;
-    if (s > this.maxSteps) throw new SimError("budget", `step budget exhausted after ${this.config.maxSteps} workload steps (runaway workload?)`, this.current.pid);
-    if (this.ex.cycles > this.maxCycles) throw new SimError("budget", `cycle budget exhausted: ${this.ex.cycles} > ${this.config.maxCycles} simulated cycles (runaway workload?)`, this.current.pid);
-    if ((s & 0xfff) === 0 && this.cancelCheck?.()) throw new SimError("cancelled", "run cancelled");
+    if (this.stopError) throw this.stopError;
+    // budget errors are sticky: a workload that catches one cannot go on simulating
+    if (s > this.maxSteps) throw (this.stopError = new SimError("budget", `step budget exhausted after ${this.config.maxSteps} workload steps (runaway workload?)`, this.current.pid));
+    if (this.ex.cycles > this.maxCycles) throw (this.stopError = new SimError("budget", `cycle budget exhausted: ${this.ex.cycles} > ${this.config.maxCycles} simulated cycles (runaway workload?)`, this.current.pid));
+    if ((s & 0xfff) === 0 && this.#cancelCheck) this.pollCancel();
   }
 
   // ---- tasks ---------------------------------------------------------------------------------

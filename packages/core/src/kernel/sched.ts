@@ -1,7 +1,7 @@
 /** schedule(), switch_mm, switch_to and sched_yield of Linux 2.4 (kernel/sched.c). */
 import { PAGE_SHIFT } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
-import { SWITCH, type Kernel } from "./kernel.js";
+import { SimError, SWITCH, type Kernel } from "./kernel.js";
 import type { Task } from "./task.js";
 
 /** 2.4 goodness(): -1 for a yielder, else counter (+1 same mm) + 20 - nice; 0 when counter is 0. */
@@ -75,7 +75,16 @@ export function* schedule(k: Kernel): Generator<unknown, void, unknown> {
   const me = k.current;
   const next = __schedule(k);
   if (next !== me) {
-    yield SWITCH;
+    let resumed = false;
+    try {
+      yield SWITCH;
+      resumed = true;
+    } finally {
+      // only the run loop resumes a switched-out task, and only when it is current again; a
+      // generator resumed (or returned/thrown into) by other code would corrupt the kernel
+      if (!resumed || k.current !== me) k.stopWith("workload", `task ${me.pid} was resumed out of turn (a simulated call stepped, returned or thrown into by hand)`);
+    }
+    if (k.current !== me) throw new SimError("workload", `task ${me.pid} was resumed while task ${k.current.pid} runs`, me.pid);
     // we run again: the run loop resumed us after someone switched back to us
   }
 }

@@ -39,7 +39,8 @@ export interface SigInfoK {
   value?: number;
 }
 
-export type HandlerFn = (h: unknown) => Generator<unknown, void, unknown>;
+/** A handler as the runtime calls it: (the runtime thread, the frame) -> the handler's generator. */
+export type HandlerFn = (th: unknown, frame: SignalFrameK) => Generator<unknown, void, unknown>;
 
 export interface SigAction {
   handler: HandlerFn | "default" | "ignore";

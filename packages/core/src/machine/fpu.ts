@@ -23,16 +23,18 @@ const ZMM_BYTES = MAX_XMM * ZMM_HI_LANES * 4;
 const CTL_WORDS = 4; // fcw, fsw, ftw, mxcsr
 const IMAGE_BYTES = ST_BYTES + XMM_BYTES + YMM_BYTES + ZMM_BYTES + CTL_WORDS * 4;
 
+import { hot } from "./typed-arrays.js";
+
 export class FpuRegs {
   /** one buffer for the whole image, so that fxsave/fxrstor-like copies are a single memcpy */
-  private readonly bytes = new Uint8Array(IMAGE_BYTES);
+  private readonly bytes = hot(new Uint8Array(IMAGE_BYTES));
   /** x87 stack st0..st7 (80-bit values modelled as doubles) */
-  readonly st = new Float64Array(this.bytes.buffer, 0, 8);
-  readonly xmm = new Uint32Array(this.bytes.buffer, ST_BYTES, MAX_XMM * XMM_LANES);
-  readonly ymmHi = new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES, MAX_XMM * YMM_HI_LANES);
-  readonly zmmHi = new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES + YMM_BYTES, MAX_XMM * ZMM_HI_LANES);
-  private readonly ctl = new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES + YMM_BYTES + ZMM_BYTES, CTL_WORDS);
-  private readonly words = new Int32Array(this.bytes.buffer);
+  readonly st = hot(new Float64Array(this.bytes.buffer, 0, 8));
+  readonly xmm = hot(new Uint32Array(this.bytes.buffer, ST_BYTES, MAX_XMM * XMM_LANES));
+  readonly ymmHi = hot(new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES, MAX_XMM * YMM_HI_LANES));
+  readonly zmmHi = hot(new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES + YMM_BYTES, MAX_XMM * ZMM_HI_LANES));
+  private readonly ctl = hot(new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES + YMM_BYTES + ZMM_BYTES, CTL_WORDS));
+  private readonly words = hot(new Int32Array(this.bytes.buffer));
 
   constructor() {
     this.ctl[0] = FCW_INIT;

@@ -1,43 +1,33 @@
 /**
  * Third-party plugins: plugin.json + a CommonJS entry (main) exporting
- * `createModule(options, api) => ContainerModule` and optionally `examples`. The host evaluates the
- * code in its sandbox; this module only checks and wraps what comes back.
+ * `createModule(options, api) => ContainerModule` and optionally `examples`. The sandbox evaluates
+ * the code in a compartment (host/sandbox.ts); this module only checks and wraps what comes back.
  */
 import type { ContainerModule } from "inversify";
 import type { ParamValue } from "../common/experiment.js";
+import type { PluginSource } from "../host/protocol.js";
 import type { ExampleWorkload } from "./extension-points.js";
 import { createPluginApi } from "./host-api.js";
 import { checkApiVersion, PluginError, type LoadedPlugin } from "./loaded-plugin.js";
+import { PLUGIN_API_VERSION, type PluginManifest } from "./manifest.js";
 import { validateManifest } from "./manifest-schema.js";
 
-export interface ThirdPartyFiles {
-  /** folder name, for messages */
-  origin: string;
-  manifestText: string;
-  /** the entry's JavaScript (manifest.main) */
-  code: string;
-}
+/** Evaluates the plugin's file `entry` (relative to its folder) in the sandbox; returns its exports. */
+export type PluginEvaluator = (entry: string) => unknown;
 
-export type PluginEvaluator = (js: string, file: string, modules: Record<string, unknown>) => unknown;
-
-export function loadThirdPartyPlugin(files: ThirdPartyFiles, evaluate: PluginEvaluator): LoadedPlugin {
-  const file = `${files.origin}/plugin.json`;
-  let json: unknown;
-  try {
-    json = JSON.parse(files.manifestText);
-  } catch (e) {
-    throw new PluginError(`${file}: not valid JSON: ${(e as Error).message}`);
-  }
-  const manifest = validateManifest(json, file);
+export function loadThirdPartyPlugin(src: PluginSource, evaluate: PluginEvaluator, api: Record<string, unknown> = createPluginApi()): LoadedPlugin {
+  const file = `${src.origin}/plugin.json`;
+  const manifest = validateManifest(src.manifest, file);
   checkApiVersion(manifest);
   if (!manifest.main) throw new PluginError(`${file}: a third-party plugin needs "main" (its JavaScript entry)`);
-  const entryFile = `${files.origin}/${manifest.main}`;
-  const api = createPluginApi();
+  const main = manifest.main.replace(/^(\.\/)+/, "");
+  const entryFile = `${src.origin}/${main}`;
+  if (typeof src.files[main] !== "string") throw new PluginError(`${entryFile}: the plugin's main file is missing (build the plugin first)`);
   let exports: { createModule?: unknown; examples?: unknown };
   try {
-    exports = evaluate(files.code, entryFile, { "@siglab/plugin-api": api, inversify: { ContainerModule: api["ContainerModule"] } }) as typeof exports;
+    exports = evaluate(main) as typeof exports;
   } catch (e) {
-    throw new PluginError(`plugin '${manifest.id}' (${entryFile}) threw while loading: ${(e as Error).message}`);
+    throw new PluginError(`plugin '${manifest.id}' (${entryFile}) threw while loading: ${(e as Error)?.message ?? String(e)}`);
   }
   const createModule = exports?.createModule;
   if (typeof createModule !== "function") throw new PluginError(`plugin '${manifest.id}' (${entryFile}) does not export createModule(options, api)`);
@@ -45,12 +35,36 @@ export function loadThirdPartyPlugin(files: ThirdPartyFiles, evaluate: PluginEva
   return {
     manifest,
     builtin: false,
-    origin: files.origin,
+    origin: src.origin,
     examples,
     module(options: Record<string, ParamValue>): ContainerModule {
-      const m = (createModule as (o: Record<string, ParamValue>, a: unknown) => unknown)(options, api);
+      const m = (createModule as (o: Record<string, ParamValue>, a: unknown) => unknown)(Object.freeze({ ...options }), api);
       if (!m || typeof (m as ContainerModule).load !== "function") throw new PluginError(`plugin '${manifest.id}': createModule did not return a ContainerModule`);
       return m as ContainerModule;
+    },
+  };
+}
+
+/**
+ * Stands in for a refused plugin whose id is known: a run that names it fails with the refusal
+ * (as a plugin error) instead of "unknown plugin"; runs that do not name it are unaffected. With
+ * a valid manifest its options are checked as usual; without one, any option passes so that the
+ * refusal is what is reported.
+ */
+export function refusedPluginStandIn(src: PluginSource): LoadedPlugin {
+  let manifest: PluginManifest;
+  try {
+    manifest = validateManifest(src.manifest, `${src.origin}/plugin.json`);
+  } catch {
+    const anyOption = new Proxy({}, { get: (_t, k) => (typeof k === "string" ? { type: "string", default: "", description: "" } : undefined) });
+    manifest = { id: src.id, version: "0.0.0", apiVersion: PLUGIN_API_VERSION, displayName: src.id, description: `refused: ${src.refused}`, options: anyOption, contributes: [] };
+  }
+  return {
+    manifest,
+    builtin: false,
+    origin: src.origin,
+    module() {
+      throw new PluginError(`refused: ${src.refused}`);
     },
   };
 }

@@ -19,6 +19,8 @@ import { checkApiVersion, checkConflicts, resolveOptions, PluginError, type Load
 import { Collector } from "../runtime/collector.js";
 import { syscallCounterName, TaskExit, type Gen } from "../runtime/gate.js";
 import type { ThreadBody } from "../runtime/libraries.js";
+import { threadFacade } from "../runtime/facade.js";
+import { thrownMessage } from "../runtime/sanitize.js";
 import { ThreadImpl, type RuntimeShared } from "../runtime/thread.js";
 
 export interface RunEnvironment {
@@ -26,10 +28,16 @@ export interface RunEnvironment {
   plugins: LoadedPlugin[];
   /** TypeScript -> JavaScript (CommonJS: `require("siglab")`, `exports.default`) */
   transpile(ts: string, file: string): string;
-  /** evaluate the JavaScript in the host's sandbox with `require("siglab")` = siglabModule; returns module.exports */
-  evaluate(js: string, file: string, siglabModule: Record<string, unknown>): unknown;
+  /**
+   * Evaluate the JavaScript in the host's sandbox with `require("siglab")` = siglabModule; returns
+   * module.exports. `seed` seeds whatever randomness the sandbox offers (Math.random).
+   */
+  evaluate(js: string, file: string, siglabModule: Record<string, unknown>, ctx: { seed: number }): unknown;
   onProgress?(p: RunProgress): void;
-  shouldCancel?(): boolean;
+  /** polled between steps: true (cancelled) or a reason to stop (e.g. a memory budget) */
+  shouldCancel?(): boolean | string;
+  /** The host's budget supervisor: foreign module code is evaluated, then the simulation runs. */
+  onPhase?(phase: "evaluate" | "simulate"): void;
 }
 
 export const DEFAULT_BUDGET = { maxCycles: 2e12, maxSteps: 200_000_000 };
@@ -60,8 +68,11 @@ function pickPlugins(env: RunEnvironment, spec: RunSpec): { plugin: LoadedPlugin
 
 function evaluateWorkload(env: RunEnvironment, spec: RunSpec): WorkloadDef {
   const js = env.transpile(spec.workload.source, spec.workload.file);
-  const mod = env.evaluate(js, spec.workload.file, createSiglabModule());
-  return asWorkload(mod, spec.workload.file);
+  env.onPhase?.("evaluate");
+  const mod = env.evaluate(js, spec.workload.file, createSiglabModule(), { seed: spec.seed });
+  const def = asWorkload(mod, spec.workload.file);
+  env.onPhase?.("simulate");
+  return def;
 }
 
 function* taskMain(th: ThreadImpl, body: ThreadBody, fromFork: boolean): Gen<void> {
@@ -90,8 +101,11 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     paths: [],
   };
   let k: Kernel | undefined;
-  const collector = new Collector();
+  const collector = new Collector((f) => {
+    if (k) env.onProgress?.({ fraction: f, cycles: k.cycles, steps: k.steps });
+  });
   try {
+    checkSeed(spec.seed);
     // --- the variant stack, wired into one container ---------------------------------------
     const stack = pickPlugins(env, spec);
     const container = new Container({ jitless: true });
@@ -160,7 +174,6 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     for (const c of a.checkers.getContributions()) c.attach(k);
     for (const s of a.setups.getContributions()) s.setup(k);
     const kernel = k;
-    collector.onProgress = (f) => env.onProgress?.({ fraction: f, cycles: kernel.cycles, steps: kernel.steps });
 
     const shared: RuntimeShared = {
       k,
@@ -169,20 +182,24 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
       threads: a.threads,
       libc,
       memcpySeq: 0,
+      userStructs: new WeakMap(),
       spawn(_parent, task, body, fromFork) {
         const th = new ThreadImpl(shared, task);
         task.gen = taskMain(th, body, fromFork);
         kernel.addToRunqueue(task);
       },
     };
-    const init = k.createTask(null, { shareVm: false, shareSighand: false, name: def.name ?? spec.workload.id });
-    const mainBody: ThreadBody = (t) => def.main(t, shared.params as Record<string, number | string | boolean>) as Gen<unknown>;
+    const init = k.createTask(null, { shareVm: false, shareSighand: false, name: def.name || spec.workload.id });
+    const mainBody: ThreadBody = (t) => def.main(threadFacade(t), shared.params as Record<string, number | string | boolean>) as Gen<unknown>;
     shared.spawn(new ThreadImpl(shared, init), init, mainBody, false);
     drive(k);
   } catch (e) {
+    // from here on workload code may not act (an error's getters must not run the simulation on)
+    if (k) k.stopped = true;
     started.error = toRunError(e, spec, k);
   }
   if (k) {
+    k.stopped = true;
     k.events.emit("run.end");
     collector.finish();
     started.metrics = collector.metrics;
@@ -230,28 +247,47 @@ function drive(k: Kernel): void {
     try {
       r = gen.next();
     } catch (e) {
-      if (e instanceof TaskExit) continue;
-      throw e;
+      if (e instanceof TaskExit && !k.stopError) continue;
+      throw k.stopError ?? e;
     }
+    if (k.stopError) throw k.stopError;
     if (r.done) throw new SimError("internal", `task ${cur.pid} returned without exit()`);
+  }
+}
+
+/** A seed is an unsigned 32-bit integer (it seeds xorshift32 generators). */
+export function checkSeed(seed: unknown): void {
+  if (typeof seed !== "number" || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new ConfigError(`seed must be an unsigned 32-bit integer (0..4294967295), got ${typeof seed === "number" ? seed : typeof seed}`);
   }
 }
 
 function toRunError(e: unknown, spec: RunSpec, k: Kernel | undefined): RunError {
   const cycle = k?.cycles;
   const task = k && k.current !== k.idle ? k.current.pid : undefined;
-  if (e instanceof SimError) {
-    const err: RunError = { kind: e.kind, message: e.message, file: spec.workload.file };
+  const own = hostError(e);
+  if (own instanceof SimError) {
+    const err: RunError = { kind: own.kind, message: own.message, file: spec.workload.file };
     if (cycle !== undefined) err.cycle = cycle;
-    const tid = e.task ?? task;
+    const tid = own.task ?? task;
     if (tid !== undefined) err.task = tid;
     return err;
   }
-  if (e instanceof PluginError) return { kind: "plugin", message: e.message };
-  if (e instanceof ConfigError) return { kind: "config", message: e.message, file: spec.workload.file };
-  const msg = e instanceof Error ? e.message : String(e);
+  if (own instanceof PluginError) return { kind: "plugin", message: own.message };
+  if (own instanceof ConfigError) return { kind: "config", message: own.message, file: spec.workload.file };
+  const msg = thrownMessage(e);
   const err: RunError = { kind: k ? "workload" : "config", message: k ? `${spec.workload.file}: task ${task ?? "?"} threw at cycle ${cycle}: ${msg}` : msg, file: spec.workload.file };
   if (cycle !== undefined) err.cycle = cycle;
   if (task !== undefined) err.task = task;
   return err;
+}
+
+/** `e` if it is one of the simulator's own errors (asked without running a thrown proxy's traps). */
+function hostError(e: unknown): SimError | PluginError | ConfigError | null {
+  if (typeof e !== "object" || e === null) return null;
+  try {
+    return e instanceof SimError || e instanceof PluginError || e instanceof ConfigError ? e : null;
+  } catch {
+    return null;
+  }
 }

@@ -3,6 +3,19 @@ import type { Metric } from "../common/results.js";
 
 export const SAMPLE_LIMIT = 10_000;
 export const LOG_LIMIT = 1_000;
+/** The output budget of one run: distinct metrics (reported or sampled), and the length of names. */
+export const METRIC_LIMIT = 10_000;
+export const NAME_LIMIT = 200;
+const UNIT_LIMIT = 40;
+const LOG_LINE_LIMIT = 2_000;
+
+export class OutputBudgetError extends RangeError {}
+
+function checkName(what: string, name: unknown, limit = NAME_LIMIT): string {
+  if (typeof name !== "string") throw new TypeError(`${what}: expected a string, got ${typeof name}`);
+  if (name.length > limit) throw new OutputBudgetError(`${what}: at most ${limit} characters (got ${name.length}): output budget`);
+  return name;
+}
 
 export class Collector {
   readonly metrics: Metric[] = [];
@@ -10,23 +23,45 @@ export class Collector {
   readonly marks: { task: number; label: string; cycle: number }[] = [];
   readonly log: string[] = [];
   progress = 0;
-  onProgress: ((fraction: number) => void) | undefined;
+  /** the host's progress callback: private, so nothing the simulation hands out reaches it */
+  #onProgress: ((fraction: number) => void) | undefined;
+
+  constructor(onProgress?: (fraction: number) => void) {
+    this.#onProgress = onProgress;
+  }
 
   report(name: string, value: number, unit: string): void {
     if (typeof name !== "string" || typeof unit !== "string" || typeof value !== "number") {
       throw new TypeError(`report(name, value, unit) expects (string, number, string), got (${typeof name}, ${typeof value}, ${typeof unit})`);
     }
+    checkName("report(name)", name);
+    checkName("report(unit)", unit, UNIT_LIMIT);
     const m: Metric = { name, value, unit };
     const s = this.samples.get(name);
     if (s) m.samples = s;
     const i = this.metrics.findIndex((x) => x.name === name);
     if (i >= 0) this.metrics[i] = m;
-    else this.metrics.push(m);
+    else {
+      this.checkRoom(name);
+      this.metrics.push(m);
+    }
+  }
+
+  /** A new metric name must fit the run's output budget. */
+  private checkRoom(name: string): void {
+    if (this.metrics.length + this.samples.size >= METRIC_LIMIT && !this.samples.has(name)) {
+      throw new OutputBudgetError(`output budget: more than ${METRIC_LIMIT} distinct metrics in one run`);
+    }
   }
 
   sample(name: string, value: number): void {
+    checkName("sample(name)", name);
+    if (typeof value !== "number") throw new TypeError(`sample(name, value): value must be a number, got ${typeof value}`);
     let s = this.samples.get(name);
-    if (!s) this.samples.set(name, (s = []));
+    if (!s) {
+      if (!this.metrics.some((x) => x.name === name)) this.checkRoom(name);
+      this.samples.set(name, (s = []));
+    }
     if (s.length < SAMPLE_LIMIT) s.push(value);
     const m = this.metrics.find((x) => x.name === name);
     if (m) m.samples = s;
@@ -48,12 +83,14 @@ export class Collector {
   setProgress(f: number): void {
     if (typeof f === "number" && f >= 0 && f <= 1) {
       this.progress = f;
-      this.onProgress?.(f);
+      this.#onProgress?.(f);
     }
   }
 
   addLog(args: unknown[]): void {
-    if (this.log.length < LOG_LIMIT) this.log.push(args.map((a) => (typeof a === "string" ? a : safeString(a))).join(" "));
+    if (this.log.length >= LOG_LIMIT) return;
+    const line = args.map((a) => (typeof a === "string" ? a : safeString(a))).join(" ");
+    this.log.push(line.length > LOG_LINE_LIMIT ? `${line.slice(0, LOG_LINE_LIMIT)}... (${line.length} characters)` : line);
   }
 }
 
@@ -61,6 +98,6 @@ function safeString(a: unknown): string {
   try {
     return JSON.stringify(a) ?? String(a);
   } catch {
-    return String(a);
+    return Object.prototype.toString.call(a);
   }
 }

@@ -45,9 +45,21 @@ export class Gate {
   private tlbEpoch = -1;
   constructor(readonly k: Kernel, readonly t: Task, private readonly runner: HandlerRunner) {}
 
+  /**
+   * Workload code may act only for the task that is running: a generator stepped by hand from
+   * another thread, or code running after the run ended, would desynchronise the simulation.
+   */
+  checkTurn(): void {
+    const k = this.k;
+    if (k.current !== this.t || k.stopped) {
+      throw new SimError("workload", k.stopped ? "the workload called the thread API after the run ended" : `task ${this.t.pid}'s thread API was used while task ${k.current.pid} runs (a simulated call stepped by hand from another thread?)`, k.current.pid);
+    }
+  }
+
   /** user -> kernel for system call `nr` */
   enter(nr: number): void {
     const k = this.k;
+    if (k.current !== this.t || k.stopped) this.checkTurn();
     k.step();
     k.syscallCounts[nr & 511]++;
     this.t.regs.eip = SYSCALL_EIP;

@@ -43,82 +43,11 @@ export interface RuntimeShared {
   spawn(parent: ThreadImpl, task: Task, body: ThreadBody, fromFork: boolean): void;
   /** the user-memcpy fill pattern counter (deterministic data) */
   memcpySeq: number;
+  /** the kernel's copies of structures a workload passed to syscall(), by the workload's object */
+  userStructs: WeakMap<object, object>;
 }
 
-class RegsApi {
-  constructor(private readonly task: Task) {}
-  set(reg: string, value: number): void {
-    if (!["eax", "ebx", "ecx", "edx", "esi", "edi", "ebp"].includes(reg)) throw new TypeError(`unknown integer register '${reg}'`);
-    (this.task.regs as unknown as Record<string, number>)[reg] = value | 0;
-  }
-  get(reg: string): number {
-    if (!["eax", "ebx", "ecx", "edx", "esi", "edi", "ebp"].includes(reg)) throw new TypeError(`unknown integer register '${reg}'`);
-    return (this.task.regs as unknown as Record<string, number>)[reg]!;
-  }
-}
-
-class FpuApi {
-  constructor(private readonly th: ThreadImpl) {}
-  *set(reg: string, value: number | number[]): Gen<void> {
-    yield* this.th.fpuInstruction(1);
-    const k = this.th.kernel;
-    writeReg(k.cpu.fpu, reg, value, Math.min(8, k.profile.xmmRegs), false);
-  }
-  *get(reg: string): Gen<number[]> {
-    yield* this.th.fpuInstruction(1);
-    const k = this.th.kernel;
-    if (reg.startsWith("ymm")) throw new TypeError(`'${reg}': AVX state is not enabled by this kernel (Linux 2.4 does not set XCR0)`);
-    return readReg(k.cpu.fpu, reg, Math.min(8, k.profile.xmmRegs));
-  }
-  *ops(n = 1): Gen<void> {
-    yield* this.th.fpuInstruction(n);
-  }
-}
-
-class PthreadApi {
-  constructor(private readonly th: ThreadImpl, private readonly lib: ThreadLibrary) {}
-  get library(): string {
-    return this.lib.id;
-  }
-  create(body: ThreadBody) {
-    return this.lib.create(this.th, body);
-  }
-  join(h: { tid: number }) {
-    return this.lib.join(this.th, h);
-  }
-  yield() {
-    return this.lib.yield(this.th);
-  }
-  read(fd: number, bytes: number) {
-    return this.lib.read(this.th, fd, bytes);
-  }
-  write(fd: number, bytes: number) {
-    return this.lib.write(this.th, fd, bytes);
-  }
-  sigmask(how: 0 | 1 | 2, set: number[]) {
-    return this.lib.sigmask(this.th, how, set);
-  }
-  self(): number {
-    return this.lib.self(this.th);
-  }
-}
-
-class LibcApi {
-  constructor(private readonly th: ThreadImpl, private readonly m: LibcModel) {}
-  get sseMemcpy(): boolean {
-    return this.m.sseMemcpy;
-  }
-  get sseThreshold(): number {
-    return this.m.sseThreshold;
-  }
-  memcpy(bytes: number) {
-    return this.m.memcpy(this.th, bytes);
-  }
-  gettimeofday() {
-    return this.m.gettimeofday(this.th);
-  }
-}
-
+/** What setjmp saved; the workload holds only an opaque token for it (see jmpBufs). */
 interface JmpBufImpl {
   readonly task: Task;
   readonly esp: number;
@@ -131,31 +60,14 @@ export class ThreadImpl implements HandlerRunner {
   readonly #s: RuntimeShared;
   readonly #t: Task;
   readonly #gate: Gate;
-  readonly fpu: FpuApi;
-  readonly regs: RegsApi;
-  readonly pthread: PthreadApi;
-  readonly libc: LibcApi;
 
-  constructor(shared: RuntimeShared, task: Task, same?: ThreadImpl) {
+  constructor(shared: RuntimeShared, task: Task) {
     this.#s = shared;
     this.#t = task;
-    if (same) {
-      // a handler context: the same thread, sharing its gate and API objects (cheap per signal)
-      this.#gate = same.#gate;
-      this.fpu = same.fpu;
-      this.regs = same.regs;
-      this.pthread = same.pthread;
-      this.libc = same.libc;
-      return;
-    }
     this.#gate = new Gate(shared.k, task, this);
-    this.fpu = new FpuApi(this);
-    this.regs = new RegsApi(task);
-    this.pthread = new PthreadApi(this, shared.threads);
-    this.libc = new LibcApi(this, shared.libc);
   }
 
-  /** @internal runtime access (not part of the workload contract) */
+  /** Runtime access for thread libraries and libc models (never handed to workload code). */
   get kernel(): Kernel {
     return this.#s.k;
   }
@@ -184,6 +96,7 @@ export class ThreadImpl implements HandlerRunner {
 
   rdtsc(): number {
     const k = this.#s.k;
+    this.#gate.checkTurn();
     k.run(this.#t.handlerDepth > 0 ? "handler.rdtsc" : "user.rdtsc");
     return k.cycles;
   }
@@ -191,6 +104,7 @@ export class ThreadImpl implements HandlerRunner {
   *compute(cycles: number): Gen<void> {
     const k = this.#s.k;
     if (!(cycles >= 0) || !Number.isFinite(cycles)) throw new TypeError(`compute(cycles): expected a finite number >= 0, got ${cycles}`);
+    this.#gate.checkTurn();
     k.step();
     const phase = k.phases.id(this.#t.handlerDepth > 0 ? "signal.handler" : "user");
     let left = Math.round(cycles);
@@ -200,6 +114,35 @@ export class ThreadImpl implements HandlerRunner {
       left -= chunk;
       if (k.interruptDue()) yield* this.#gate.userInterrupt();
     }
+  }
+
+  // ---- registers ------------------------------------------------------------------------------
+
+  *fpuSet(reg: string, value: number | number[]): Gen<void> {
+    yield* this.fpuInstruction(1);
+    const k = this.#s.k;
+    writeReg(k.cpu.fpu, reg, value, Math.min(8, k.profile.xmmRegs), false);
+  }
+
+  *fpuGet(reg: string): Gen<number[]> {
+    yield* this.fpuInstruction(1);
+    const k = this.#s.k;
+    if (reg.startsWith("ymm")) throw new TypeError(`'${reg}': AVX state is not enabled by this kernel (Linux 2.4 does not set XCR0)`);
+    return readReg(k.cpu.fpu, reg, Math.min(8, k.profile.xmmRegs));
+  }
+
+  setUserReg(reg: string, value: number): void {
+    this.checkTurn();
+    (this.#t.regs as unknown as Record<string, number>)[reg] = value | 0;
+  }
+
+  getUserReg(reg: string): number {
+    return (this.#t.regs as unknown as Record<string, number>)[reg]!;
+  }
+
+  /** Workload code may run only on its own thread's turn (see Gate.checkTurn). */
+  checkTurn(): void {
+    this.#gate.checkTurn();
   }
 
   // ---- syscalls: the simple, non-blocking ones -----------------------------------------------
@@ -248,10 +191,10 @@ export class ThreadImpl implements HandlerRunner {
     });
   }
 
-  *sigaction(sig: number, handler: HandlerFn | "default" | "ignore", opts?: { flags?: number; mask?: number[] }): Gen<number> {
-    if (typeof handler !== "function" && handler !== "default" && handler !== "ignore") throw new TypeError(`sigaction(${sig}): handler must be a generator function, "default" or "ignore"`);
-    const act: SigAction = { handler, flags: (opts?.flags ?? 0) >>> 0, mask: Sigset.of(opts?.mask ?? []) };
-    return yield* this.simple(NR.rt_sigaction, null, () => sys_sigaction(this.#s.k, this.#t, sig, act));
+  /** rt_sigaction with a checked handler (the façade wraps the workload's function). */
+  sigactionFacade(sig: number, handler: HandlerFn | "default" | "ignore", flags: number, mask: number[]): Gen<number> {
+    const act: SigAction = { handler, flags: flags >>> 0, mask: Sigset.of(mask) };
+    return this.simple(NR.rt_sigaction, null, () => sys_sigaction(this.#s.k, this.#t, sig, act));
   }
 
   *sigprocmask(how: 0 | 1 | 2, set: number[]): Gen<number[] | number> {
@@ -544,6 +487,7 @@ export class ThreadImpl implements HandlerRunner {
 
   *store(addr: number, value = 0): Gen<void> {
     const k = this.#s.k, t = this.#t;
+    this.#gate.checkTurn();
     for (;;) {
       k.step();
       if (k.interruptDue()) yield* this.#gate.userInterrupt();
@@ -561,6 +505,7 @@ export class ThreadImpl implements HandlerRunner {
 
   *load(addr: number): Gen<number> {
     const k = this.#s.k, t = this.#t;
+    this.#gate.checkTurn();
     for (;;) {
       k.step();
       if (k.interruptDue()) yield* this.#gate.userInterrupt();
@@ -580,11 +525,13 @@ export class ThreadImpl implements HandlerRunner {
       regs: { ebx: t.regs.ebx, esi: t.regs.esi, edi: t.regs.edi, ebp: t.regs.ebp },
       mask: saveMask ? t.blocked.toList() : null,
     };
+    const token = Object.freeze(Object.create(null) as object);
+    jmpBufs.set(token, jb);
     try {
-      const v = yield* body(jb);
+      const v = yield* body(token);
       return { jumped: false, value: v };
     } catch (e) {
-      if (!(e instanceof LongJmp) || e.jb !== jb) throw e;
+      if (!(e instanceof LongJmp) || e.jb !== token) throw e;
       // the callee-saved registers, esp and eip come back from the jmp_buf
       t.regs.ebx = jb.regs["ebx"]!; t.regs.esi = jb.regs["esi"]!; t.regs.edi = jb.regs["edi"]!; t.regs.ebp = jb.regs["ebp"]!;
       t.regs.esp = jb.esp;
@@ -596,10 +543,10 @@ export class ThreadImpl implements HandlerRunner {
     }
   }
 
-  longjmp(jb: object, value = 1): never {
-    const b = jb as JmpBufImpl;
+  longjmp(token: object, value = 1): never {
+    const b = jmpBufs.get(token);
     if (!b || b.task !== this.#t) throw new TypeError("longjmp: not a jump buffer of this thread");
-    throw new LongJmp(jb, value === 0 ? 1 : value);
+    throw new LongJmp(token, value === 0 ? 1 : value);
   }
 
   // ---- reporting -----------------------------------------------------------------------------
@@ -654,6 +601,7 @@ export class ThreadImpl implements HandlerRunner {
   /** `n` user FPU instructions: #NM first if CR0.TS is set. */
   *fpuInstruction(n: number): Gen<void> {
     const k = this.#s.k;
+    this.#gate.checkTurn();
     k.step();
     if (k.interruptDue()) yield* this.#gate.userInterrupt();
     yield* this.#gate.fpuAccess();
@@ -664,6 +612,7 @@ export class ThreadImpl implements HandlerRunner {
   *userMemcpy(bytes: number, sse: boolean): Gen<void> {
     const k = this.#s.k, t = this.#t;
     if (!(bytes >= 0)) throw new TypeError(`memcpy(bytes): expected a number >= 0, got ${bytes}`);
+    this.#gate.checkTurn();
     k.step();
     if (k.interruptDue()) yield* this.#gate.userInterrupt();
     const lines = Math.ceil(bytes / k.profile.cacheLineBytes);
@@ -685,13 +634,11 @@ export class ThreadImpl implements HandlerRunner {
   /** Run a signal handler (the HandlerRunner side of the gate). */
   *runHandler(frame: SignalFrameK, action: SigAction): Gen<void> {
     const k = this.#s.k, t = this.#t;
-    const h = new HandlerContextImpl(this, frame);
     t.handlerDepth++;
     k.run("handler_call");
     t.regs.eax = frame.sig;
     try {
-      const fn = action.handler as unknown as (h: HandlerContextImpl) => Gen<void>;
-      const it = fn(h);
+      const it = (action.handler as HandlerFn)(this, frame);
       if (!it || typeof (it as Gen<void>).next !== "function") throw new SimError("workload", `signal handler for signal ${frame.sig} must be a generator function (function* (h) { ... })`, t.pid);
       yield* it;
     } finally {
@@ -712,17 +659,7 @@ export class ThreadImpl implements HandlerRunner {
   }
 }
 
-/** What a handler gets: the thread API plus sig, info and the (editable) frame. */
-export class HandlerContextImpl extends ThreadImpl {
-  readonly sig: number;
-  readonly info: object | null;
-  readonly frame: SignalFrameK;
-  constructor(th: ThreadImpl, frame: SignalFrameK) {
-    super(th.shared, th.task, th);
-    this.sig = frame.sig;
-    this.info = frame.info;
-    this.frame = frame;
-  }
-}
+/** jmp_buf tokens handed to workload code -> what setjmp saved. */
+const jmpBufs = new WeakMap<object, JmpBufImpl>();
 
 export { EINVAL, TaskExit };

@@ -266,9 +266,7 @@ function writeArea(k: Kernel, frame: SignalFrameK, src: FpuRegs): void {
   view.magic = s.magic;
   for (let i = 0; i < 8; i++) view.st[i] = s.st[i]!;
   if (s.mxcsr !== undefined) view.mxcsr = s.mxcsr;
-  if (s.xmm) {
-    if (!view.xmm) view.xmm = s.xmm;
-    else for (let i = 0; i < s.xmm.length; i++) view.xmm[i] = [...s.xmm[i]!];
-  }
+  // in place: the handler's view of the frame reads these very arrays
+  if (s.xmm && view.xmm) for (let i = 0; i < s.xmm.length; i++) for (let l = 0; l < s.xmm[i]!.length; l++) view.xmm[i]![l] = s.xmm[i]![l]!;
   frame.original.fpstate = i387.cloneFpstate(view);
 }

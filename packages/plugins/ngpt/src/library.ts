@@ -203,7 +203,7 @@ export class NgptLibrary implements ThreadLibrary {
 
   private *now(th: ThreadImpl): Gen<void> {
     if (this.opts.hpTiming) { const r = runUserNow(th, "ngpt.hp_timing"); if (r) yield* runUserRest(th, "ngpt.hp_timing", r); }
-    else yield* th.libc.gettimeofday();
+    else yield* th.shared.libc.gettimeofday(th);
   }
 
   /**

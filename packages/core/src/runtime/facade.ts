@@ -1,0 +1,455 @@
+/**
+ * What workload code receives: façades over the runtime, exactly the Thread / HandlerContext /
+ * SignalFrame interfaces of api/siglab.d.ts and nothing more. A façade holds its runtime object in
+ * a private field, so no property, prototype or returned value leads to the simulator (the kernel,
+ * the task, the gate, the collector) or to the host. Arguments are checked and copied here, while
+ * the workload runs (see sanitize.ts). The classes are hardened once when the realm is locked down
+ * (see host/realm.ts); instances are frozen as they are made.
+ */
+import type { FrameFpStateK, FrameSigContextK, HandlerFn, SignalFrameK } from "../kernel/task.js";
+import type { Gen } from "./gate.js";
+import type { PthreadHandleImpl, ThreadBody } from "./libraries.js";
+import { describe, fn, num, numList, optNum, plainData, str } from "./sanitize.js";
+import type { ThreadImpl } from "./thread.js";
+
+type Harden = <T>(x: T) => T;
+const hardenFn = (globalThis as { harden?: Harden }).harden;
+
+/**
+ * A generator the runtime made, handed to the workload: its prototype (one per generator method of
+ * a host class) is hardened the first time it is seen, so a workload cannot change it for later runs.
+ */
+function exposed<T extends object>(g: T): T {
+  if (hardenFn) {
+    const p = Object.getPrototypeOf(g) as object;
+    if (!Object.isFrozen(p)) hardenFn(p);
+  }
+  return g;
+}
+
+const INT_REGS = new Set(["eax", "ebx", "ecx", "edx", "esi", "edi", "ebp"]);
+
+const facades = new WeakMap<ThreadImpl, ThreadFacade>();
+
+/** The façade of a runtime thread (one per thread, made on first use). */
+export function threadFacade(th: ThreadImpl): ThreadFacade {
+  let f = facades.get(th);
+  if (!f) {
+    f = new ThreadFacade(th);
+    facades.set(th, f);
+  }
+  return f;
+}
+
+/** A workload's thread body, as the runtime calls it (with a ThreadImpl). */
+export function bodyOf(body: unknown, what: string): ThreadBody {
+  const b = fn<(t: ThreadFacade) => Gen<unknown>>(body, what);
+  return (th: ThreadImpl) => b(threadFacade(th));
+}
+
+class FpuFacade {
+  readonly #th: ThreadImpl;
+  constructor(th: ThreadImpl) {
+    this.#th = th;
+    Object.freeze(this);
+  }
+  set(reg: unknown, value: unknown): Gen<void> {
+    const name = str(reg, "fpu.set(reg)", 16);
+    const v = typeof value === "number" ? value : numList(value, `fpu.set(${name}, value)`, 16);
+    return exposed(this.#th.fpuSet(name, v));
+  }
+  get(reg: unknown): Gen<number[]> {
+    return exposed(this.#th.fpuGet(str(reg, "fpu.get(reg)", 16)));
+  }
+  ops(n: unknown = 1): Gen<void> {
+    return exposed(this.#th.fpuInstruction(num(n, "fpu.ops(n)")));
+  }
+}
+
+class RegsFacade {
+  readonly #th: ThreadImpl;
+  constructor(th: ThreadImpl) {
+    this.#th = th;
+    Object.freeze(this);
+  }
+  set(reg: unknown, value: unknown): void {
+    this.#th.setUserReg(intReg(reg, "regs.set"), num(value, "regs.set(reg, value)"));
+  }
+  get(reg: unknown): number {
+    return this.#th.getUserReg(intReg(reg, "regs.get"));
+  }
+}
+
+function intReg(reg: unknown, what: string): string {
+  if (typeof reg !== "string" || !INT_REGS.has(reg)) throw new TypeError(`${what}: unknown integer register ${describe(reg)}`);
+  return reg;
+}
+
+class LibcFacade {
+  readonly #th: ThreadImpl;
+  constructor(th: ThreadImpl) {
+    this.#th = th;
+    Object.freeze(this);
+  }
+  get sseMemcpy(): boolean {
+    return this.#th.shared.libc.sseMemcpy;
+  }
+  get sseThreshold(): number {
+    return this.#th.shared.libc.sseThreshold;
+  }
+  memcpy(bytes: unknown): Gen<void> {
+    const n = num(bytes, "libc.memcpy(bytes)");
+    return exposed(this.#th.shared.libc.memcpy(this.#th, n));
+  }
+  gettimeofday(): Gen<{ sec: number; usec: number }> {
+    return exposed(this.#th.shared.libc.gettimeofday(this.#th));
+  }
+}
+
+/** A pthread handle as the workload sees it: a frozen { tid }. */
+function handleOut(h: PthreadHandleImpl): { readonly tid: number } {
+  return Object.freeze({ tid: h.tid });
+}
+
+class PthreadFacade {
+  readonly #th: ThreadImpl;
+  constructor(th: ThreadImpl) {
+    this.#th = th;
+    Object.freeze(this);
+  }
+  get library(): string {
+    return this.#th.shared.threads.id;
+  }
+  *create(body: unknown): Gen<{ readonly tid: number }> {
+    const th = this.#th;
+    const h = yield* th.shared.threads.create(th, bodyOf(body, "pthread.create(body)"));
+    return handleOut(h);
+  }
+  join(h: unknown): Gen<number> {
+    const tid = num((h as { tid?: unknown } | null)?.tid, "pthread.join(handle.tid)");
+    return exposed(this.#th.shared.threads.join(this.#th, { tid }));
+  }
+  yield(): Gen<void> {
+    return exposed(this.#th.shared.threads.yield(this.#th));
+  }
+  read(fd: unknown, bytes: unknown): Gen<number> {
+    return exposed(this.#th.shared.threads.read(this.#th, num(fd, "pthread.read(fd)"), num(bytes, "pthread.read(bytes)")));
+  }
+  write(fd: unknown, bytes: unknown): Gen<number> {
+    return exposed(this.#th.shared.threads.write(this.#th, num(fd, "pthread.write(fd)"), num(bytes, "pthread.write(bytes)")));
+  }
+  sigmask(how: unknown, set: unknown): Gen<number[]> {
+    return exposed(this.#th.shared.threads.sigmask(this.#th, how3(how, "pthread.sigmask(how)"), numList(set, "pthread.sigmask(set)", 64)));
+  }
+  self(): number {
+    return this.#th.shared.threads.self(this.#th);
+  }
+}
+
+function how3(x: unknown, what: string): 0 | 1 | 2 {
+  if (x !== 0 && x !== 1 && x !== 2) throw new TypeError(`${what}: expected SIG_BLOCK (0), SIG_UNBLOCK (1) or SIG_SETMASK (2), got ${describe(x)}`);
+  return x;
+}
+
+interface Parts {
+  fpu: FpuFacade;
+  regs: RegsFacade;
+  libc: LibcFacade;
+  pthread: PthreadFacade;
+}
+
+/** The `t` of a workload thread (api/siglab.d.ts Thread). */
+export class ThreadFacade {
+  readonly #th: ThreadImpl;
+  readonly fpu: FpuFacade;
+  readonly regs: RegsFacade;
+  readonly libc: LibcFacade;
+  readonly pthread: PthreadFacade;
+
+  constructor(th: ThreadImpl, parts?: Parts) {
+    this.#th = th;
+    this.fpu = parts?.fpu ?? new FpuFacade(th);
+    this.regs = parts?.regs ?? new RegsFacade(th);
+    this.libc = parts?.libc ?? new LibcFacade(th);
+    this.pthread = parts?.pthread ?? new PthreadFacade(th);
+    if (new.target === ThreadFacade) Object.freeze(this);
+  }
+
+  get pid(): number {
+    return this.#th.pid;
+  }
+  get tid(): number {
+    return this.#th.tid;
+  }
+  get params(): Readonly<Record<string, number | string | boolean>> {
+    return this.#th.params;
+  }
+  get mhz(): number {
+    return this.#th.mhz;
+  }
+  rdtsc(): number {
+    return this.#th.rdtsc();
+  }
+  compute(cycles: unknown): Gen<void> {
+    return exposed(this.#th.compute(num(cycles, "compute(cycles)")));
+  }
+
+  // ---- system calls ---------------------------------------------------------------------------
+  getpid(): Gen<number> {
+    return exposed(this.#th.getpid());
+  }
+  getppid(): Gen<number> {
+    return exposed(this.#th.getppid());
+  }
+  gettimeofday(): Gen<{ sec: number; usec: number }> {
+    return exposed(this.#th.gettimeofday());
+  }
+  sched_yield(): Gen<number> {
+    return exposed(this.#th.sched_yield());
+  }
+  kill(pid: unknown, sig: unknown): Gen<number> {
+    return exposed(this.#th.kill(num(pid, "kill(pid)"), num(sig, "kill(sig)")));
+  }
+  tkill(tid: unknown, sig: unknown): Gen<number> {
+    return exposed(this.#th.tkill(num(tid, "tkill(tid)"), num(sig, "tkill(sig)")));
+  }
+  sigqueue(pid: unknown, sig: unknown, value: unknown): Gen<number> {
+    return exposed(this.#th.sigqueue(num(pid, "sigqueue(pid)"), num(sig, "sigqueue(sig)"), num(value, "sigqueue(value)")));
+  }
+  sigaction(sig: unknown, handler: unknown, opts?: unknown): Gen<number> {
+    const s = num(sig, "sigaction(sig)");
+    let h: "default" | "ignore" | HandlerFn;
+    if (handler === "default" || handler === "ignore") h = handler;
+    else {
+      const f = fn<(h: HandlerFacade) => Gen<void>>(handler, `sigaction(${s}, handler)`);
+      h = (th, frame) => f(new HandlerFacade(th as ThreadImpl, threadFacade(th as ThreadImpl), frame));
+    }
+    let flags = 0;
+    let mask: number[] = [];
+    if (opts !== undefined) {
+      if (opts === null || typeof opts !== "object") throw new TypeError(`sigaction(${s}, handler, opts): expected an object, got ${describe(opts)}`);
+      const o = opts as { flags?: unknown; mask?: unknown };
+      flags = optNum(o.flags, `sigaction(${s}) flags`) ?? 0;
+      mask = o.mask === undefined ? [] : numList(o.mask, `sigaction(${s}) mask`, 64);
+    }
+    return exposed(this.#th.sigactionFacade(s, h, flags, mask));
+  }
+  sigprocmask(how: unknown, set: unknown): Gen<number[] | number> {
+    return exposed(this.#th.sigprocmask(how3(how, "sigprocmask(how)"), set === null ? (null as unknown as number[]) : numList(set, "sigprocmask(set)", 64)));
+  }
+  sigpending(): Gen<number[]> {
+    return exposed(this.#th.sigpending());
+  }
+  sigsuspend(mask: unknown): Gen<number> {
+    return exposed(this.#th.sigsuspend(numList(mask, "sigsuspend(mask)", 64)));
+  }
+  sigtimedwait(set: unknown, timeoutNs?: unknown): Gen<object | number> {
+    return exposed(this.#th.sigtimedwait(numList(set, "sigtimedwait(set)", 64), optNum(timeoutNs, "sigtimedwait(timeoutNs)")));
+  }
+  sigaltstack(size: unknown): Gen<number> {
+    return exposed(this.#th.sigaltstack(num(size, "sigaltstack(size)")));
+  }
+  pipe(): Gen<[number, number]> {
+    return exposed(this.#th.pipe());
+  }
+  open(path: unknown): Gen<number> {
+    return exposed(this.#th.open(str(path, "open(path)", 256)));
+  }
+  read(fd: unknown, bytes: unknown): Gen<number> {
+    return exposed(this.#th.read(num(fd, "read(fd)"), num(bytes, "read(bytes)")));
+  }
+  write(fd: unknown, bytes: unknown): Gen<number> {
+    return exposed(this.#th.write(num(fd, "write(fd)"), num(bytes, "write(bytes)")));
+  }
+  close(fd: unknown): Gen<number> {
+    return exposed(this.#th.close(num(fd, "close(fd)")));
+  }
+  fcntl(fd: unknown, cmd: unknown, arg: unknown = 0): Gen<number> {
+    return exposed(this.#th.fcntl(num(fd, "fcntl(fd)"), num(cmd, "fcntl(cmd)"), num(arg, "fcntl(arg)")));
+  }
+  select(readFds: unknown, writeFds: unknown, timeoutNs?: unknown): Gen<object | number> {
+    return exposed(this.#th.select(numList(readFds, "select(readFds)", 1024), numList(writeFds, "select(writeFds)", 1024), optNum(timeoutNs, "select(timeoutNs)")));
+  }
+  mmap(bytes: unknown, prot: unknown): Gen<number> {
+    return exposed(this.#th.mmap(num(bytes, "mmap(bytes)"), num(prot, "mmap(prot)")));
+  }
+  mprotect(addr: unknown, bytes: unknown, prot: unknown): Gen<number> {
+    return exposed(this.#th.mprotect(num(addr, "mprotect(addr)"), num(bytes, "mprotect(bytes)"), num(prot, "mprotect(prot)")));
+  }
+  munmap(addr: unknown, bytes: unknown): Gen<number> {
+    return exposed(this.#th.munmap(num(addr, "munmap(addr)"), num(bytes, "munmap(bytes)")));
+  }
+  fork(child: unknown): Gen<number> {
+    return exposed(this.#th.fork(bodyOf(child, "fork(child)")));
+  }
+  clone(body: unknown): Gen<number> {
+    return exposed(this.#th.clone(bodyOf(body, "clone(body)")));
+  }
+  wait(): Gen<{ pid: number; status: number } | number> {
+    return exposed(this.#th.wait());
+  }
+  exit(code: unknown = 0): Gen<never> {
+    return exposed(this.#th.exit(num(code, "exit(code)")));
+  }
+  nanosleep(ns: unknown): Gen<number> {
+    return exposed(this.#th.nanosleep(num(ns, "nanosleep(ns)")));
+  }
+  syscall(nr: unknown, ...args: unknown[]): Gen<unknown> {
+    const n = num(nr, "syscall(nr)");
+    return exposed(this.#th.syscall(n, ...(plainData(args, `syscall(${n}, ...args)`, this.#th.shared.userStructs) as unknown[])));
+  }
+
+  // ---- memory ---------------------------------------------------------------------------------
+  store(addr: unknown, value: unknown = 0): Gen<void> {
+    return exposed(this.#th.store(num(addr, "store(addr)"), num(value, "store(addr, value)")));
+  }
+  load(addr: unknown): Gen<number> {
+    return exposed(this.#th.load(num(addr, "load(addr)")));
+  }
+
+  // ---- non-local jumps --------------------------------------------------------------------------
+  setjmp(body: unknown, saveMask: unknown = false): Gen<{ jumped: boolean; value: unknown }> {
+    const b = fn<(jb: object) => Gen<unknown>>(body, "setjmp(body)");
+    return exposed(this.#th.setjmp(b, saveMask === true));
+  }
+  longjmp(jb: unknown, value: unknown = 1): never {
+    return this.#th.longjmp(jb as object, num(value, "longjmp(jb, value)"));
+  }
+
+  // ---- reporting --------------------------------------------------------------------------------
+  report(name: unknown, value: unknown, unit: unknown): void {
+    this.#th.report(name as string, value as number, unit as string);
+  }
+  sample(name: unknown, value: unknown): void {
+    this.#th.sample(name as string, value as number);
+  }
+  mark(label: unknown): void {
+    this.#th.mark(str(label, "mark(label)", 200));
+  }
+  progress(fraction: unknown): void {
+    this.#th.progress(num(fraction, "progress(fraction)"));
+  }
+  log(...args: unknown[]): void {
+    this.#th.log(...args);
+  }
+}
+
+/** What a signal handler receives (api/siglab.d.ts HandlerContext): the thread plus sig, info, frame. */
+export class HandlerFacade extends ThreadFacade {
+  readonly sig: number;
+  readonly info: Readonly<Record<string, number>> | null;
+  readonly frame: FrameView;
+  constructor(th: ThreadImpl, thread: ThreadFacade, frame: SignalFrameK) {
+    super(th, thread);
+    this.sig = frame.sig;
+    this.info = frame.info ? Object.freeze({ ...frame.info }) : null;
+    this.frame = new FrameView(frame);
+    Object.freeze(this);
+  }
+}
+
+const SC_FIELDS = ["eax", "ebx", "ecx", "edx", "esi", "edi", "ebp", "esp", "eip", "eflags", "trapno", "err", "cr2", "oldmask"] as const;
+
+/**
+ * The signal frame as a handler sees it (api/siglab.d.ts SignalFrame). Reads go to the kernel's
+ * frame; writes are checked (numbers only) and stored there, so sigreturn honours the edits and
+ * never reads a workload object.
+ */
+export class FrameView {
+  readonly #f: SignalFrameK;
+  #sc: object | undefined;
+  #fpReal: FrameFpStateK | null = null;
+  #fp: object | null = null;
+  constructor(f: SignalFrameK) {
+    this.#f = f;
+    Object.seal(this);
+  }
+  get kind(): "sigframe" | "rt_sigframe" {
+    return this.#f.kind;
+  }
+  get address(): number {
+    return this.#f.address;
+  }
+  get size(): number {
+    return this.#f.size;
+  }
+  get sigcontext(): object {
+    return (this.#sc ??= sigcontextView(this.#f.sigcontext));
+  }
+  /** null when the kernel saved no FP state; reading it is a user access to the frame's FP area */
+  get fpstate(): object | null {
+    const real = this.#f.fpstate;
+    if (real !== this.#fpReal) {
+      this.#fpReal = real;
+      this.#fp = real ? fpstateView(real) : null;
+    }
+    return this.#fp;
+  }
+  get sigmask(): number[] {
+    return [...this.#f.sigmask];
+  }
+  set sigmask(v: unknown) {
+    this.#f.sigmask = numList(v, "frame.sigmask", 64);
+  }
+}
+
+function sigcontextView(sc: FrameSigContextK): object {
+  const view = {};
+  for (const k of SC_FIELDS) {
+    Object.defineProperty(view, k, {
+      enumerable: true,
+      get: () => sc[k],
+      set: (v: unknown) => {
+        sc[k] = num(v, `frame.sigcontext.${k}`);
+      },
+    });
+  }
+  return Object.freeze(view);
+}
+
+/** A number[] view over `arr` that accepts only numbers (no new indices, no length change). */
+function numberArrayView(arr: number[], what: string): number[] {
+  return new Proxy(arr, {
+    set(target, key, v) {
+      const i = typeof key === "string" ? Number(key) : NaN;
+      if (!(Number.isInteger(i) && i >= 0 && i < target.length)) throw new TypeError(`${what}: only elements 0..${target.length - 1} can be written`);
+      target[i] = num(v, `${what}[${i}]`);
+      return true;
+    },
+    defineProperty() {
+      throw new TypeError(`${what}: cannot define properties`);
+    },
+    deleteProperty() {
+      throw new TypeError(`${what}: cannot delete elements`);
+    },
+    setPrototypeOf() {
+      return false;
+    },
+    preventExtensions() {
+      return false;
+    },
+  });
+}
+
+function fpstateView(fp: FrameFpStateK): object {
+  const view = {};
+  for (const k of ["cw", "sw", "tag", "magic", "mxcsr"] as const) {
+    if (k === "mxcsr" && fp.mxcsr === undefined) continue;
+    Object.defineProperty(view, k, {
+      enumerable: true,
+      get: () => fp[k],
+      set: (v: unknown) => {
+        fp[k] = num(v, `frame.fpstate.${k}`);
+      },
+    });
+  }
+  Object.defineProperty(view, "st", { enumerable: true, value: numberArrayView(fp.st, "frame.fpstate.st") });
+  if (fp.xmm) {
+    const lanes = fp.xmm.map((lane, i) => numberArrayView(lane, `frame.fpstate.xmm[${i}]`));
+    Object.defineProperty(view, "xmm", { enumerable: true, value: Object.freeze(lanes) });
+  }
+  return Object.freeze(view);
+}
+
+/** The classes workload code can reach; hardened once by the host after lockdown. */
+export const FACADE_CLASSES = [ThreadFacade, HandlerFacade, FrameView, FpuFacade, RegsFacade, LibcFacade, PthreadFacade] as const;
