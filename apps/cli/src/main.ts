@@ -9,7 +9,18 @@ import { registerCalibrationSuites } from "./commands/suites-calibration.js";
 import { registerCalibrateCommand } from "./commands/calibrate.js";
 import { registerBundleCommands } from "./commands/bundle.js";
 import { registerServeCommand } from "./commands/serve.js";
-import { runInSandbox, stopSandbox } from "./run/host.js";
+import { configureHost, runInSandbox, stopSandbox } from "./run/host.js";
+import { hostLimitsFrom } from "./run/limits.js";
+
+// A bug in the CLI itself: one line, the stack only with --verbose (never a raw trace by default).
+const verbose = process.argv.includes("--verbose");
+const crash = (e: unknown): void => {
+  console.error(`siglab: internal error: ${(e as Error)?.message ?? String(e)}${verbose ? `\n${(e as Error)?.stack ?? ""}` : " (run with --verbose for details)"}`);
+  stopSandbox();
+  process.exit(70);
+};
+process.on("uncaughtException", crash);
+process.on("unhandledRejection", crash);
 
 const cli = cac("siglab");
 registerRunCommand(cli);
@@ -18,7 +29,13 @@ registerPluginsCommands(cli);
 registerCalibrationSuites();
 registerSuiteCommand(cli);
 registerCalibrateCommand(cli);
-registerBundleCommands(cli, { runInSandbox: (spec, opts) => runInSandbox(spec, opts ?? {}), resolveRunArgs, addRunOptions });
+registerBundleCommands(cli, {
+  runInSandbox: (spec, opts) => runInSandbox(spec, opts ?? {}),
+  resolveRunArgs,
+  addRunOptions,
+  configure: (o) => configureHost({ limits: hostLimitsFrom(o), verbose: o["verbose"] === true }),
+  maxRuns: (o) => hostLimitsFrom(o).maxRuns,
+});
 registerServeCommand(cli);
 cli.help();
 cli.version("0.1.0");
@@ -35,6 +52,7 @@ try {
   }
   stopSandbox(); // the sandbox process would keep the CLI alive
 } catch (e) {
-  console.error(`siglab: ${(e as Error).message}`);
+  console.error(`siglab: ${(e as Error).message}${verbose ? `\n${(e as Error).stack ?? ""}` : ""}`);
   process.exitCode = 2;
+  stopSandbox();
 }

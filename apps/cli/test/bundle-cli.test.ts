@@ -56,6 +56,8 @@ function deps(over: Partial<BundleCommandDeps> = {}, salt = 0): BundleCommandDep
   return {
     appVersion: "0.1.0-test",
     builtinPluginsDir: join(root, "builtin"),
+    configDir: join(root, "config"),
+    ask: async () => undefined,
     log: (l) => out.push(l),
     error: (l) => err.push(l),
     resolveRunArgs(workload, options) {
@@ -159,6 +161,24 @@ describe("siglab bundle info / verify / run", () => {
     expect(text).toContain("results: 4 runs, 2 findings, 0 failed");
   });
 
+  it("at a terminal, consent is asked once: no runs nothing, yes runs and is remembered; a broken store trusts nothing", async () => {
+    const file = await exportBundle();
+    calls = [];
+    const questions: string[] = [];
+    const ask = (a: boolean) => async (q: string) => (questions.push(q), a);
+    expect(await bundleVerify(file, {}, deps({ ask: ask(false) }))).toBe(3);
+    expect(calls).toHaveLength(0);
+    expect(questions[0]).toMatch(/runs only inside SigLab's sandbox/);
+    expect(await bundleVerify(file, {}, deps({ ask: ask(true) }))).toBe(0);
+    expect(await bundleVerify(file, {}, deps({ ask: ask(false) }))).toBe(0); // remembered: not asked again
+    expect(questions).toHaveLength(2);
+    writeFileSync(join(root, "config", "trusted-plugins.json"), "{ not json");
+    err = [];
+    expect(await bundleVerify(file, {}, deps())).toBe(3);
+    expect(err.join("\n")).toMatch(/trusted-plugins\.json: not valid JSON/);
+    expect(readFileSync(join(root, "config", "trusted-plugins.json"), "utf8")).toBe("{ not json"); // never overwritten
+  });
+
   it("verify needs consent for embedded code, then re-runs it from a temp folder and finds it identical", async () => {
     const file = await exportBundle();
     calls = [];
@@ -173,6 +193,12 @@ describe("siglab bundle info / verify / run", () => {
     expect(calls[0]!.opts!.pluginDirs![0]).not.toContain("third-party");
     expect(calls[0]!.pluginFiles).toEqual(["thirdparty-mask/dist/index.js", "thirdparty-mask/plugin.json"]);
     expect(calls[0]!.opts!.profiles!.map((p) => p.id)).toEqual(["p4-northwood", "p3-coppermine"]);
+    // consent is remembered per content hash: the next verify needs no flag
+    calls = [];
+    out = [];
+    expect(await bundleVerify(file, {}, deps())).toBe(0);
+    expect(out.join("\n")).toMatch(/embedded plugin thirdparty-mask@0\.3\.1: trusted earlier \(sha256 [0-9a-f]{64}\)/);
+    expect(JSON.parse(readFileSync(join(root, "config", "trusted-plugins.json"), "utf8")).trusted).toEqual([expect.objectContaining({ id: "thirdparty-mask", version: "0.3.1", hash: expect.stringMatching(/^[0-9a-f]{64}$/) })]);
     expect(existsSync(calls[0]!.opts!.pluginDirs![0]!)).toBe(false); // temp folder removed
   });
 
@@ -416,6 +442,7 @@ describe("end to end: the real CLI pieces (run-argument parser, sandbox process,
       resolveRunArgs,
       addRunOptions,
       appVersion: "0.1.0-e2e",
+      configDir: join(root, "config"),
       log: (l) => out.push(l),
       error: (l) => err.push(l),
     };

@@ -41,6 +41,7 @@ import {
   readFolderFiles,
 } from "../bundle-fs.js";
 import { checkOutputTarget, OutputRefusal, writeOutputFile } from "../output.js";
+import { askAtTerminal, configDir, consentToEmbedded } from "../consent.js";
 
 export interface SandboxRunOptions {
   /** Third-party plugin folders (each holds one sub-folder per plugin). */
@@ -65,6 +66,14 @@ export interface BundleCommandDeps {
   /** Declares `siglab run`'s options on a command (for --help); unknown options pass through anyway. */
   addRunOptions?(cmd: Command): Command;
   appVersion?: string;
+  /** The user's config folder (consent to embedded plugin code is remembered there). */
+  configDir?: string;
+  /** Yes/no at the terminal (tests answer themselves). */
+  ask?(question: string): Promise<boolean | undefined>;
+  /** Applies the command's limit options (--max-seconds, --max-memory, ...) to the execution host. */
+  configure?(options: Record<string, unknown>): void;
+  /** --max-runs of the command, if given */
+  maxRuns?(options: Record<string, unknown>): number | undefined;
   /** Built-in plugins folder (default: packages/plugins of this checkout). */
   builtinPluginsDir?: string;
   log?(line: string): void;
@@ -212,12 +221,8 @@ async function rerun(file: string | undefined, options: BundleCommandOptions, de
   if (!file) throw new UsageError(`bundle ${verb}: name a bundle file`);
   const bundle = openBundleFile(file, availableBuiltins(deps.builtinPluginsDir ?? builtinPluginsDir()));
   const embedded = bundle.plugins.filter((p) => p.source === "embedded");
-  if (embedded.length && !options.trustEmbedded) {
-    error(`${file}: embeds third-party plugin code:`);
-    for (const p of embedded) error(`  ${p.id}@${p.version}  sha256 ${p.hash}`);
-    error("It would run only inside the simulation sandbox. To allow it, repeat with --trust-embedded.");
-    return 3;
-  }
+  const consentIo = { log, error, ask: deps.ask ?? askAtTerminal };
+  if (!(await consentToEmbedded(file, embedded, { trustEmbedded: options.trustEmbedded === true, dir: deps.configDir ?? configDir() }, consentIo))) return 3;
   for (const w of bundle.warnings) log(`warning: ${w}`);
   const tmp = mkdtempSync(join(tmpdir(), "siglab-bundle-"));
   try {
@@ -227,7 +232,7 @@ async function rerun(file: string | undefined, options: BundleCommandOptions, de
       extractEmbeddedPlugins(bundle, dir);
       pluginDirs.push(dir);
     }
-    const results = await runAll(expandExperiment(bundle.experiment), deps, { pluginDirs, profiles: bundle.profiles }, log);
+    const results = await runAll(expandExperiment(bundle.experiment, deps.maxRuns?.(options)), deps, { pluginDirs, profiles: bundle.profiles }, log);
     return { bundle, results };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -309,7 +314,7 @@ export async function guarded(deps: BundleCommandDeps, what: string, f: () => Pr
       return 2;
     }
     // bad arguments, also as reported by the run-argument parser and the workload compiler
-    if (e instanceof UsageError || ["UsageError", "CompileError", "CpuRefError"].includes((e as { constructor?: { name?: string } } | null)?.constructor?.name ?? "")) {
+    if (e instanceof UsageError || ["UsageError", "CompileError", "CpuRefError", "ExperimentSizeError"].includes((e as { constructor?: { name?: string } } | null)?.constructor?.name ?? "")) {
       error(`siglab ${what}: ${(e as Error).message}`);
       return 2;
     }
@@ -323,7 +328,7 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
     .command("bundle <action> [...args]", "Experiment bundles: export <workload> [run options] -o file | info <file> | verify <file> | run <file>")
     .option("-o, --out <file>", "export: the bundle file to write; run: write the new results (.json, or .csv)")
     .option("--chart <file>", "export: add a chart (.svg/.png) to the bundle (repeatable)")
-    .option("--trust-embedded", "verify/run: allow the bundle's third-party plugin code (runs only in the sandbox)")
+    .option("--trust-embedded", "verify/run: allow the bundle's third-party plugin code (runs only in the sandbox); remembered per content hash")
     .option("--force", "export/run: replace an existing -o file (never an input of the command)")
     .allowUnknownOptions()
     .example("siglab bundle export lat_sig_catch --cpu p4-northwood@2200 --variant sa-nofp -o x.siglab")
@@ -332,6 +337,7 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
   bundle.action(async (action: string, args: string[], options: BundleCommandOptions) => {
     const what = `bundle ${action}`;
     process.exitCode = await guarded(deps, what, () => {
+      deps.configure?.(options);
       switch (action) {
         case "export":
           return bundleExport(args[0], options, deps);

@@ -3,12 +3,13 @@
  *   [--param k=v]... [--sweep k=v1,v2,...] [--seed N] [--timeline] [--json] [--plugin-dir DIR]...`
  */
 import type { CAC, Command } from "cac";
-import { expandExperiment, type ExperimentConfig, type RunResult, type VariantSpec, type ParamValue } from "@siglab/core";
+import { checkExperimentSize, expandExperiment, type ExperimentConfig, type RunResult, type VariantSpec, type ParamValue } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { resolveWorkload, runnableProfiles, UsageError } from "../catalog.js";
 import { formatPaths, formatRun } from "../format.js";
 import { typecheckWorkload, CompileError } from "../run/compile.js";
-import { runInSandbox } from "../run/host.js";
+import { configureHost, runInSandbox } from "../run/host.js";
+import { hostLimitsFrom, LIMIT_OPTIONS, parseSeed } from "../run/limits.js";
 import { findPreset, pluginExamples } from "../plugins/catalog.js";
 
 export const DEFAULT_CPU = "p4-northwood";
@@ -44,10 +45,12 @@ export interface ResolvedRunArgs {
   experiment: ExperimentConfig;
   profiles: CpuProfileFile[];
   pluginDirs?: string[];
+  /** --max-runs, when given */
+  maxRuns?: number;
 }
 
 export function addRunOptions(cmd: Command): Command {
-  return cmd
+  cmd
     .option("--cpu <id@MHz>", `CPU profile and clock (repeatable; default ${DEFAULT_CPU})`)
     .option("--variant <id[:k=v,...]>", "plugin in the variant stack (repeatable, in order)")
     .option("--preset <name>", "a named variant stack (repeatable: each is one stack)")
@@ -56,10 +59,9 @@ export function addRunOptions(cmd: Command): Command {
     .option("--sweep <k=v1,v2,...>", "sweep one parameter over values")
     .option("--seed <n>", "seed of the run (default 1)")
     .option("--timeline", "record a bounded per-task timeline")
-    .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)")
-    .option("--max-steps <n>", "stop the workload after n API steps (default 200,000,000)")
-    .option("--max-cycles <n>", "stop the workload after n simulated cycles (default 2e12)")
-    .option("--max-seconds <s>", "stop the run after s seconds of host time (default 600)")
+    .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)");
+  for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
+  return cmd
     .option("--typecheck", "type-check the workload against the API before running (default for files)")
     .option("--inspect <path>", "print a kernel path op by op (a path name, or 'top' for the five costliest)")
     .option("--json", "print one JSON document");
@@ -95,29 +97,28 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
     if (i <= 0) throw new UsageError(`--sweep: expected key=v1,v2,..., got '${s}'`);
     sweep = { param: s.slice(0, i), values: s.slice(i + 1).split(",").map((v) => parseParam(`x=${v}`)[1]) };
   }
-  const seed = o["seed"] === undefined ? 1 : Number(o["seed"]);
-  if (!Number.isInteger(seed)) throw new UsageError(`--seed: expected an integer, got '${o["seed"]}'`);
+  const seed = parseSeed(o["seed"]);
+  const limits = hostLimitsFrom(o);
   if ((o["typecheck"] || workload.file !== `examples/${workload.id}.ts`) && !workload.file.startsWith("examples/")) {
     typecheckWorkload(workload.source, workload.file);
   }
   const experiment: ExperimentConfig = { workload, cpus, stacks, params, seed };
+  // steps and cycles shape the results, so the experiment records them (a bundle re-runs with them)
   const budget: NonNullable<ExperimentConfig["budget"]> = {};
-  for (const [opt, key, scale] of [["maxSteps", "maxSteps", 1], ["maxCycles", "maxCycles", 1], ["maxSeconds", "maxHostMs", 1000]] as const) {
-    if (o[opt] === undefined) continue;
-    const v = Number(o[opt]);
-    if (!(v > 0)) throw new UsageError(`--${opt.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}: expected a positive number, got '${o[opt]}'`);
-    budget[key] = v * scale;
-  }
+  if (limits.maxSteps !== undefined) budget.maxSteps = limits.maxSteps;
+  if (limits.maxCycles !== undefined) budget.maxCycles = limits.maxCycles;
   if (Object.keys(budget).length) experiment.budget = budget;
   if (sweep) experiment.sweep = sweep;
   if (o["timeline"]) experiment.timeline = true;
-  return { experiment, profiles: profiles.filter((p) => cpus.some((c) => c.id === p.id)), pluginDirs };
+  checkExperimentSize(experiment, limits.maxRuns);
+  configureHost({ limits, verbose: o["verbose"] === true });
+  return { experiment, profiles: profiles.filter((p) => cpus.some((c) => c.id === p.id)), pluginDirs, maxRuns: limits.maxRuns };
 }
 
 export async function runExperimentArgs(workloadArg: string, o: Record<string, unknown>): Promise<RunResult[]> {
-  const { experiment, pluginDirs } = await resolveRunArgs(workloadArg, o);
+  const { experiment, pluginDirs, maxRuns } = await resolveRunArgs(workloadArg, o);
   const results: RunResult[] = [];
-  for (const spec of expandExperiment(experiment)) results.push(await runInSandbox(spec, { pluginDirs: pluginDirs ?? [] }));
+  for (const spec of expandExperiment(experiment, maxRuns)) results.push(await runInSandbox(spec, { pluginDirs: pluginDirs ?? [] }));
   return results;
 }
 

@@ -4,7 +4,8 @@ import { EXAMPLES, type RunResult, type VariantSpec } from "@siglab/core";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { parseCpuRef } from "@siglab/cpu-profiles";
 import { runnableProfiles, UsageError } from "../catalog.js";
-import { runInSandbox, stopSandbox } from "../run/host.js";
+import { configureHost, runInSandbox, stopSandbox } from "../run/host.js";
+import { hostLimitsFrom, LIMIT_OPTIONS } from "../run/limits.js";
 import { DEFAULT_CPU, reportCliError } from "./run.js";
 
 export type SuiteRunner = (name: string, o: Record<string, unknown>) => Promise<number>;
@@ -43,12 +44,14 @@ async function runExamplesSuite(_name: string, o: Record<string, unknown>): Prom
 }
 
 export function registerSuiteCommand(cli: CAC): void {
-  cli
+  const cmd = cli
     .command("suite <name>", `Run a suite: ${Object.keys(suites).join(", ")} (more with plugins/calibration)`)
     .option("--cpu <id@MHz>", "CPU for the examples suite")
-    .option("--json", "print JSON")
-    .action(async (name: string, o: Record<string, unknown>) => {
+    .option("--json", "print JSON");
+  for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
+  cmd.action(async (name: string, o: Record<string, unknown>) => {
       try {
+        configureHost({ limits: hostLimitsFrom(o), verbose: o["verbose"] === true });
         const s = suites[name];
         if (!s) throw new UsageError(`unknown suite '${name}' (suites: ${Object.keys(suites).join(", ")})`);
         process.exitCode = await s(name, o);

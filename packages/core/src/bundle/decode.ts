@@ -5,7 +5,7 @@
  * writeBundle runs the same checks on what it is about to write, so whatever it writes reads back.
  */
 import type { ExperimentConfig, RunResult } from "../common/index.js";
-import { expandExperiment } from "../common/experiment.js";
+import { checkExperimentSize, expandExperiment } from "../common/experiment.js";
 import { BundleError } from "./errors.js";
 import {
   CHART_ENTRY,
@@ -153,6 +153,12 @@ function resultWarnings(exp: ExperimentConfig, results: RunResult[]): string[] {
 export function decodeV1(files: Map<string, Uint8Array>, file: string): Bundle {
   const manifest = checkManifest(files, file);
   const experiment = decodeExperiment(files, file);
+  try {
+    checkExperimentSize(experiment);
+  } catch (e) {
+    // a few bytes of JSON can describe billions of runs: refuse before anything expands it
+    throw new BundleError("too-large", file, (e as Error).message, ENTRY.experiment);
+  }
   const profiles = decodeProfiles(files, experiment, file);
   const { plugins, embedded } = decodePlugins(files, experiment, file);
   const results = checkSchema(ResultsFileSchema, parseJson(need(files, ENTRY.results, file), file, ENTRY.results), file, ENTRY.results) as RunResult[];

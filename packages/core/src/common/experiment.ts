@@ -54,8 +54,32 @@ export interface ExperimentConfig {
   budget?: RunBudget;
 }
 
-/** The cross product of an experiment, in a stable order: cpu-major, then stack, then sweep value. */
-export function expandExperiment(cfg: ExperimentConfig): RunSpec[] {
+/** The most runs one experiment may expand to, unless a host says otherwise (--max-runs). */
+export const DEFAULT_MAX_RUNS = 10_000;
+
+/** How many runs an experiment expands to (computed without expanding it). */
+export function countRuns(cfg: Pick<ExperimentConfig, "cpus" | "stacks" | "sweep">): number {
+  const n = (a: unknown): number => (Array.isArray(a) ? a.length : 0);
+  return n(cfg.cpus) * n(cfg.stacks) * (cfg.sweep ? n(cfg.sweep.values) : 1);
+}
+
+export class ExperimentSizeError extends RangeError {}
+
+/** Refuses an experiment larger than `maxRuns` runs, before anything is expanded. */
+export function checkExperimentSize(cfg: Pick<ExperimentConfig, "cpus" | "stacks" | "sweep">, maxRuns = DEFAULT_MAX_RUNS): void {
+  const runs = countRuns(cfg);
+  if (runs > maxRuns) {
+    const parts = `${cfg.cpus.length} CPUs x ${cfg.stacks.length} variant stacks${cfg.sweep ? ` x ${cfg.sweep.values.length} sweep values` : ""}`;
+    throw new ExperimentSizeError(`the experiment expands to ${runs.toLocaleString("en")} runs (${parts}), over the limit of ${maxRuns.toLocaleString("en")} runs (--max-runs)`);
+  }
+}
+
+/**
+ * The cross product of an experiment, in a stable order: cpu-major, then stack, then sweep value.
+ * Its size is checked first (maxRuns), so an experiment cannot expand into a memory bomb.
+ */
+export function expandExperiment(cfg: ExperimentConfig, maxRuns = DEFAULT_MAX_RUNS): RunSpec[] {
+  checkExperimentSize(cfg, maxRuns);
   const out: RunSpec[] = [];
   const sweepValues = cfg.sweep ? cfg.sweep.values : [undefined];
   for (const cpu of cfg.cpus) {
