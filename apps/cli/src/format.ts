@@ -20,7 +20,7 @@ export function formatRun(r: RunResult, opts: { phases?: boolean } = {}): string
   const out: string[] = [];
   out.push(`== ${r.workload} on ${r.cpu.id}@${r.cpu.mhz} MHz, ${variantLabel(r)} (seed ${r.seed})`);
   if (r.error) {
-    const loc = r.error.line ? `${r.error.file}:${r.error.line}:${r.error.column}: ` : "";
+    const loc = r.error.line && !r.error.message.includes(`${r.error.file}:${r.error.line}`) ? `${r.error.file}:${r.error.line}:${r.error.column}: ` : "";
     out.push(`   ERROR (${r.error.kind}): ${loc}${r.error.message}${r.error.task !== undefined ? ` [task ${r.error.task}, cycle ${r.error.cycle}]` : ""}`);
   }
   if (r.metrics.length) out.push(table([["   metric", "value", "unit"], ...r.metrics.map((m) => [`   ${m.name}`, fmt(m.value), m.unit])]));

@@ -26,16 +26,25 @@ function toError(file: string, d: ts.Diagnostic): CompileError {
   return new CompileError(file, 1, 1, msg);
 }
 
-/** TypeScript -> CommonJS JavaScript; throws CompileError on a syntax error. */
-export function transpileWorkload(source: string, file: string): string {
+/**
+ * TypeScript -> CommonJS JavaScript and its source map (to name workload lines in errors); throws
+ * CompileError on a syntax error. Comments are dropped: the sandbox refuses source text that merely
+ * looks like `import(` or an HTML comment, even inside a comment.
+ */
+export function transpileWorkloadWithMap(source: string, file: string): { js: string; map: string } {
   const out = ts.transpileModule(source, {
     fileName: file.endsWith(".ts") ? file : `${file}.ts`,
     reportDiagnostics: true,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, strict: false, sourceMap: false, inlineSourceMap: false },
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, strict: false, sourceMap: true, inlineSourceMap: false, removeComments: true },
   });
   const err = out.diagnostics?.find((d) => d.category === ts.DiagnosticCategory.Error);
   if (err) throw toError(file, err);
-  return out.outputText;
+  return { js: out.outputText.replace(/\n\/\/# sourceMappingURL=.*\s*$/, "\n"), map: out.sourceMapText ?? "" };
+}
+
+/** TypeScript -> CommonJS JavaScript; throws CompileError on a syntax error. */
+export function transpileWorkload(source: string, file: string): string {
+  return transpileWorkloadWithMap(source, file).js;
 }
 
 let apiDts: string | undefined;

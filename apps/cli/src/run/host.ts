@@ -10,7 +10,7 @@ import type { PluginSource } from "@siglab/core/host/protocol.js";
 import { createNodeHost, type NodeExecutionHost } from "@siglab/builtin-plugins/host/node";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import { pluginSources } from "../plugins/load.js";
-import { transpileWorkload } from "./compile.js";
+import { transpileWorkloadWithMap } from "./compile.js";
 
 export interface SandboxRunOptions {
   pluginDirs?: string[];
@@ -33,7 +33,7 @@ export function configureHost(s: { limits?: Partial<HostLimits>; verbose?: boole
 }
 
 export function executionHost(): NodeExecutionHost {
-  host ??= createNodeHost({ transpile: transpileWorkload, ...(settings.limits ? { limits: settings.limits } : {}), ...(settings.verbose ? { verbose: true } : {}) });
+  host ??= createNodeHost({ transpile: transpileWorkloadWithMap, ...(settings.limits ? { limits: settings.limits } : {}), ...(settings.verbose ? { verbose: true } : {}) });
   return host;
 }
 

@@ -21,6 +21,7 @@ import { syscallCounterName, TaskExit, type Gen } from "../runtime/gate.js";
 import type { ThreadBody } from "../runtime/libraries.js";
 import { threadFacade } from "../runtime/facade.js";
 import { thrownMessage } from "../runtime/sanitize.js";
+import { culprit } from "../host/blame.js";
 import { ThreadImpl, type RuntimeShared } from "../runtime/thread.js";
 
 export interface RunEnvironment {
@@ -196,7 +197,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
   } catch (e) {
     // from here on workload code may not act (an error's getters must not run the simulation on)
     if (k) k.stopped = true;
-    started.error = toRunError(e, spec, k);
+    started.error = toRunError(e, spec, k, thirdPartyOrigins(env));
   }
   if (k) {
     k.stopped = true;
@@ -262,7 +263,7 @@ export function checkSeed(seed: unknown): void {
   }
 }
 
-function toRunError(e: unknown, spec: RunSpec, k: Kernel | undefined): RunError {
+function toRunError(e: unknown, spec: RunSpec, k: Kernel | undefined, plugins: ReadonlyMap<string, string>): RunError {
   const cycle = k?.cycles;
   const task = k && k.current !== k.idle ? k.current.pid : undefined;
   const own = hostError(e);
@@ -276,10 +277,28 @@ function toRunError(e: unknown, spec: RunSpec, k: Kernel | undefined): RunError 
   if (own instanceof PluginError) return { kind: "plugin", message: own.message };
   if (own instanceof ConfigError) return { kind: "config", message: own.message, file: spec.workload.file };
   const msg = thrownMessage(e);
+  const who = culprit(e, plugins, spec.workload.file);
+  if (who?.kind === "plugin") {
+    const err: RunError = { kind: "plugin", message: `plugin '${who.id}' threw${who.fn ? ` in ${who.fn}` : ""} (${who.file}:${who.line}:${who.column})${cycle !== undefined ? ` at cycle ${cycle}` : ""}: ${msg}`, file: who.file, line: who.line, column: who.column };
+    if (cycle !== undefined) err.cycle = cycle;
+    if (task !== undefined) err.task = task;
+    return err;
+  }
   const err: RunError = { kind: k ? "workload" : "config", message: k ? `${spec.workload.file}: task ${task ?? "?"} threw at cycle ${cycle}: ${msg}` : msg, file: spec.workload.file };
+  if (who) {
+    err.line = who.line;
+    err.column = who.column;
+  }
   if (cycle !== undefined) err.cycle = cycle;
   if (task !== undefined) err.task = task;
   return err;
+}
+
+/** Folders of the third-party plugins a run may load (their frames name them in errors). */
+function thirdPartyOrigins(env: RunEnvironment): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const p of env.plugins) if (!p.builtin && p.origin) m.set(p.origin, p.manifest.id);
+  return m;
 }
 
 /** `e` if it is one of the simulator's own errors (asked without running a thrown proxy's traps). */

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { RunProgress, RunResult } from "../../common/results.js";
 import { DEFAULT_HOST_LIMITS, type HostLimits } from "../limits.js";
 import type { WorkloadInfo } from "../protocol.js";
+import { originalPosition } from "../source-map.js";
 import { errorResult, type RunRequest } from "../supervisor.js";
 import type { FromHostProcess, ToHostProcess } from "./child.js";
 
@@ -20,8 +21,11 @@ export interface NodeHostOptions {
   /** The sandbox worker's entry module (it locks the realm down and starts the sandbox). */
   workerEntry: string;
   limits?: Partial<HostLimits>;
-  /** TypeScript -> CommonJS; may throw an error with `line`/`column` (a compile error). */
-  transpile(source: string, file: string): string;
+  /**
+   * TypeScript -> CommonJS, optionally with a source map (errors then name TypeScript lines); may
+   * throw an error with `line`/`column` (a compile error).
+   */
+  transpile(source: string, file: string): string | { js: string; map?: string };
   /** Print the host process's own diagnostics (stderr) instead of dropping them. */
   verbose?: boolean;
 }
@@ -127,8 +131,11 @@ export class NodeExecutionHost {
   async run(req: RunRequest, onProgress?: (p: RunProgress) => void): Promise<RunResult> {
     const spec = req.spec;
     let js: string;
+    let map: string | undefined;
     try {
-      js = req.js ?? this.opts.transpile(spec.workload.source, spec.workload.file);
+      const t = req.js ?? this.opts.transpile(spec.workload.source, spec.workload.file);
+      js = typeof t === "string" ? t : t.js;
+      if (typeof t !== "string") map = t.map;
     } catch (e) {
       const c = e as Error & { line?: number; column?: number; detail?: string };
       return errorResult(spec, { kind: c.line ? "compile" : "config", message: c.message, file: spec.workload.file, ...(c.line ? { line: c.line } : {}), ...(c.column ? { column: c.column } : {}) });
@@ -136,12 +143,13 @@ export class NodeExecutionHost {
     const m = await this.call({ type: "run", id: 0, req: { ...req, js } }, onProgress).catch((e: Error) => e);
     if (m instanceof Error) return errorResult(spec, { kind: "internal", message: `${spec.workload.file}: ${m.message}` });
     if (m.type !== "result") return errorResult(spec, { kind: "internal", message: `${spec.workload.file}: ${m.type === "inspected" && !m.ok ? m.error : "no result"}` });
-    return m.result;
+    return map ? withSourceLine(m.result, map) : m.result;
   }
 
   /** A workload's name, description and default parameters (evaluated in the sandbox). */
   async inspect(file: string, source: string): Promise<WorkloadInfo> {
-    const js = this.opts.transpile(source, file);
+    const t = this.opts.transpile(source, file);
+    const js = typeof t === "string" ? t : t.js;
     const m = (await this.call({ type: "inspect", id: 0, file, source, js })) as Extract<FromHostProcess, { type: "inspected" }>;
     if (!m.ok) throw new Error(m.error);
     return m.info;
@@ -230,6 +238,16 @@ export class NodeExecutionHost {
       w.done({ type: "inspected", id, ok: false, error: reason });
     }
   }
+}
+
+/** A workload error's position in the TypeScript source (the sandbox saw the transpiled lines). */
+function withSourceLine(r: RunResult, map: string): RunResult {
+  const e = r.error;
+  if (!e || e.kind !== "workload" || !e.line) return r;
+  const pos = originalPosition(map, e.line, e.column ?? 1);
+  if (!pos) return r;
+  const at = `${e.file}:${pos.line}:${pos.column}`;
+  return { ...r, error: { ...e, line: pos.line, column: pos.column, message: e.message.startsWith(`${e.file}: `) ? `${at}: ${e.message.slice(e.file!.length + 2)}` : e.message } };
 }
 
 function lastLine(s: string): string {
