@@ -1,11 +1,12 @@
 /**
- * The file-system side of bundles (Node only): reading a plugin folder to embed it,
- * hashing built-in plugins, and extracting embedded plugins into a folder they cannot escape.
+ * The file-system side of bundles (Node only): reading a plugin folder to embed it and hashing
+ * built-in plugins. (Embedded plugins are never extracted: their code reaches the execution host
+ * from memory.)
  */
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, realpathSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { lstatSync, readFileSync, readdirSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { hashFileSet, unsafeEntryReason, type AvailablePlugin, type Bundle } from "@siglab/core/bundle/index.js";
+import { hashFileSet, unsafeEntryReason, type AvailablePlugin } from "@siglab/core/bundle/index.js";
 
 /** Atomic writes live with the output rules (output.ts); re-exported for existing callers. */
 export { atomicWriteFile } from "./output.js";
@@ -95,55 +96,4 @@ export function listPluginFolders(root: string): PluginFolder[] {
 
 export function availableBuiltins(root = builtinPluginsDir()): AvailablePlugin[] {
   return listPluginFolders(root).map((p) => ({ id: p.id, version: p.version, hash: hashFileSet(pluginCodeFiles(p.dir)) }));
-}
-
-/**
- * Writes each embedded plugin of `bundle` to `<target>/<id>/…`. Every destination is checked
- * before anything is written (no "..", no absolute paths, no symlinked parents, nothing
- * overwritten), so a refused bundle writes nothing. Returns the files written.
- */
-export function extractEmbeddedPlugins(bundle: Pick<Bundle, "embeddedPlugins" | "fileName">, target: string): string[] {
-  mkdirSync(target, { recursive: true });
-  const root = realpathSync(target);
-  const plan: { dest: string; bytes: Uint8Array }[] = [];
-  for (const [id, files] of Object.entries(bundle.embeddedPlugins)) {
-    for (const [rel, bytes] of Object.entries(files)) {
-      const entry = `${id}/${rel}`;
-      const reason = unsafeEntryReason(entry);
-      if (reason) throw new Error(`${bundle.fileName}: plugins/${entry}: refused (${reason})`);
-      const dest = resolve(root, ...entry.split("/"));
-      if (!dest.startsWith(root + sep)) throw new Error(`${bundle.fileName}: plugins/${entry}: refused (would be written outside ${root})`);
-      plan.push({ dest, bytes });
-    }
-  }
-  const written: string[] = [];
-  try {
-    for (const { dest, bytes } of plan) {
-      mkdirSync(dirname(dest), { recursive: true });
-      // a symlink planted in the target folder must not redirect the write
-      const parent = realpathSync(dirname(dest));
-      if (parent !== root && !parent.startsWith(root + sep)) throw new Error(`${bundle.fileName}: ${dest}: refused (parent folder leaves ${root})`);
-      const fd = openSync(dest, "wx", 0o644); // never follows or replaces an existing file
-      try {
-        let off = 0;
-        while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-      } finally {
-        closeSync(fd);
-      }
-      written.push(dest);
-    }
-  } catch (e) {
-    for (const f of written) removeIfExists(f);
-    throw e;
-  }
-  return written;
-}
-
-/** Removes a file if it exists (cleanup after a failed export). */
-export function removeIfExists(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    /* nothing to remove */
-  }
 }

@@ -18,12 +18,12 @@ import {
   type BundleCommandDeps,
   type SandboxRunOptions,
 } from "../src/commands/bundle.js";
-import { atomicWriteFile, extractEmbeddedPlugins } from "../src/bundle-fs.js";
+import { atomicWriteFile } from "../src/bundle-fs.js";
 import { runInSandbox, stopSandbox } from "../src/run/host.js";
 import { addRunOptions, resolveRunArgs } from "../src/commands/run.js";
 import { EXAMPLES, expandExperiment, type ExperimentConfig, type RunResult } from "@siglab/core";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
-import { compareResults, writeBundle } from "@siglab/core/bundle/index.js";
+import { compareResults, embeddedPluginSources, writeBundle } from "@siglab/core/bundle/index.js";
 
 let root: string;
 let out: string[];
@@ -188,10 +188,9 @@ describe("siglab bundle info / verify / run", () => {
     out = [];
     expect(await bundleVerify(file, { trustEmbedded: true }, deps())).toBe(0);
     expect(out.at(-1)).toBe("identical: all 4 runs reproduce the bundle's results");
-    // the runner saw the extracted plugin (a clean folder: not the original third-party dir)
-    expect(calls[0]!.opts!.pluginDirs).toHaveLength(1);
-    expect(calls[0]!.opts!.pluginDirs![0]).not.toContain("third-party");
-    expect(calls[0]!.pluginFiles).toEqual(["thirdparty-mask/dist/index.js", "thirdparty-mask/plugin.json"]);
+    // the runner got the bundle's own copy of the plugin's code (not the original folder), from memory
+    expect(calls[0]!.opts!.pluginDirs ?? []).toEqual([]);
+    expect(calls[0]!.opts!.plugins!.map((p) => [p.id, p.main, Object.keys(p.files)])).toEqual([["thirdparty-mask", "dist/index.js", ["dist/index.js"]]]);
     expect(calls[0]!.opts!.profiles!.map((p) => p.id)).toEqual(["p4-northwood", "p3-coppermine"]);
     // consent is remembered per content hash: the next verify needs no flag
     calls = [];
@@ -199,7 +198,6 @@ describe("siglab bundle info / verify / run", () => {
     expect(await bundleVerify(file, {}, deps())).toBe(0);
     expect(out.join("\n")).toMatch(/embedded plugin thirdparty-mask@0\.3\.1: trusted earlier \(sha256 [0-9a-f]{64}\)/);
     expect(JSON.parse(readFileSync(join(root, "config", "trusted-plugins.json"), "utf8")).trusted).toEqual([expect.objectContaining({ id: "thirdparty-mask", version: "0.3.1", hash: expect.stringMatching(/^[0-9a-f]{64}$/) })]);
-    expect(existsSync(calls[0]!.opts!.pluginDirs![0]!)).toBe(false); // temp folder removed
   });
 
   it("verify reports the values that differ and exits non-zero", async () => {
@@ -352,7 +350,7 @@ describe("-o outputs never destroy data (through cac, as the CLI runs them)", ()
   });
 });
 
-describe("atomic writes and plugin extraction", () => {
+describe("atomic writes and embedded plugin code", () => {
   it("atomicWriteFile replaces a file in one step and leaves no temp file", () => {
     const f = join(root, "work", "a.txt");
     atomicWriteFile(f, "one");
@@ -362,67 +360,11 @@ describe("atomic writes and plugin extraction", () => {
     expect(() => atomicWriteFile(join(root, "missing-dir", "a.txt"), "x")).toThrow();
   });
 
-  it("refuses hostile paths before writing anything", () => {
-    const target = join(root, "target");
-    for (const bad of ["../escape.js", "/abs.js", "a/../../escape.js", "a\\..\\escape.js"]) {
-      const bundle = { fileName: "evil.siglab", embeddedPlugins: { ok: { "fine.js": strToU8("1"), [bad]: strToU8("2") } } };
-      expect(() => extractEmbeddedPlugins(bundle, target)).toThrow(/evil\.siglab: plugins\/ok\/.*refused/);
-      expect(walk(root).filter((p) => !p.startsWith("builtin/") && !p.startsWith("third-party/"))).toEqual([]);
-    }
-  });
-
-  it("does not follow a symlink planted in the target folder", () => {
-    const target = join(root, "target");
-    const outside = join(root, "outside");
-    mkdirSync(join(target, "p"), { recursive: true });
-    mkdirSync(outside);
-    symlinkSync(outside, join(target, "p", "lib"));
-    const bundle = { fileName: "evil.siglab", embeddedPlugins: { p: { "lib/x.js": strToU8("pwned") } } };
-    expect(() => extractEmbeddedPlugins(bundle, target)).toThrow(/refused \(parent folder leaves/);
-    expect(walk(outside)).toEqual([]);
-  });
-
-  it("fuzz: whatever names a bundle's plugin files have, nothing is written outside the target folder", async () => {
-    const good = new Uint8Array(readFileSync(await exportBundle("fuzz.siglab")));
-    const base = unzipSync(good);
-    const seg = fc.constantFrom("a", "b.js", "..", ".", "", "\\", "..\\..", "C:", "/", "%2e%2e", "x y", "~");
-    const name = fc.array(seg, { minLength: 1, maxLength: 6 }).map((s) => s.join("/"));
-    let n = 0;
-    let extracted = 0;
-    fc.assert(
-      fc.property(fc.array(name, { minLength: 1, maxLength: 3 }), (names) => {
-        const sandbox = join(root, `fz${n++}`);
-        const target = join(sandbox, "target");
-        const files = { ...base };
-        for (const nm of names) files[`plugins/thirdparty-mask/${nm}`] = strToU8("x");
-        // keep the manifest and the plugin hash honest so that only the path rules stand guard
-        const code = Object.fromEntries(Object.entries(files).filter(([k]) => k.startsWith("plugins/thirdparty-mask/")).map(([k, v]) => [k.slice("plugins/thirdparty-mask/".length), v]));
-        const refs = JSON.parse(new TextDecoder().decode(files["plugins.json"]));
-        refs[1].hash = hashFileSet(code);
-        files["plugins.json"] = strToU8(JSON.stringify(refs));
-        rehashManifest(files);
-        const keys = Object.keys(files).map((k) => k.toLowerCase());
-        const acceptable = new Set(keys).size === keys.length && names.every((nm) => !`/${nm}`.endsWith("/") && unsafeEntryReason(`plugins/thirdparty-mask/${nm}`) === undefined);
-        let bundle;
-        try {
-          bundle = readBundle(zipSync(files), { fileName: "fuzz.siglab" });
-        } catch (e) {
-          expect(e).toBeInstanceOf(BundleError);
-          expect(acceptable, (e as Error).message).toBe(false); // refusals only for unsafe names
-          return;
-        }
-        expect(acceptable).toBe(true);
-        try {
-          extractEmbeddedPlugins(bundle, target);
-          extracted++;
-        } catch {
-          /* refusing is fine; escaping is not */
-        }
-        for (const f of walk(sandbox)) expect(f.startsWith("target/thirdparty-mask/")).toBe(true);
-      }),
-      { numRuns: 150 },
-    );
-    expect(extracted).toBeGreaterThan(0); // the property was not vacuous
+  it("embedded plugins reach the host from memory: code files and the manifest, nothing on disk", () => {
+    const bundle = { fileName: "b.siglab", embeddedPlugins: { p: { "plugin.json": strToU8(JSON.stringify({ id: "p", main: "./dist/index.js" })), "dist/index.js": strToU8("exports.x = 1;"), "README.md": strToU8("docs") }, q: { "index.js": strToU8("1") } } };
+    const sources = embeddedPluginSources(bundle);
+    expect(sources[0]).toEqual({ id: "p", manifest: { id: "p", main: "./dist/index.js" }, origin: "b.siglab:plugins/p", main: "dist/index.js", files: { "dist/index.js": "exports.x = 1;" } });
+    expect(sources[1]).toMatchObject({ id: "q", refused: "b.siglab:plugins/q/plugin.json: missing" });
   });
 });
 

@@ -10,8 +10,7 @@
  * failed, 2 bad input (refused bundle, bad arguments, refused -o file), 3 embedded plugin code not
  * consented to. Every -o file goes through output.ts (never replaces an input, --force to replace).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { CAC, Command } from "cac";
 import {
@@ -25,6 +24,7 @@ import {
   readBundle,
   runLabel,
   writeBundle,
+  embeddedPluginSources,
   type AvailablePlugin,
   type Bundle,
   type BundlePluginInput,
@@ -32,10 +32,10 @@ import {
 import { expandExperiment, type ExperimentConfig, type RunResult, type RunSpec } from "@siglab/core/common/index.js";
 import { toCsv, toPerfettoTrace } from "@siglab/core/export/index.js";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
+import type { PluginSource } from "@siglab/core/host/protocol.js";
 import {
   availableBuiltins,
   builtinPluginsDir,
-  extractEmbeddedPlugins,
   listPluginFolders,
   pluginCodeFiles,
   readFolderFiles,
@@ -46,6 +46,8 @@ import { askAtTerminal, configDir, consentToEmbedded } from "../consent.js";
 export interface SandboxRunOptions {
   /** Third-party plugin folders (each holds one sub-folder per plugin). */
   pluginDirs?: string[];
+  /** Third-party plugin code given directly (a bundle's embedded plugins), instead of folders. */
+  plugins?: PluginSource[];
   /** The exact profiles to use (a bundle's embedded ones), when the runner supports it. */
   profiles?: CpuProfileFile[];
 }
@@ -224,19 +226,10 @@ async function rerun(file: string | undefined, options: BundleCommandOptions, de
   const consentIo = { log, error, ask: deps.ask ?? askAtTerminal };
   if (!(await consentToEmbedded(file, embedded, { trustEmbedded: options.trustEmbedded === true, dir: deps.configDir ?? configDir() }, consentIo))) return 3;
   for (const w of bundle.warnings) log(`warning: ${w}`);
-  const tmp = mkdtempSync(join(tmpdir(), "siglab-bundle-"));
-  try {
-    const pluginDirs: string[] = [];
-    if (embedded.length) {
-      const dir = join(tmp, "plugins");
-      extractEmbeddedPlugins(bundle, dir);
-      pluginDirs.push(dir);
-    }
-    const results = await runAll(expandExperiment(bundle.experiment, deps.maxRuns?.(options)), deps, { pluginDirs, profiles: bundle.profiles }, log);
-    return { bundle, results };
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  // the embedded code goes to the execution host from memory: nothing is extracted to disk
+  const plugins = embeddedPluginSources(bundle);
+  const results = await runAll(expandExperiment(bundle.experiment, deps.maxRuns?.(options)), deps, { plugins, profiles: bundle.profiles }, log);
+  return { bundle, results };
 }
 
 function show(v: unknown): string {

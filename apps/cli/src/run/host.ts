@@ -14,6 +14,8 @@ import { transpileWorkloadWithMap } from "./compile.js";
 
 export interface SandboxRunOptions {
   pluginDirs?: string[];
+  /** plugin code given directly (a bundle's embedded plugins) instead of folders */
+  plugins?: PluginSource[];
   /** exact profiles to use in place of the built-in ones with the same id (a bundle's) */
   profiles?: CpuProfileFile[];
   onProgress?(p: RunProgress): void;
@@ -41,7 +43,7 @@ export function executionHost(): NodeExecutionHost {
 export function runInSandbox(spec: RunSpec, opts: SandboxRunOptions = {}): Promise<RunResult> {
   const dirs = opts.pluginDirs ?? [];
   const key = JSON.stringify(dirs);
-  let plugins = sourcesByDirs.get(key);
+  let plugins = opts.plugins ?? sourcesByDirs.get(key);
   if (!plugins) {
     plugins = pluginSources(dirs);
     sourcesByDirs.set(key, plugins);

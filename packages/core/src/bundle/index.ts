@@ -18,5 +18,6 @@ export { compareResults, type Comparison, type ResultDifference } from "./compar
 export { summarizeMarkdown } from "./summary.js";
 export { sha256Hex, hashFileSet } from "./hash.js";
 export { unsafeEntryReason } from "./paths.js";
+export { embeddedPluginSources } from "./embedded.js";
 export { formatParams, formatVariants, runLabel } from "./labels.js";
 export { PUBLISHED_SCHEMAS, ManifestSchema, ExperimentFileSchema, PluginsFileSchema } from "./schema.js";

@@ -28,6 +28,8 @@ export function startNodeSandboxWorker(builtinPlugins: readonly LoadedPlugin[]):
       return used > cap ? `memory budget exceeded: ${Math.round(used / 1048576)} MiB in use, the limit is ${Math.round(cap / 1048576)} MiB (--max-memory)` : null;
     },
   });
+  // a workload's rejected promise is its own business: it must not end the host's worker
+  process.on("unhandledRejection", () => {});
   port.on("message", (m: ToSandbox) => sandbox.handle(m));
   post({ type: "ready" });
 }
