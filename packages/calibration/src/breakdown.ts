@@ -3,8 +3,7 @@
  * (e.g. the gate's share of a null syscall, the FPU share of a signal). Read from the run's phase
  * and path statistics, so the numbers are the model's own.
  */
-import type { LoadedPlugin, RunResult } from "@siglab/core";
-import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
+import type { RunResult } from "@siglab/core";
 import { BUILTIN_PROFILE_FILES, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { builtinPluginIds, runExample, type RunRequest } from "./env.js";
 import { withWhatIfs } from "./measure.js";
@@ -112,28 +111,32 @@ function specs(): BreakdownSpec[] {
   ];
 }
 
-export function phaseBreakdowns(o: { profiles?: CpuProfileFile[]; plugins?: readonly LoadedPlugin[] } = {}): Breakdown[] {
+/** `available`: plugin ids treated as built (default: the built-in plugins); runs execute one after another in the execution host. */
+export async function phaseBreakdowns(o: { profiles?: CpuProfileFile[]; available?: readonly string[] } = {}): Promise<Breakdown[]> {
   const profiles = withWhatIfs(o.profiles ?? [...BUILTIN_PROFILE_FILES]);
-  const plugins = o.plugins ?? BUILTIN_PLUGINS;
-  const available = builtinPluginIds(plugins);
-  return specs().map((s) => {
-    const base = { id: s.id, title: s.title, run: s.run, per: s.per };
-    const pending = pendingReason(s.requires, available);
-    if (pending) return { ...base, total: 0, phases: [], ops: [], pending };
-    const r = runExample(s.run, profiles, plugins);
-    const n = s.operations(r);
-    if (!n) throw new Error(`breakdown ${s.id}: the run made no operations`);
-    const total = s.total ? s.total(r) : r.totalCycles / n;
-    const share = (c: number): Share["share"] => c / n / total;
-    const phases = Object.entries(r.phases)
-      .filter(([name]) => (s.phases ? s.phases(name) : true))
-      .map(([name, c]) => ({ name, cycles: c / n, share: share(c) }))
-      .filter((p) => p.share >= 0.001)
-      .sort((a, b) => b.cycles - a.cycles);
-    const ops = s.ops.map((g) => {
-      const c = (g.ops ? opCycles(r, g.ops) : 0) + (g.phases ?? []).reduce((sum, p) => sum + (r.phases[p] ?? 0), 0);
-      return { name: g.name, cycles: c / n, share: share(c) };
-    });
-    return { ...base, total, phases, ops };
+  const available = o.available ?? builtinPluginIds();
+  const out: Breakdown[] = [];
+  for (const s of specs()) out.push(await breakdownOf(s, profiles, available));
+  return out;
+}
+
+async function breakdownOf(s: BreakdownSpec, profiles: CpuProfileFile[], available: readonly string[]): Promise<Breakdown> {
+  const base = { id: s.id, title: s.title, run: s.run, per: s.per };
+  const pending = pendingReason(s.requires, available);
+  if (pending) return { ...base, total: 0, phases: [], ops: [], pending };
+  const r = await runExample(s.run, profiles, available);
+  const n = s.operations(r);
+  if (!n) throw new Error(`breakdown ${s.id}: the run made no operations`);
+  const total = s.total ? s.total(r) : r.totalCycles / n;
+  const share = (c: number): Share["share"] => c / n / total;
+  const phases = Object.entries(r.phases)
+    .filter(([name]) => (s.phases ? s.phases(name) : true))
+    .map(([name, c]) => ({ name, cycles: c / n, share: share(c) }))
+    .filter((p) => p.share >= 0.001)
+    .sort((a, b) => b.cycles - a.cycles);
+  const ops = s.ops.map((g) => {
+    const c = (g.ops ? opCycles(r, g.ops) : 0) + (g.phases ?? []).reduce((sum, p) => sum + (r.phases[p] ?? 0), 0);
+    return { name: g.name, cycles: c / n, share: share(c) };
   });
+  return { ...base, total, phases, ops };
 }

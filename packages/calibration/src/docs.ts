@@ -59,15 +59,16 @@ function targets(rows: readonly SuiteRow[]): string {
 }
 
 /** For a group left at its starting values: the figure at the scale bounds and with its ops at 0. */
-function outOfReach(sources: readonly CpuProfileSource[]): string {
+async function outOfReach(sources: readonly CpuProfileSource[]): Promise<string> {
   const out: string[] = [];
   for (const g of FIT_GROUPS) {
     const src = sources.find((s) => s.id === g.profile)!;
     if (!/Not fitted by siglab calibrate/.test(src.costs![Object.keys(g.start)[0] as OpClass]!.source)) continue;
     const t = getTarget(g.target);
-    const at = (s: number) => evaluateTarget(t, candidateProfiles(sources, { [g.profile]: groupValues(g, s) })).simulated;
+    const at = async (s: number) => (await evaluateTarget(t, candidateProfiles(sources, { [g.profile]: groupValues(g, s) }))).simulated;
+    const [lo, one, hi, zero] = [await at(SCALE_BOUNDS[0]), await at(1), await at(SCALE_BOUNDS[1]), await at(0)];
     out.push(
-      `- \`${g.id}\` → \`${t.id}\` (${fmt(t.measured)} ${t.unit}): ×${SCALE_BOUNDS[0]} gives ${fmt(at(SCALE_BOUNDS[0]))}, ×1 ${fmt(at(1))}, ×${SCALE_BOUNDS[1]} ${fmt(at(SCALE_BOUNDS[1]))} ${t.unit}; with all its ops at 0 cycles the model still gives **${fmt(at(0))} ${t.unit}**.`,
+      `- \`${g.id}\` → \`${t.id}\` (${fmt(t.measured)} ${t.unit}): ×${SCALE_BOUNDS[0]} gives ${fmt(lo)}, ×1 ${fmt(one)}, ×${SCALE_BOUNDS[1]} ${fmt(hi)} ${t.unit}; with all its ops at 0 cycles the model still gives **${fmt(zero)} ${t.unit}**.`,
     );
   }
   return out.length ? out.join("\n") : "None: every non-pending group reaches its figure.";
@@ -82,8 +83,11 @@ function breakdown(b: Breakdown): string {
   return out.join("\n");
 }
 
-export function generatedSection(): string {
-  const rows = runCalibrationSuite();
+/** Runs the suite, the out-of-reach checks and the breakdowns in the execution host (one run at a time). */
+export async function generatedSection(): Promise<string> {
+  const rows = await runCalibrationSuite();
+  const reach = await outOfReach(BUILTIN_PROFILE_SOURCES);
+  const breakdowns = await phaseBreakdowns();
   return [
     DOC_BEGIN,
     "",
@@ -97,11 +101,11 @@ export function generatedSection(): string {
     "",
     "### Figures out of reach of their parameters",
     "",
-    outOfReach(BUILTIN_PROFILE_SOURCES),
+    reach,
     "",
     "### What the model says each share is",
     "",
-    ...phaseBreakdowns().flatMap((b) => [breakdown(b), ""]),
+    ...breakdowns.flatMap((b) => [breakdown(b), ""]),
     DOC_END,
   ].join("\n");
 }

@@ -2,11 +2,9 @@
  * The calibration procedure. Free parameters: one scale per fit group (plan.ts). Coordinate-wise:
  * each sweep solves every group's scale in turn (solve.ts) with the others held, until a sweep
  * changes no rounded cost. Groups whose target needs a plugin that is not built are pending and
- * keep the values in the files. Pure and deterministic: the same profiles, figures, workloads and
- * plugins give the same fit.
+ * keep the values in the files. Deterministic: the same profiles, figures, workloads and plugins
+ * give the same fit. Every evaluation is a run in the execution host (env.ts), one at a time.
  */
-import type { LoadedPlugin } from "@siglab/core";
-import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { BUILTIN_PROFILE_SOURCES, type CpuProfileSource, type OpClass } from "@siglab/cpu-profiles";
 import { candidateProfiles, type CostValues } from "./candidate.js";
 import { builtinPluginIds } from "./env.js";
@@ -47,7 +45,8 @@ export interface FitResult {
 
 export interface FitOptions {
   sources?: readonly CpuProfileSource[];
-  plugins?: readonly LoadedPlugin[];
+  /** plugin ids treated as built (default: the built-in plugins, which the sandbox always has); groups whose target needs another are pending */
+  available?: readonly string[];
   /** fit only these groups (the others keep the files' values); default all */
   only?: readonly string[];
   maxSweeps?: number;
@@ -67,10 +66,9 @@ function setGroup(values: CostValues, g: FitGroup, v: Partial<Record<OpClass, nu
 
 const keyOf = (v: Partial<Record<OpClass, number>>) => JSON.stringify(v);
 
-export function fit(o: FitOptions = {}): FitResult {
+export async function fit(o: FitOptions = {}): Promise<FitResult> {
   const sources = o.sources ?? BUILTIN_PROFILE_SOURCES;
-  const plugins = o.plugins ?? BUILTIN_PLUGINS;
-  const available = builtinPluginIds(plugins);
+  const available = o.available ?? builtinPluginIds();
   const log = o.log ?? (() => {});
   validatePlan(sources);
 
@@ -98,12 +96,12 @@ export function fit(o: FitOptions = {}): FitResult {
       if (st.status === "pending") continue;
       const g = st.group;
       const tol = 1e-4 * Math.abs(st.target.measured);
-      const r = solveScale(
+      const r = await solveScale(
         (s) => {
           st.evaluations++;
           const trial = structuredClone(values);
           setGroup(trial, g, groupValues(g, s));
-          return evaluateTarget(st.target, candidateProfiles(sources, trial), plugins).error;
+          return evaluateTarget(st.target, candidateProfiles(sources, trial), available).then((e) => e.error);
         },
         { lo: SCALE_BOUNDS[0], hi: SCALE_BOUNDS[1], tolerance: tol, key: (s) => keyOf(groupValues(g, s)) },
       );
@@ -130,11 +128,11 @@ export function fit(o: FitOptions = {}): FitResult {
   const profiles = candidateProfiles(sources, values);
   for (const st of state) {
     if (st.status === "pending") continue;
-    st.simulated = evaluateTarget(st.target, profiles, plugins).simulated;
+    st.simulated = (await evaluateTarget(st.target, profiles, available)).simulated;
     if (st.status === "unreachable") {
       const zero = structuredClone(values);
       setGroup(zero, st.group, groupValues(st.group, 0));
-      st.floor = evaluateTarget(st.target, candidateProfiles(sources, zero), plugins).simulated;
+      st.floor = (await evaluateTarget(st.target, candidateProfiles(sources, zero), available)).simulated;
     }
   }
   return { groups: state, sweeps, converged, values };
@@ -146,6 +144,6 @@ export function fmt(n: number): string {
 }
 
 /** The final evaluation of one target on the fitted profiles (for reports). */
-export function evaluateFitted(t: Target, r: FitResult, o: FitOptions = {}): TargetEval {
-  return evaluateTarget(t, candidateProfiles(o.sources ?? BUILTIN_PROFILE_SOURCES, r.values), o.plugins ?? BUILTIN_PLUGINS);
+export function evaluateFitted(t: Target, r: FitResult, o: FitOptions = {}): Promise<TargetEval> {
+  return evaluateTarget(t, candidateProfiles(o.sources ?? BUILTIN_PROFILE_SOURCES, r.values), o.available);
 }

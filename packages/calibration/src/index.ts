@@ -12,5 +12,5 @@ export { runPredictions, predictionSpecs, type Prediction, type PredictionOption
 export { phaseBreakdowns, opCycles, type Breakdown, type Share } from "./breakdown.js";
 export { applyFitToSource, applyFitToText, baseSource, buildReport, serializeReport, type CalibrationReport } from "./provenance.js";
 export { pendingReason, NGPT, NO_CLI_EXIT, SA_NOFP, SYSENTER } from "./plugins.js";
-export { builtinPluginIds, runExample, exampleParams, variantLabel } from "./env.js";
+export { builtinPluginIds, runExample, exampleParams, variantLabel, closeCalibrationHost, configureCalibrationHost, transpileExample, ExampleCompileError } from "./env.js";
 export { fsaveFramesProfile } from "./what-if.js";

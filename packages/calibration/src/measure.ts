@@ -1,5 +1,5 @@
 /** Simulating a calibration target on a set of (candidate) profiles. */
-import type { LoadedPlugin, RunResult } from "@siglab/core";
+import type { RunResult } from "@siglab/core";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import { runExample, metricOf } from "./env.js";
 import type { Target } from "./targets.js";
@@ -20,9 +20,11 @@ export function withWhatIfs(profiles: CpuProfileFile[]): CpuProfileFile[] {
   return [...profiles, ...whatIfProfiles(profiles)];
 }
 
-export function evaluateTarget(t: Target, profiles: CpuProfileFile[], plugins?: readonly LoadedPlugin[]): TargetEval {
+/** Runs the target's runs one after another in the execution host; `available`: see runExample. */
+export async function evaluateTarget(t: Target, profiles: CpuProfileFile[], available?: readonly string[]): Promise<TargetEval> {
   const all = withWhatIfs(profiles);
-  const results = t.runs.map((m) => runExample(m, all, plugins));
+  const results: RunResult[] = [];
+  for (const m of t.runs) results.push(await runExample(m, all, available));
   const parts = results.map((r, i) => metricOf(r, t.runs[i]!.metric, t.runs[i]!));
   const simulated = t.how === "value" ? parts[0]! : t.how === "difference" ? parts[0]! - parts[1]! : parts[0]! / parts[1]!;
   const error = simulated - t.measured;

@@ -3,8 +3,7 @@
  * figures (they are kept to validate the model elsewhere). Runs the shipped workloads with their
  * default parameters on the shipped profiles; fits nothing and asserts nothing about values.
  */
-import type { LoadedPlugin, ParamValue, RunResult, VariantSpec } from "@siglab/core";
-import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
+import type { ParamValue, RunResult, VariantSpec } from "@siglab/core";
 import { BUILTIN_PROFILE_FILES, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { builtinPluginIds, exampleParams, runExample, type RunRequest } from "./env.js";
 import { NGPT, NO_CLI_EXIT, pendingReason, SA_NOFP, SYSENTER } from "./plugins.js";
@@ -55,12 +54,13 @@ const LMBENCH_CPUS: [string, number][] = [
 ];
 
 /** getppid if lat_syscall offers a `call` parameter, else getpid standing in for it. */
-function getppidSpec(): Pick<PredictionSpec, "label" | "params" | "metric" | "note"> {
-  if ("call" in exampleParams("lat_syscall")) return { label: "lat_syscall (getppid)", params: { call: "getppid" }, metric: "getppid" };
+async function getppidSpec(): Promise<Pick<PredictionSpec, "label" | "params" | "metric" | "note">> {
+  if ("call" in (await exampleParams("lat_syscall"))) return { label: "lat_syscall (getppid)", params: { call: "getppid" }, metric: "getppid" };
   return { label: "lat_syscall (getpid for getppid)", metric: "getpid", note: "lat_syscall has no `call` parameter yet: getpid stands in for getppid (the same path but for the body's load)" };
 }
 
-export function predictionSpecs(): PredictionSpec[] {
+/** Async: whether lat_syscall offers a `call` parameter is read from the example (in the sandbox). */
+export async function predictionSpecs(): Promise<PredictionSpec[]> {
   const out: PredictionSpec[] = [];
   for (const [cpu, mhz] of LMBENCH_CPUS) {
     for (const [workload, metric] of LMBENCH) out.push({ workload, cpu, mhz, variants: [], metric, unit: "us", requires: [] });
@@ -72,7 +72,7 @@ export function predictionSpecs(): PredictionSpec[] {
     out.push({ workload: "gc_barrier", cpu, mhz, variants: [], metric: "barrier trap", unit: "us", requires: [] });
   }
   out.push({ workload: "lat_sig_catch", cpu: "p4-northwood", mhz: 2200, variants: [{ id: SA_NOFP, options: { forceAll: true } }], metric: "signal catch", unit: "us", requires: [SA_NOFP] });
-  const gp = getppidSpec();
+  const gp = await getppidSpec();
   const p3 = { cpu: "p6-coppermine", mhz: 1000 };
   out.push({ workload: "lat_syscall", ...gp, ...p3, variants: [], unit: "cycles", requires: [] });
   out.push({ workload: "lat_syscall", ...gp, ...p3, variants: [{ id: SYSENTER }], unit: "cycles", requires: [SYSENTER] });
@@ -91,7 +91,8 @@ export function predictionSpecs(): PredictionSpec[] {
 
 export interface PredictionOptions {
   profiles?: CpuProfileFile[];
-  plugins?: readonly LoadedPlugin[];
+  /** plugin ids treated as built (default: the built-in plugins, which the sandbox always has); rows needing another are pending */
+  available?: readonly string[];
   /** override `iterations` of every workload that has it (tests keep runs short) */
   iterations?: number;
 }
@@ -102,31 +103,35 @@ function metricValue(r: RunResult, s: PredictionSpec, req: RunRequest): number {
   return m.value;
 }
 
-export function runPredictions(o: PredictionOptions = {}): Prediction[] {
+/** Runs every prediction in the execution host, one after another, in spec order. */
+export async function runPredictions(o: PredictionOptions = {}): Promise<Prediction[]> {
   const profiles = o.profiles ?? [...BUILTIN_PROFILE_FILES];
-  const plugins = o.plugins ?? BUILTIN_PLUGINS;
-  const available = builtinPluginIds(plugins);
-  return predictionSpecs().map((s) => {
-    const row: Prediction = {
-      workload: s.label ?? s.workload,
-      cpu: `${s.cpu}@${s.mhz}`,
-      variants: s.variants,
-      metric: s.ratioName ?? s.metric,
-      value: null,
-      unit: s.unit,
-      pending: false,
-    };
-    if (s.note) row.note = s.note;
-    const pending = pendingReason(s.requires, available);
-    if (pending) return { ...row, pending: true, note: pending };
-    const params = { ...(s.params ?? {}) };
-    if (o.iterations !== undefined && "iterations" in exampleParams(s.workload)) params["iterations"] = o.iterations;
-    const req: RunRequest = { workload: s.workload, cpu: s.cpu, mhz: s.mhz, variants: s.variants, params };
-    const v = metricValue(runExample(req, profiles, plugins), s, req);
-    if (s.how === "ratio") {
-      const base: RunRequest = { ...req, variants: [] };
-      row.value = v / metricValue(runExample(base, profiles, plugins), s, base);
-    } else row.value = v;
-    return row;
-  });
+  const available = o.available ?? builtinPluginIds();
+  const out: Prediction[] = [];
+  for (const s of await predictionSpecs()) out.push(await prediction(s, profiles, available, o.iterations));
+  return out;
+}
+
+async function prediction(s: PredictionSpec, profiles: CpuProfileFile[], available: readonly string[], iterations: number | undefined): Promise<Prediction> {
+  const row: Prediction = {
+    workload: s.label ?? s.workload,
+    cpu: `${s.cpu}@${s.mhz}`,
+    variants: s.variants,
+    metric: s.ratioName ?? s.metric,
+    value: null,
+    unit: s.unit,
+    pending: false,
+  };
+  if (s.note) row.note = s.note;
+  const pending = pendingReason(s.requires, available);
+  if (pending) return { ...row, pending: true, note: pending };
+  const params = { ...(s.params ?? {}) };
+  if (iterations !== undefined && "iterations" in (await exampleParams(s.workload))) params["iterations"] = iterations;
+  const req: RunRequest = { workload: s.workload, cpu: s.cpu, mhz: s.mhz, variants: s.variants, params };
+  const v = metricValue(await runExample(req, profiles, available), s, req);
+  if (s.how === "ratio") {
+    const base: RunRequest = { ...req, variants: [] };
+    row.value = v / metricValue(await runExample(base, profiles, available), s, base);
+  } else row.value = v;
+  return row;
 }

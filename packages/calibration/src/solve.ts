@@ -25,23 +25,24 @@ export interface SolveOptions {
   maxEvaluations?: number;
 }
 
-export function solveScale(fn: (s: number) => number, o: SolveOptions): SolveResult {
+/** `fn` may be asynchronous (a simulation in the execution host): evaluations run one at a time. */
+export async function solveScale(fn: (s: number) => number | Promise<number>, o: SolveOptions): Promise<SolveResult> {
   const cache = new Map<string, SolvePoint>();
   const points: SolvePoint[] = [];
   const max = o.maxEvaluations ?? 40;
-  const at = (s: number): SolvePoint => {
+  const at = async (s: number): Promise<SolvePoint> => {
     const k = o.key(s);
     const hit = cache.get(k);
     if (hit) return hit;
-    const p = { s, f: fn(s) };
+    const p = { s, f: await fn(s) };
     cache.set(k, p);
     points.push(p);
     return p;
   };
   const best = (): SolvePoint => points.reduce((b, p) => (Math.abs(p.f) < Math.abs(b.f) ? p : b));
 
-  let a = at(o.lo);
-  let b = at(o.hi);
+  let a = await at(o.lo);
+  let b = await at(o.hi);
   if (Math.sign(a.f) === Math.sign(b.f) && a.f !== 0 && b.f !== 0) return { status: "unreachable", lo: a, hi: b, points };
   let side = 0; // Illinois: which end was kept last time
   let fa = a.f;
@@ -55,7 +56,7 @@ export function solveScale(fn: (s: number) => number, o: SolveOptions): SolveRes
       s = (a.s + b.s) / 2; // the step is below the rounding: bisect instead
       if (o.key(s) === ka || o.key(s) === kb) break; // adjacent candidates: nothing left between them
     }
-    const c = at(s);
+    const c = await at(s);
     if (c.f === 0) break;
     if (Math.sign(c.f) === Math.sign(fb)) {
       b = c;

@@ -1,18 +1,25 @@
 // `calibrate --check` compares the shipped files with a fresh fit; here on one cheap group, with
 // the files read through a stub so nothing on disk is touched.
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_PROFILE_SOURCES } from "@siglab/cpu-profiles";
-import { candidateProfiles, fit, runCalibrationSuite } from "../src/index.js";
+import { candidateProfiles, closeCalibrationHost, fit, runCalibrationSuite, type FitResult, type SuiteRow } from "../src/index.js";
 import { plannedWrites, profileFilePath, REPORT_PATH, staleness } from "../src/node.js";
 
+afterAll(closeCalibrationHost);
+
 describe("calibrate --check", () => {
-  const r = fit({ only: ["p3-syscall-gate"] });
-  const rows = runCalibrationSuite({ profiles: candidateProfiles(BUILTIN_PROFILE_SOURCES, r.values), targets: [] });
   const p3 = profileFilePath("p6-coppermine");
   const shipped = readFileSync(p3, "utf8");
+  let r: FitResult;
+  let rows: SuiteRow[];
   // the files as a previous `calibrate` with this fit would have left them
-  const fresh = new Map(plannedWrites(r, rows, (p) => (p === p3 ? shipped : null)).map((w) => [w.path, w.after]));
+  let fresh: Map<string, string>;
+  beforeAll(async () => {
+    r = await fit({ only: ["p3-syscall-gate"] });
+    rows = await runCalibrationSuite({ profiles: candidateProfiles(BUILTIN_PROFILE_SOURCES, r.values), targets: [] });
+    fresh = new Map(plannedWrites(r, rows, (p) => (p === p3 ? shipped : null)).map((w) => [w.path, w.after]));
+  });
 
   it("finds nothing stale when the files hold the fit", () => {
     const writes = plannedWrites(r, rows, (p) => fresh.get(p) ?? null);

@@ -1,28 +1,33 @@
 // The fit on a subset of groups (the full fit runs the same code on more groups; keeping the
 // test to the cheap workloads keeps it fast).
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_PROFILE_SOURCES } from "@siglab/cpu-profiles";
-import { candidateProfiles, evaluateTarget, fit, getTarget, SCALE_BOUNDS, withinTolerance } from "../src/index.js";
+import { candidateProfiles, closeCalibrationHost, evaluateTarget, fit, getTarget, SCALE_BOUNDS, withinTolerance, type FitResult } from "../src/index.js";
 
 const ONLY = ["p3-syscall-gate", "p4-int80-gate", "p4-signal-fpu"];
 
-describe("calibration fit", () => {
-  const a = fit({ only: ONLY });
+afterAll(closeCalibrationHost);
 
-  it("is deterministic: two fits give the same scales, costs and figures", () => {
-    const b = fit({ only: ONLY });
-    const strip = (r: typeof a) => r.groups.map((g) => ({ id: g.group.id, status: g.status, scale: g.scale, values: g.values, simulated: g.simulated, reach: g.reach, floor: g.floor }));
+describe("calibration fit", () => {
+  let a: FitResult;
+  beforeAll(async () => {
+    a = await fit({ only: ONLY });
+  });
+
+  it("is deterministic: two fits give the same scales, costs and figures", async () => {
+    const b = await fit({ only: ONLY });
+    const strip = (r: FitResult) => r.groups.map((g) => ({ id: g.group.id, status: g.status, scale: g.scale, values: g.values, simulated: g.simulated, reach: g.reach, floor: g.floor }));
     expect(strip(b)).toEqual(strip(a));
     expect(b.values).toEqual(a.values);
     expect(b.sweeps).toBe(a.sweeps);
   });
 
-  it("converges, and each fitted group meets its own target with the fitted costs", () => {
+  it("converges, and each fitted group meets its own target with the fitted costs", async () => {
     expect(a.converged).toBe(true);
     const profiles = candidateProfiles(BUILTIN_PROFILE_SOURCES, a.values);
     for (const g of a.groups.filter((x) => x.status === "fitted")) {
       const t = getTarget(g.group.target);
-      const e = evaluateTarget(t, profiles);
+      const e = await evaluateTarget(t, profiles);
       expect(e.simulated).toBe(g.simulated);
       expect(withinTolerance(t, e), g.group.id).toBe(true);
       expect(Math.abs(e.relError), g.group.id).toBeLessThan(0.005); // the fit itself lands much closer than the 5% target

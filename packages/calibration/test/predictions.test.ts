@@ -1,9 +1,14 @@
 // The predictions suite asserts nothing about values; this checks its shape with short runs.
-import { describe, expect, it } from "vitest";
-import { builtinPluginIds, runPredictions } from "../src/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtinPluginIds, closeCalibrationHost, runPredictions, type Prediction } from "../src/index.js";
+
+afterAll(closeCalibrationHost);
 
 describe("predictions suite", () => {
-  const rows = runPredictions({ iterations: 200 });
+  let rows: Prediction[];
+  beforeAll(async () => {
+    rows = await runPredictions({ iterations: 200 });
+  });
   const available = builtinPluginIds();
 
   it("lists the lmbench figures on the four CPUs, in µs", () => {

@@ -4,9 +4,9 @@ import { solveScale } from "../src/solve.js";
 const key = (s: number) => String(Math.round(100 * s)); // costs of 100 cycles at scale s, rounded
 
 describe("solveScale", () => {
-  it("finds the scale of a linear figure to the rounding of the costs", () => {
+  it("finds the scale of a linear figure to the rounding of the costs", async () => {
     // figure = 50 + 100·s (rounded costs), target 180 -> s = 1.3
-    const r = solveScale((s) => 50 + Math.round(100 * s) - 180, { lo: 0.25, hi: 4, tolerance: 0.01, key });
+    const r = await solveScale((s) => 50 + Math.round(100 * s) - 180, { lo: 0.25, hi: 4, tolerance: 0.01, key });
     expect(r.status).toBe("solved");
     if (r.status === "solved") {
       expect(r.best.s).toBeCloseTo(1.3, 2);
@@ -14,8 +14,8 @@ describe("solveScale", () => {
     }
   });
 
-  it("reports a figure out of reach with the values at the bounds", () => {
-    const r = solveScale((s) => 500 + Math.round(100 * s) - 180, { lo: 0.25, hi: 4, tolerance: 0.01, key });
+  it("reports a figure out of reach with the values at the bounds", async () => {
+    const r = await solveScale((s) => 500 + Math.round(100 * s) - 180, { lo: 0.25, hi: 4, tolerance: 0.01, key });
     expect(r.status).toBe("unreachable");
     if (r.status === "unreachable") {
       expect(r.lo.f).toBe(500 + 25 - 180);
@@ -23,11 +23,11 @@ describe("solveScale", () => {
     }
   });
 
-  it("on a figure with a jump, returns the best point it evaluated, and the same one every time", () => {
+  it("on a figure with a jump, returns the best point it evaluated, and the same one every time", async () => {
     // a step at s = 2 (a timer tick falling elsewhere): no exact root
     const f = (s: number) => Math.round(100 * s) + (s > 2 ? 40 : 0) - 220;
-    const a = solveScale(f, { lo: 0.25, hi: 4, tolerance: 0.01, key });
-    const b = solveScale(f, { lo: 0.25, hi: 4, tolerance: 0.01, key });
+    const a = await solveScale(f, { lo: 0.25, hi: 4, tolerance: 0.01, key });
+    const b = await solveScale(f, { lo: 0.25, hi: 4, tolerance: 0.01, key });
     expect(a).toEqual(b);
     expect(a.status).toBe("solved");
     if (a.status === "solved") {
@@ -36,8 +36,8 @@ describe("solveScale", () => {
     }
   });
 
-  it("works for a decreasing figure too", () => {
-    const r = solveScale((s) => 1000 - Math.round(100 * s) - 850, { lo: 0.25, hi: 4, tolerance: 0.01, key });
+  it("works for a decreasing figure too", async () => {
+    const r = await solveScale((s) => 1000 - Math.round(100 * s) - 850, { lo: 0.25, hi: 4, tolerance: 0.01, key });
     expect(r.status === "solved" && r.best.f === 0 && Math.abs(r.best.s - 1.5) < 0.01).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 // The simulator is deterministic, so the calibration suite on the shipped profiles is a test.
-import { describe, expect, it } from "vitest";
-import { builtinPluginIds, calibrationTargets, missedRows, runCalibrationSuite } from "../src/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtinPluginIds, calibrationTargets, closeCalibrationHost, missedRows, runCalibrationSuite, type SuiteRow } from "../src/index.js";
+
+afterAll(closeCalibrationHost);
 
 /**
  * Targets the fitted parameters cannot reach with the model as it is (see docs/calibration.md):
@@ -9,7 +11,10 @@ import { builtinPluginIds, calibrationTargets, missedRows, runCalibrationSuite }
 const KNOWN_MODEL_GAPS: Record<string, string> = {};
 
 describe("calibration suite on the shipped profiles", () => {
-  const rows = runCalibrationSuite();
+  let rows: SuiteRow[];
+  beforeAll(async () => {
+    rows = await runCalibrationSuite();
+  });
 
   it("has a row for every calibration target, pending exactly when a needed plugin is not built", () => {
     const available = builtinPluginIds();

@@ -1,12 +1,12 @@
 /**
  * `siglab calibrate [--check] [--json] [--verbose]`: fits the profiles' `kind: "fitted"` costs to
- * calibration/figures.json by running the shipped workloads in-process (trusted built-in code),
- * then writes the profile files and the provenance report. --check writes nothing and exits 1 if
- * the shipped files differ from a fresh fit.
+ * calibration/figures.json by running the shipped workloads in the execution host (the same
+ * sandbox as every other run), then writes the profile files and the provenance report. --check
+ * writes nothing and exits 1 if the shipped files differ from a fresh fit.
  */
 import type { CAC } from "cac";
 import { BUILTIN_PROFILE_SOURCES } from "@siglab/cpu-profiles";
-import { candidateProfiles, fit, formatFit, formatSuite, runCalibrationSuite } from "@siglab/calibration";
+import { candidateProfiles, closeCalibrationHost, fit, formatFit, formatSuite, runCalibrationSuite } from "@siglab/calibration";
 import { calibrationReportText, plannedWrites, staleness, writePlanned } from "@siglab/calibration/node";
 import { reportCliError } from "./run.js";
 
@@ -16,11 +16,11 @@ export function registerCalibrateCommand(cli: CAC): void {
     .option("--check", "fit without writing; exit 1 if the shipped values differ from a fresh fit")
     .option("--json", "print the provenance report as JSON")
     .option("--verbose", "log every solver step to stderr")
-    .action((o: Record<string, unknown>) => {
+    .action(async (o: Record<string, unknown>) => {
       try {
         const log = o["verbose"] ? (l: string) => console.error(l) : undefined;
-        const r = fit(log ? { log } : {});
-        const rows = runCalibrationSuite({ profiles: candidateProfiles(BUILTIN_PROFILE_SOURCES, r.values) });
+        const r = await fit(log ? { log } : {});
+        const rows = await runCalibrationSuite({ profiles: candidateProfiles(BUILTIN_PROFILE_SOURCES, r.values) });
         const writes = plannedWrites(r, rows);
         if (o["json"]) process.stdout.write(calibrationReportText(r, rows));
         else {
@@ -45,6 +45,8 @@ export function registerCalibrateCommand(cli: CAC): void {
         process.exitCode = 0;
       } catch (e) {
         reportCliError(e);
+      } finally {
+        closeCalibrationHost(); // its process would keep the CLI alive
       }
     });
 }

@@ -2,13 +2,27 @@
  * `siglab suite calibration [--json]`: every calibration figure's workload on its CPU, measured vs
  * simulated (exit 1 if a non-pending target is missed). `siglab suite predictions [--json]`: the
  * simulator's figures for results kept for validation (no fitting, no assertions).
- * Both run the shipped workloads in-process: trusted built-in code.
+ * Both run the shipped workloads in the execution host (the same sandbox as every other run), with
+ * the suite command's limits (--max-seconds, --max-steps, ...).
  */
-import { formatPredictions, formatSuite, missedRows, runCalibrationSuite, runPredictions } from "@siglab/calibration";
-import { registerSuite } from "./suite.js";
+import { closeCalibrationHost, configureCalibrationHost, formatPredictions, formatSuite, missedRows, runCalibrationSuite, runPredictions } from "@siglab/calibration";
+import { hostLimitsFrom } from "../run/limits.js";
+import { registerSuite, type SuiteRunner } from "./suite.js";
+
+/** Runs a calibration suite with its own host, configured like the command's, and stops it afterwards. */
+function withCalibrationHost(run: SuiteRunner): SuiteRunner {
+  return async (name, o) => {
+    try {
+      configureCalibrationHost({ limits: hostLimitsFrom(o), verbose: o["verbose"] === true });
+      return await run(name, o);
+    } finally {
+      closeCalibrationHost(); // its process would keep the CLI alive
+    }
+  };
+}
 
 async function calibrationSuite(_name: string, o: Record<string, unknown>): Promise<number> {
-  const rows = runCalibrationSuite();
+  const rows = await runCalibrationSuite();
   const missed = missedRows(rows);
   if (o["json"]) process.stdout.write(JSON.stringify({ targets: rows, missed: missed.map((r) => r.id) }, null, 2) + "\n");
   else {
@@ -21,7 +35,7 @@ async function calibrationSuite(_name: string, o: Record<string, unknown>): Prom
 }
 
 async function predictionsSuite(_name: string, o: Record<string, unknown>): Promise<number> {
-  const predictions = runPredictions();
+  const predictions = await runPredictions();
   if (o["json"]) process.stdout.write(JSON.stringify({ predictions }, null, 2) + "\n");
   else {
     console.log("SigLab predictions (not fitted to; kept to validate the model elsewhere)\n");
@@ -31,6 +45,6 @@ async function predictionsSuite(_name: string, o: Record<string, unknown>): Prom
 }
 
 export function registerCalibrationSuites(): void {
-  registerSuite("calibration", calibrationSuite);
-  registerSuite("predictions", predictionsSuite);
+  registerSuite("calibration", withCalibrationHost(calibrationSuite));
+  registerSuite("predictions", withCalibrationHost(predictionsSuite));
 }

@@ -45,7 +45,8 @@ function fingerprint(extra: string[]): string {
       return;
     }
     for (const n of names) {
-      if (n === "node_modules" || n === "test" || n === "dist" || n.startsWith(".")) continue;
+      // calibration and tests never go into the bundle: editing them must not rebuild it
+      if (n === "node_modules" || n === "test" || n === "dist" || n === "calibration" || n.startsWith(".")) continue;
       const p = join(dir, n);
       const st = statSync(p);
       if (st.isDirectory()) walk(p);
