@@ -33,6 +33,7 @@ export interface NodeHostOptions {
 const CHILD_SRC = fileURLToPath(new URL("./child.ts", import.meta.url));
 const WORKSPACE = fileURLToPath(new URL("../../../../../", import.meta.url));
 const CACHE = join(WORKSPACE, "node_modules", ".cache", "siglab-host");
+const SKIP = join(WORKSPACE, "packages", "calibration");
 
 /** path+size+mtime of every source file that goes into the bundle (cheap: no reads). */
 function fingerprint(extra: string[]): string {
@@ -45,9 +46,9 @@ function fingerprint(extra: string[]): string {
       return;
     }
     for (const n of names) {
-      // calibration and tests never go into the bundle: editing them must not rebuild it
-      if (n === "node_modules" || n === "test" || n === "dist" || n === "calibration" || n.startsWith(".")) continue;
+      if (n === "node_modules" || n === "test" || n === "dist" || n.startsWith(".")) continue;
       const p = join(dir, n);
+      if (p === SKIP) continue; // the calibration package never goes into the bundle
       const st = statSync(p);
       if (st.isDirectory()) walk(p);
       else if (/\.(ts|js|mjs|cjs|json)$/.test(n)) h.update(`${p}\0${st.size}\0${st.mtimeMs}\n`);
