@@ -1,17 +1,32 @@
 import { defineConfig } from "vitest/config";
 
-// One root test run covers every package. Browser end-to-end tests (apps/desktop/e2e) run
-// separately through `pnpm test:e2e` because they need a built renderer and Chromium.
+// One root test run covers every package, as projects that can also run alone
+// (`npx vitest run --project core`). Browser end-to-end tests (apps/desktop/e2e) run separately
+// through `pnpm test:e2e` because they need a built renderer and Chromium.
+const project = (name: string, include: string[], more: { maxWorkers?: number } = {}) => ({
+  extends: true as const,
+  test: { name, include, ...more },
+});
+
 export default defineConfig({
   test: {
-    include: [
-      "packages/**/test/**/*.test.ts",
-      "apps/**/test/**/*.test.ts",
-      "examples/**/test/**/*.test.ts",
-    ],
     exclude: ["**/node_modules/**", "**/dist/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    projects: [
+      // each project keeps the old single-run globs (`packages/**/test/**`, `apps/**/test/**`,
+      // `examples/**/test/**`) for its own part of the tree, so no test file moves out of `pnpm test`
+      project("core", ["packages/core/**/test/**/*.test.ts"]),
+      project("profiles", ["packages/cpu-profiles/**/test/**/*.test.ts"]),
+      project("calibration", ["packages/calibration/**/test/**/*.test.ts"]),
+      // built-in plugins, any other package (builtin-plugins, plugin-api, ...) and the shipped examples
+      project("plugins", ["packages/plugins/**/test/**/*.test.ts", "packages/!(core|cpu-profiles|calibration|plugins)/**/test/**/*.test.ts", "examples/**/test/**/*.test.ts"]),
+      project("cli", ["apps/!(desktop)/**/test/**/*.test.ts"]),
+      project("desktop", ["apps/desktop/**/test/**/*.test.ts"]),
+      // the attack corpus against the execution host (security/): its files mostly wait on host
+      // and CLI processes, so they run side by side even on two cores
+      project("security", ["security/**/*.test.ts"], { maxWorkers: 3 }),
+    ],
   },
 });

@@ -6,11 +6,11 @@
  */
 import type { PluginSource } from "../host/protocol.js";
 import type { Bundle } from "./format.js";
+import { decodeText } from "./validate.js";
 
 const CODE = /\.(js|cjs|json)$/;
 
 export function embeddedPluginSources(bundle: Pick<Bundle, "embeddedPlugins" | "fileName">): PluginSource[] {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   const out: PluginSource[] = [];
   for (const [id, files] of Object.entries(bundle.embeddedPlugins)) {
     const origin = `${bundle.fileName}:plugins/${id}`;
@@ -19,8 +19,8 @@ export function embeddedPluginSources(bundle: Pick<Bundle, "embeddedPlugins" | "
     let refused: string | undefined;
     try {
       for (const [rel, bytes] of Object.entries(files)) {
-        if (rel === "plugin.json") manifest = JSON.parse(decoder.decode(bytes)) as unknown;
-        else if (CODE.test(rel)) text[rel] = decoder.decode(bytes);
+        if (rel === "plugin.json") manifest = JSON.parse(decodeText(bytes, bundle.fileName, `plugins/${id}/${rel}`)) as unknown;
+        else if (CODE.test(rel)) text[rel] = decodeText(bytes, bundle.fileName, `plugins/${id}/${rel}`);
       }
     } catch (e) {
       refused = `${origin}: ${(e as Error).message}`;

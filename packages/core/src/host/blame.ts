@@ -17,10 +17,20 @@ export interface Culprit {
 
 const FRAME = /^\s*at (?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/;
 
-/** The stack of a thrown value, read without calling into it (undefined for non-errors). */
+type GetStackString = (e: object) => string;
+
+/**
+ * The stack of a thrown value, read without calling into it (undefined for non-errors). Under
+ * lockdown with safe error taming only the start compartment's getStackString sees the frames.
+ */
 function stackOf(e: unknown): string | undefined {
   if (typeof e !== "object" || e === null) return undefined;
   try {
+    const get = (globalThis as { getStackString?: GetStackString }).getStackString;
+    if (get) {
+      const s = get(e);
+      if (s) return s;
+    }
     const d = Object.getOwnPropertyDescriptor(e, "stack");
     return d && typeof d.value === "string" ? d.value : undefined;
   } catch {
@@ -37,7 +47,7 @@ export function culprit(e: unknown, plugins: ReadonlyMap<string, string>, worklo
   if (!stack) return null;
   const workload = encodeURI(workloadFile);
   const origins = [...plugins].map(([origin, id]) => [encodeURI(origin.endsWith("/") ? origin : `${origin}/`), id] as const);
-  for (const line of stack.split("\n").slice(1, 60)) {
+  for (const line of stack.split("\n").slice(0, 60)) {
     const m = FRAME.exec(line);
     if (!m) continue;
     const url = m[2]!;

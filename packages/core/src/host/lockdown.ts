@@ -12,8 +12,9 @@
 import "ses";
 
 lockdown({
-  // keep stack text for --verbose diagnostics; compartments still cannot install prepareStackTrace
-  errorTaming: "unsafe",
+  // compartments see no stack text (it would name the host's files); the host reads stacks with
+  // getStackString (blame, --verbose)
+  errorTaming: "safe",
   consoleTaming: "unsafe",
   stackFiltering: "verbose",
   // the host reports its own errors (one line each); SES must not exit the process or the worker

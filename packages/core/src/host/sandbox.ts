@@ -34,14 +34,31 @@ const PROGRESS_EVERY_MS = 100;
 
 declare function harden<T>(x: T): T;
 
+interface CompartmentCtor {
+  new (options: Record<string, unknown>): { globalThis: { Error: object } };
+}
+
 /**
  * Hardens what foreign code can reach of the host: the façade classes, the errors thrown through
- * its frames, the `siglab` module and the plugin API. (Intrinsics are frozen by lockdown.)
+ * its frames, the `siglab` module and the plugin API. (Intrinsics are frozen by lockdown.) A host
+ * class that extends Error has the start compartment's Error constructor as its [[Prototype]],
+ * whose prepareStackTrace/stackTraceLimit act on the whole realm: such classes are re-parented to
+ * the Error constructor compartments share before they are hardened.
  */
 function hardenReachable(pluginApi: object): void {
-  for (const c of [...FACADE_CLASSES, SimError, PluginError, LongJmp, TaskExit, SandboxEvalError, OutputBudgetError, workload]) harden(c);
+  const hostError = Error as unknown as object;
+  const sharedError = new (globalThis as unknown as { Compartment: CompartmentCtor }).Compartment({ __options__: true }).globalThis.Error;
+  for (const c of [...FACADE_CLASSES, SimError, PluginError, LongJmp, TaskExit, SandboxEvalError, OutputBudgetError, workload]) {
+    if (Object.getPrototypeOf(c) === hostError) Object.setPrototypeOf(c, sharedError);
+    harden(c);
+  }
   harden(pluginApi);
 }
+
+/** After a run, let whatever promise jobs foreign code left behind run now, under this run's budget. */
+const afterPromiseJobs = (f: () => void): void => {
+  setTimeout(f, 0);
+};
 
 export interface Sandbox {
   handle(msg: ToSandbox): void;
@@ -101,7 +118,10 @@ export function createSandbox(deps: SandboxDeps): Sandbox {
         return;
       }
     }
-    post({ type: "result", id, result: runWorkload(msg.spec, env) });
+    const result = runWorkload(msg.spec, env);
+    // a workload's promise jobs run before the result goes out: one that never ends is this run's
+    // runaway (its budget is still armed), not the next run's
+    afterPromiseJobs(() => post({ type: "result", id, result }));
   }
 
   function inspect(msg: Extract<ToSandbox, { type: "inspect" }>): void {

@@ -186,6 +186,10 @@ export class Supervisor {
     if (p.fresh) {
       this.kill(slot);
       this.fresh.delete(slot);
+    } else if (outcome.ok && outcome.value.type === "result" && outcome.value.result.error?.kind === "budget") {
+      // what a run over budget left behind (memory not yet collected, promise jobs) must not
+      // count against the next one: it gets a fresh worker
+      this.kill(slot);
     }
     p.settle(outcome);
     this.pump(slot);

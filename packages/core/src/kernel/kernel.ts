@@ -22,6 +22,7 @@ import type {
   SyscallContribution,
 } from "../plugin-api/extension-points.js";
 import { KernelEvents } from "./events.js";
+import { markHostThrown } from "../common/host-thrown.js";
 import { SignalStruct, Task } from "./task.js";
 
 /** What a generator yields to the run loop: "another task is current now". */
@@ -30,6 +31,7 @@ export const SWITCH = Object.freeze({ switch: true });
 export class SimError extends Error {
   constructor(readonly kind: string, message: string, readonly task?: number) {
     super(message);
+    markHostThrown(this);
   }
 }
 

@@ -2,6 +2,7 @@
 import type { ContainerModule } from "inversify";
 import type { ParamValue } from "../common/experiment.js";
 import type { ExampleWorkload } from "./extension-points.js";
+import { markHostThrown } from "../common/host-thrown.js";
 import { PLUGIN_API_VERSION, type PluginManifest } from "./manifest.js";
 
 export interface LoadedPlugin {
@@ -15,7 +16,12 @@ export interface LoadedPlugin {
   origin?: string;
 }
 
-export class PluginError extends Error {}
+export class PluginError extends Error {
+  constructor(message: string) {
+    super(message);
+    markHostThrown(this);
+  }
+}
 
 /** Refuse a plugin built for another plugin-API major version. */
 export function checkApiVersion(m: PluginManifest): void {

@@ -22,6 +22,7 @@ import type { ThreadBody } from "../runtime/libraries.js";
 import { threadFacade } from "../runtime/facade.js";
 import { thrownMessage } from "../runtime/sanitize.js";
 import { culprit } from "../host/blame.js";
+import { isHostThrown, markHostThrown } from "../common/host-thrown.js";
 import { ThreadImpl, type RuntimeShared } from "../runtime/thread.js";
 
 export interface RunEnvironment {
@@ -43,7 +44,12 @@ export interface RunEnvironment {
 
 export const DEFAULT_BUDGET = { maxCycles: 2e12, maxSteps: 200_000_000 };
 
-class ConfigError extends Error {}
+class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    markHostThrown(this);
+  }
+}
 
 function pickProfile(env: RunEnvironment, extra: CpuProfileFile[], spec: RunSpec): ResolvedProfile {
   // plugin-contributed profiles first, so a plugin may shadow nothing silently: ids must be unique
@@ -129,7 +135,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     const def = evaluateWorkload(env, spec);
     const params: Record<string, number | string | boolean> = { ...(def.params ?? {}) };
     for (const [key, v] of Object.entries(spec.params)) {
-      if (!(key in params)) throw new ConfigError(`${spec.workload.file}: unknown parameter '${key}' (parameters: ${Object.keys(params).join(", ") || "none"})`);
+      if (!Object.prototype.hasOwnProperty.call(params, key)) throw new ConfigError(`${spec.workload.file}: unknown parameter '${key}' (parameters: ${Object.keys(params).join(", ") || "none"})`);
       const d = params[key];
       params[key] = typeof d === "number" ? Number(v) : typeof d === "boolean" ? v === true || v === "true" : String(v);
       if (typeof d === "number" && !Number.isFinite(params[key] as number)) throw new ConfigError(`${spec.workload.file}: parameter '${key}' must be a number, got '${v}'`);
@@ -199,6 +205,8 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     if (k) k.stopped = true;
     started.error = toRunError(e, spec, k, thirdPartyOrigins(env));
   }
+  // nothing foreign code left behind (a promise job) may add to the results any more
+  collector.close();
   if (k) {
     k.stopped = true;
     k.events.emit("run.end");
@@ -248,7 +256,7 @@ function drive(k: Kernel): void {
     try {
       r = gen.next();
     } catch (e) {
-      if (e instanceof TaskExit && !k.stopError) continue;
+      if (isTaskExit(e) && !k.stopError) continue;
       throw k.stopError ?? e;
     }
     if (k.stopError) throw k.stopError;
@@ -301,12 +309,13 @@ function thirdPartyOrigins(env: RunEnvironment): Map<string, string> {
   return m;
 }
 
+/** Asked without touching the value (a thrown proxy's traps must not run inside the run loop). */
+function isTaskExit(e: unknown): boolean {
+  return isHostThrown(e) && e instanceof TaskExit;
+}
+
 /** `e` if it is one of the simulator's own errors (asked without running a thrown proxy's traps). */
 function hostError(e: unknown): SimError | PluginError | ConfigError | null {
-  if (typeof e !== "object" || e === null) return null;
-  try {
-    return e instanceof SimError || e instanceof PluginError || e instanceof ConfigError ? e : null;
-  } catch {
-    return null;
-  }
+  if (!isHostThrown(e)) return null;
+  return e instanceof SimError || e instanceof PluginError || e instanceof ConfigError ? e : null;
 }

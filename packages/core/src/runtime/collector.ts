@@ -2,6 +2,8 @@
 import type { Metric } from "../common/results.js";
 
 export const SAMPLE_LIMIT = 10_000;
+/** samples of all metrics together in one run (more are dropped, like samples over SAMPLE_LIMIT) */
+export const TOTAL_SAMPLE_LIMIT = 200_000;
 export const LOG_LIMIT = 1_000;
 /** The output budget of one run: distinct metrics (reported or sampled), and the length of names. */
 export const METRIC_LIMIT = 10_000;
@@ -23,6 +25,8 @@ export class Collector {
   readonly marks: { task: number; label: string; cycle: number }[] = [];
   readonly log: string[] = [];
   progress = 0;
+  private sampleCount = 0;
+  private closed = false;
   /** the host's progress callback: private, so nothing the simulation hands out reaches it */
   #onProgress: ((fraction: number) => void) | undefined;
 
@@ -30,7 +34,17 @@ export class Collector {
     this.#onProgress = onProgress;
   }
 
+  /** The run is over: reports made after it (a leftover promise job) are refused. */
+  close(): void {
+    this.closed = true;
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new TypeError("the run is over: nothing can be reported any more");
+  }
+
   report(name: string, value: number, unit: string): void {
+    this.checkOpen();
     if (typeof name !== "string" || typeof unit !== "string" || typeof value !== "number") {
       throw new TypeError(`report(name, value, unit) expects (string, number, string), got (${typeof name}, ${typeof value}, ${typeof unit})`);
     }
@@ -55,6 +69,7 @@ export class Collector {
   }
 
   sample(name: string, value: number): void {
+    this.checkOpen();
     checkName("sample(name)", name);
     if (typeof value !== "number") throw new TypeError(`sample(name, value): value must be a number, got ${typeof value}`);
     let s = this.samples.get(name);
@@ -62,7 +77,10 @@ export class Collector {
       if (!this.metrics.some((x) => x.name === name)) this.checkRoom(name);
       this.samples.set(name, (s = []));
     }
-    if (s.length < SAMPLE_LIMIT) s.push(value);
+    if (s.length < SAMPLE_LIMIT && this.sampleCount < TOTAL_SAMPLE_LIMIT) {
+      s.push(value);
+      this.sampleCount++;
+    }
     const m = this.metrics.find((x) => x.name === name);
     if (m) m.samples = s;
   }
@@ -77,6 +95,7 @@ export class Collector {
   }
 
   mark(task: number, label: string, cycle: number): void {
+    this.checkOpen();
     if (this.marks.length < LOG_LIMIT) this.marks.push({ task, label: String(label), cycle });
   }
 
@@ -88,6 +107,7 @@ export class Collector {
   }
 
   addLog(args: unknown[]): void {
+    this.checkOpen();
     if (this.log.length >= LOG_LIMIT) return;
     const line = args.map((a) => (typeof a === "string" ? a : safeString(a))).join(" ");
     this.log.push(line.length > LOG_LINE_LIMIT ? `${line.slice(0, LOG_LINE_LIMIT)}... (${line.length} characters)` : line);

@@ -4,6 +4,7 @@
  * running a signal handler up to its sigreturn. Generators, because the exit work may switch
  * tasks or run a handler.
  */
+import { markHostThrown } from "../common/host-thrown.js";
 import { do_device_not_available } from "../kernel/i387.js";
 import { SimError, type Kernel } from "../kernel/kernel.js";
 import { schedule, touchHotPages } from "../kernel/sched.js";
@@ -18,12 +19,16 @@ export type Gen<T> = Generator<unknown, T, unknown>;
 
 /** Thrown by longjmp; caught by the matching setjmp frame. The kernel never sees it. */
 export class LongJmp {
-  constructor(readonly jb: object, readonly value: number) {}
+  constructor(readonly jb: object, readonly value: number) {
+    markHostThrown(this);
+  }
 }
 
 /** Terminates the task's generator after do_exit (nothing after exit runs). */
 export class TaskExit {
-  constructor(readonly code: number) {}
+  constructor(readonly code: number) {
+    markHostThrown(this);
+  }
 }
 
 export interface HandlerRunner {
@@ -54,12 +59,18 @@ export class Gate {
     if (k.current !== this.t || k.stopped) {
       throw new SimError("workload", k.stopped ? "the workload called the thread API after the run ended" : `task ${this.t.pid}'s thread API was used while task ${k.current.pid} runs (a simulated call stepped by hand from another thread?)`, k.current.pid);
     }
+    if (this.turnGuard && !this.turnGuard()) {
+      throw new SimError("workload", `a user-level thread of task ${this.t.pid} used the thread API while another one runs (a yield stepped by hand?)`, this.t.pid);
+    }
   }
+
+  /** For a user-level thread: true while its library runs it (set by the library's scheduler). */
+  turnGuard: (() => boolean) | null = null;
 
   /** user -> kernel for system call `nr` */
   enter(nr: number): void {
     const k = this.k;
-    if (k.current !== this.t || k.stopped) this.checkTurn();
+    if (k.current !== this.t || k.stopped || this.turnGuard !== null) this.checkTurn();
     k.step();
     k.syscallCounts[nr & 511]++;
     this.t.regs.eip = SYSCALL_EIP;

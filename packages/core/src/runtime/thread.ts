@@ -26,6 +26,7 @@ import { Sigset } from "../kernel/sigset.js";
 import { NR } from "../kernel/syscall-nr.js";
 import type { HandlerFn, SignalFrameK, SigAction, Task } from "../kernel/task.js";
 import type { Collector } from "./collector.js";
+import { isHostThrown } from "../common/host-thrown.js";
 import { Gate, LongJmp, SYSCALL_EIP, TaskExit, type Gen, type HandlerRunner } from "./gate.js";
 import type { LibcModel, ThreadBody, ThreadLibrary } from "./libraries.js";
 
@@ -531,7 +532,7 @@ export class ThreadImpl implements HandlerRunner {
       const v = yield* body(token);
       return { jumped: false, value: v };
     } catch (e) {
-      if (!(e instanceof LongJmp) || e.jb !== token) throw e;
+      if (!isHostThrown(e) || !(e instanceof LongJmp) || e.jb !== token) throw e;
       // the callee-saved registers, esp and eip come back from the jmp_buf
       t.regs.ebx = jb.regs["ebx"]!; t.regs.esi = jb.regs["esi"]!; t.regs.edi = jb.regs["edi"]!; t.regs.ebp = jb.regs["ebp"]!;
       t.regs.esp = jb.esp;

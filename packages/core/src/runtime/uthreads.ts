@@ -64,6 +64,8 @@ export class UThreadScheduler {
   readonly sched: ThreadImpl;
   /** true while the scheduler (not a user thread) runs: a thread may not park from here */
   inScheduler = false;
+  /** the thread whose UT_PARK is on its way to the trampoline (it may not act meanwhile) */
+  parking: UThread | null = null;
   readonly ext: Record<string, unknown> = {};
 
   private constructor(readonly task: Task, rootTh: ThreadImpl, readonly hooks: UThreadHooks, readonly library: string) {
@@ -72,6 +74,8 @@ export class UThreadScheduler {
     this.current = this.root;
     this.threads.set(this.root.id, this.root);
     this.sched = new ThreadImpl(rootTh.shared, task);
+    // the LWP's own stack may act only while it is the current user-level thread, or runs the scheduler
+    rootTh.gate.turnGuard = () => this.current === this.root || this.inScheduler;
   }
 
   /** The scheduler of `th`'s kernel task, created on the library's first use there. */
@@ -95,6 +99,7 @@ export class UThreadScheduler {
   create(body: ThreadBody): UThread {
     const th = new ThreadImpl(this.root.th.shared, this.task);
     let ut: UThread | null = null;
+    th.gate.turnGuard = () => this.current === ut && this.parking !== ut;
     const gen = (function* () {
       const rv = yield* body(th);
       ut!.result = typeof rv === "number" ? rv : 0;
@@ -118,9 +123,23 @@ export class UThreadScheduler {
       throw new SimError("workload", `${this.library}: a thread switch was requested from a signal handler that interrupted the user-level scheduler (not supported)`, this.task.pid);
     }
     if (me !== this.current) throw new SimError("internal", `${this.library}: thread ${me.id} parked but ${this.current.id} is current`, this.task.pid);
+    if (this.parking === me) {
+      // its previous switch never reached the scheduler: someone stepped the yield by hand and ran on
+      me.th.kernel.stopWith("workload", `${this.library}: user-level thread ${me.id} ran on after switching out (a yield stepped by hand)`);
+      throw me.th.kernel.stopError!;
+    }
     if (me.state === "ready" && !this.ready.includes(me)) this.ready.push(me);
     if (me.gen) {
-      yield UT_PARK;
+      let resumed = false;
+      this.parking = me;
+      try {
+        yield UT_PARK;
+        resumed = true;
+      } finally {
+        // only this library's scheduler resumes a parked thread, and only after switching to it
+        if (!resumed || this.current !== me) me.th.kernel.stopWith("workload", `${this.library}: user-level thread ${me.id} was resumed out of turn (a yield stepped, returned or thrown into by hand)`);
+      }
+      if (this.current !== me) throw new SimError("workload", `${this.library}: user-level thread ${me.id} resumed while thread ${this.current.id} runs`, this.task.pid);
       return;
     }
     yield* this.loop(me);
@@ -150,7 +169,7 @@ export class UThreadScheduler {
         this.current = next;
         if (next === this.root) return;
         this.inScheduler = false;
-        const finished = yield* drive(next);
+        const finished = yield* drive(this, next);
         this.inScheduler = true;
         if (finished) this.finish(next);
         prev = next;
@@ -174,12 +193,15 @@ export class UThreadScheduler {
 }
 
 /** Run a user thread until it parks (false) or its body returns (true); kernel yields pass through. */
-function* drive(ut: UThread): Gen<boolean> {
+function* drive(s: UThreadScheduler, ut: UThread): Gen<boolean> {
   const g = ut.gen!;
   for (;;) {
     const r = g.next();
     if (r.done) return true;
-    if (r.value === UT_PARK) return false;
+    if (r.value === UT_PARK) {
+      if (s.parking === ut) s.parking = null;
+      return false;
+    }
     yield r.value;
   }
 }

@@ -75,10 +75,19 @@ function nodeWorker(events: SandboxWorkerEvents): SandboxWorker {
   };
 }
 
-// A backstop for memory the workers' own checks cannot see in time: the whole process's RSS.
+// A backstop for memory the workers' own checks cannot see in time: the whole process's RSS. A
+// killed worker's memory goes back to the system only some time later: until the RSS is under the
+// cap again the backstop waits, so that runs after the culprit are not blamed for its memory.
 const rssCap = (limits.memoryMb * 1.5 + 512) * 1024 * 1024;
+let armed = true;
 setInterval(() => {
-  if (process.memoryUsage.rss() <= rssCap) return;
+  const rss = process.memoryUsage.rss();
+  if (!armed) {
+    armed = rss <= rssCap;
+    return;
+  }
+  if (rss <= rssCap) return;
+  armed = false;
   for (const kill of [...live]) kill(`memory budget exceeded: the execution host uses more than ${Math.round(rssCap / 1048576)} MiB (--max-memory)`);
 }, 100).unref();
 
