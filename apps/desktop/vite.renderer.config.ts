@@ -22,6 +22,23 @@ export default defineConfig({
   },
   worker: {
     format: "es",
+    // In the sandbox worker, function and class names stay as written: the API workload code sees
+    // (siglab.workload, the façades' methods) and the error messages it gets show them, as in the
+    // CLI. The other workers keep the smaller minified names.
+    plugins: () => {
+      let sandbox = false;
+      return [
+        {
+          name: "siglab-sandbox-keep-names",
+          options(o: { input?: unknown }) {
+            sandbox = JSON.stringify(o.input ?? "").includes("sim.worker");
+          },
+          outputOptions(o: Record<string, unknown>) {
+            return sandbox ? { ...o, keepNames: true } : o;
+          },
+        },
+      ];
+    },
     rollupOptions: {
       output: {
         entryFileNames: "workers/[name]-[hash].js",

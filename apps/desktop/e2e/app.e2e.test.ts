@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { markers, openSession, screenshot, type Session } from "./harness.js";
 import { builtinCatalog } from "../src/node/catalog.js";
+import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api/manifest.js";
 
 /** The SA_NOFP scenario needs the sa-nofp built-in plugin (issue 4); without it that test is skipped, saying so. */
 const HAS_SA_NOFP = builtinCatalog().plugins.some((p) => p.id === "sa-nofp");
@@ -213,11 +214,16 @@ describe("SigLab in Chromium (serve host)", () => {
     await dialog.locator("button").click();
   });
 
-  it("installs a third-party plugin from a folder and explains a refused one", async () => {
+  it("installs a third-party plugin from a folder, runs it, and explains a refused one", async () => {
     const good = path.join(s.workspace, "..", `plugin-src-${Date.now()}`);
     mkdirSync(path.join(good, "dist"), { recursive: true });
-    writeFileSync(path.join(good, "plugin.json"), JSON.stringify({ id: "e2e-demo", version: "0.1.0", apiVersion: "1.0", displayName: "E2E demo", description: "installed by the e2e test", options: { depth: { type: "number", default: 2, description: "how deep" } }, contributes: ["SyscallContribution"], main: "dist/index.js" }));
-    writeFileSync(path.join(good, "dist", "index.js"), "export default function () { return undefined; }");
+    writeFileSync(path.join(good, "plugin.json"), JSON.stringify({ id: "e2e-demo", version: "0.1.0", apiVersion: PLUGIN_API_VERSION, displayName: "E2E demo", description: "installed by the e2e test", options: { depth: { type: "number", default: 2, description: "how deep" } }, contributes: ["SyscallContribution"], main: "dist/index.js" }));
+    // CommonJS against the plugin API, as docs/plugin-authoring.md describes: a new system call 254 answering 40 + depth
+    writeFileSync(
+      path.join(good, "dist", "index.js"),
+      `const api = require("@siglab/plugin-api");\nconst { answer } = require("./answer.js");\nexports.createModule = (options) => new api.ContainerModule(({ bind }) => {\n  bind(api.TOKENS.SyscallContribution).toConstantValue({ nr: 254, name: "e2e_demo", handler: () => answer(Number(options.depth)) });\n});\n`,
+    );
+    writeFileSync(path.join(good, "dist", "answer.js"), "exports.answer = (depth) => 40 + depth;\n");
     const bad = `${good}-future`;
     mkdirSync(path.join(bad, "dist"), { recursive: true });
     writeFileSync(path.join(bad, "plugin.json"), JSON.stringify({ id: "e2e-future", version: "0.1.0", apiVersion: "9.0", displayName: "Future", description: "d", options: {}, contributes: [], main: "dist/index.js" }));
@@ -237,6 +243,26 @@ describe("SigLab in Chromium (serve host)", () => {
     await refusal.locator("button").click();
     await page.click('[data-view="workload"]');
     expect(await page.locator('[data-add-plugin="0"] option[value="e2e-demo"]').count()).toBe(1);
+
+    // run it: the plugin's code is evaluated in the execution host's sandbox for this run
+    await page.click('button[aria-label="New workload"]');
+    await page.waitForFunction(() => document.querySelector("#doc-title")?.getAttribute("data-key")?.startsWith("new:"));
+    await page.evaluate(() =>
+      (window as unknown as { __siglabTest: { setSource(t: string): void } }).__siglabTest.setSource(
+        `import { workload } from "siglab";\nexport default workload({\n  name: "call the plugin",\n  params: {},\n  *main(t) {\n    t.report("e2e_demo", yield* t.syscall(254), "value");\n  },\n});\n`,
+      ),
+    );
+    await selectOnlyCpus(1);
+    await page.selectOption('[data-add-plugin="0"]', "e2e-demo");
+    const depth = page.locator('[data-stack="0"] [data-variant="e2e-demo"] input[type=number]');
+    await depth.fill("5");
+    await depth.dispatchEvent("change");
+    expect(await runAndWait()).toMatch(/Done: 1 run/);
+    const results = await page.evaluate(() => (window as unknown as { __siglabTest: { results(): { metrics: { name: string; value: number }[]; error?: unknown }[] } }).__siglabTest.results());
+    expect(results[0]!.error).toBeUndefined();
+    expect(results[0]!.metrics).toEqual([{ name: "e2e_demo", value: 45, unit: "value" }]);
+    await page.click('[aria-label="Remove e2e-demo"]');
+    await page.waitForSelector('[data-stack="0"] [data-variant="e2e-demo"]', { state: "detached" });
   });
 
   it("saves a workload; after a reload it is still there, with unsaved edits recovered", async () => {

@@ -25,10 +25,10 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export async function openSession(opts: { workspace?: string } = {}): Promise<Session> {
+export async function openSession(opts: { workspace?: string; chromiumArgs?: string[] } = {}): Promise<Session> {
   const workspace = opts.workspace ?? mkdtempSync(path.join(os.tmpdir(), "siglab-e2e-"));
   const server = await runServe({ port: 0, workspace }, () => undefined);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...(opts.chromiumArgs ?? [])], headless: true });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "light" });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
   const page = await context.newPage();
@@ -59,4 +59,57 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 /** Markers Monaco reports for the current model (how a test sees type errors). */
 export async function markers(page: Page): Promise<{ message: string; severity: number; startLineNumber: number }[]> {
   return page.evaluate(() => (window as unknown as { __siglabTest: { markers(): { message: string; severity: number; startLineNumber: number }[] } }).__siglabTest.markers());
+}
+
+// ---- helpers shared by the host, plugin and security suites --------------------------------------------
+
+interface TestHooks {
+  setSource(t: string): void;
+  results(): import("../src/common/contracts.js").RunResult[];
+  workerStarts(): number[];
+  host: { run(config: import("../src/common/contracts.js").ExperimentConfig): Promise<import("../src/common/contracts.js").RunResult[]>; reset(): void };
+}
+
+/** Opens a new untitled workload with `source` (set on the model, as an edit). */
+export async function newWorkload(page: Page, source: string): Promise<void> {
+  await page.click('button[aria-label="New workload"]');
+  await page.waitForFunction(() => document.querySelector("#doc-title")?.getAttribute("data-key")?.startsWith("new:"));
+  await page.evaluate((t) => (window as unknown as { __siglabTest: TestHooks }).__siglabTest.setSource(t), source);
+}
+
+/** Checks exactly the given CPU profiles. */
+export async function selectCpus(page: Page, wanted: string[]): Promise<void> {
+  const ids = await page.$$eval("[data-cpu]", (els) => els.map((e) => e.getAttribute("data-cpu")!));
+  for (const id of ids) {
+    const box = page.locator(`[data-cpu="${id}"]`);
+    if ((await box.isChecked()) !== wanted.includes(id)) await box.click();
+  }
+}
+
+/** Clicks Run and waits until the run ends; returns the status line. */
+export async function runAndWait(page: Page, timeout = 90_000): Promise<string> {
+  const before = await page.evaluate(() => Number(document.body.dataset.runsFinished ?? 0));
+  await page.click("#run-button");
+  await page.waitForFunction((n) => Number(document.body.dataset.runsFinished ?? 0) > n, before, { timeout });
+  return (await page.textContent("#run-status")) ?? "";
+}
+
+/** The results on screen, as the execution host returned them. */
+export async function shownResults(page: Page): Promise<import("../src/common/contracts.js").RunResult[]> {
+  return page.evaluate(() => (window as unknown as { __siglabTest: TestHooks }).__siglabTest.results());
+}
+
+/** Milliseconds from creating each sandbox worker to its "ready", so far. */
+export async function workerStarts(page: Page): Promise<number[]> {
+  return page.evaluate(() => (window as unknown as { __siglabTest: TestHooks }).__siglabTest.workerStarts());
+}
+
+/** Runs an experiment through the app's execution host (the same SimClient the Run button uses). */
+export async function hostRun(page: Page, config: import("../src/common/contracts.js").ExperimentConfig): Promise<import("../src/common/contracts.js").RunResult[]> {
+  return page.evaluate((c) => (window as unknown as { __siglabTest: TestHooks }).__siglabTest.host.run(c), config);
+}
+
+/** Terminates the app's sandbox workers; the next run starts a fresh one. */
+export async function hostReset(page: Page): Promise<void> {
+  await page.evaluate(() => (window as unknown as { __siglabTest: TestHooks }).__siglabTest.host.reset());
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { apiVersionProblem, installPluginFolder, readPluginCode, scanPluginDir } from "../src/node/plugin-folder.js";
 import { HostService, type HostUi } from "../src/node/host-service.js";
 import { Workspace } from "../src/node/workspace.js";
+import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api/manifest.js";
 
 const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), "siglab-plug-"));
 
@@ -24,7 +25,7 @@ const ui: HostUi = {
 
 describe("plugin folder", () => {
   it("installs a valid plugin folder by copying it under its id", async () => {
-    const src = makePlugin(path.join(tmp(), "src-demo"), {}, { "dist/index.js": "module.exports = 1", "dist/util.js": "x", "README.md": "hi", "node_modules/dep/index.js": "skip" });
+    const src = makePlugin(path.join(tmp(), "src-demo"), {}, { "dist/index.js": "module.exports = 1", "dist/util.js": "x", "README.md": "hi", "node_modules/dep/index.js": "skip", "examples/demo_call.ts": "// example", "src/index.ts": "// source" });
     const pluginDir = tmp();
     const m = await installPluginFolder(src, pluginDir, "1.0", new Set());
     expect(m.id).toBe("demo");
@@ -33,6 +34,8 @@ describe("plugin folder", () => {
     const code = await readPluginCode(pluginDir, "demo", "1.0");
     expect(Object.keys(code.files).sort()).toEqual(["dist/index.js", "dist/util.js", "plugin.json"]);
     expect(code.main).toBe("dist/index.js");
+    // the example workloads of examples/*.ts come as text (the app lists them); other .ts files do not
+    expect(code.examples).toEqual({ "examples/demo_call.ts": "// example" });
   });
 
   it("refuses incompatible API versions with a clear reason", async () => {
@@ -63,9 +66,9 @@ describe("plugin folder", () => {
     const root = tmp();
     const ws = new Workspace(root);
     await ws.ensure();
-    makePlugin(path.join(ws.pluginDir, "demo"), {});
+    makePlugin(path.join(ws.pluginDir, "demo"), { apiVersion: PLUGIN_API_VERSION });
     makePlugin(path.join(ws.pluginDir, "old"), { id: "old", apiVersion: "0.9" });
-    makePlugin(path.join(ws.pluginDir, "wrongname"), { id: "other" });
+    makePlugin(path.join(ws.pluginDir, "wrongname"), { id: "other", apiVersion: PLUGIN_API_VERSION });
     mkdirSync(path.join(ws.pluginDir, "junk"));
     writeFileSync(path.join(ws.pluginDir, "junk", "plugin.json"), "{oops");
     const service = new HostService(ws, ui, { examples: [], profiles: [], plugins: [], presets: [] });

@@ -1,7 +1,9 @@
 /**
  * Content-Security-Policies, set as response headers by both hosts (the siglab:// protocol handler
- * and the HTTP server). The page may not eval; only the simulation worker may, because it
- * evaluates transpiled workload/plugin code, and that worker may not reach the network at all.
+ * and the HTTP server). The page may not eval; only the simulation worker may: it is the execution
+ * host's sandbox worker, whose Hardened JavaScript Compartments evaluate workload and plugin code
+ * (Compartment.evaluate needs 'unsafe-eval'), and that worker may not reach the network or start
+ * workers. Everything else (the page, the compile worker, Monaco's workers) runs without eval.
  */
 export const RENDERER_CSP = [
   "default-src 'none'",
@@ -20,7 +22,7 @@ export const RENDERER_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-/** The simulation worker: eval for the sandboxed workload, no network, no nested workers. */
+/** The simulation (sandbox) worker: eval for the Compartments, no network, no nested workers. */
 export const SIM_WORKER_CSP = [
   "default-src 'none'",
   "script-src 'self' 'unsafe-eval'",
@@ -31,13 +33,18 @@ export const SIM_WORKER_CSP = [
 /** Monaco's language workers: code from the app only, no network. */
 export const EDITOR_WORKER_CSP = ["default-src 'none'", "script-src 'self'", "connect-src 'none'"].join("; ");
 
+/** The compile worker (TypeScript transpiling, bundle bytes): no eval, no network, no nested workers. */
+export const COMPILE_WORKER_CSP = ["default-src 'none'", "script-src 'self'", "connect-src 'none'", "worker-src 'none'"].join("; ");
+
 /** Where Vite puts worker chunks (see vite.renderer.config.ts). */
 export const WORKER_DIR = "workers/";
 export const SIM_WORKER_PREFIX = "workers/sim.worker";
+export const COMPILE_WORKER_PREFIX = "workers/compile.worker";
 
 /** The CSP for a renderer asset path like "workers/sim.worker-abc123.js" (relative to the root). */
 export function cspFor(relPath: string): string {
   if (relPath.startsWith(SIM_WORKER_PREFIX)) return SIM_WORKER_CSP;
+  if (relPath.startsWith(COMPILE_WORKER_PREFIX)) return COMPILE_WORKER_CSP;
   if (relPath.startsWith(WORKER_DIR)) return EDITOR_WORKER_CSP;
   return RENDERER_CSP;
 }

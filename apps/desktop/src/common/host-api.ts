@@ -73,6 +73,11 @@ export interface PluginCode {
   main: string;
   /** Relative path → source text of every .js/.mjs/.cjs/.json file the plugin ships (bounded). */
   files: Record<string, string>;
+  /**
+   * The plugin's example workloads: "examples/<name>.ts" → TypeScript source (text, shown in the
+   * app's example list; run like any workload).
+   */
+  examples?: Record<string, string>;
 }
 
 export interface WorkloadFile {

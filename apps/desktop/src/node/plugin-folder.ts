@@ -196,8 +196,10 @@ export async function readPluginCode(pluginDir: string, id: string, apiVersion: 
   const { manifest, problem } = await readManifest(folder, apiVersion);
   if (problem || !manifest) throw new Error(problem ?? `${folder}: unreadable plugin.json`);
   const files: Record<string, string> = {};
+  const examples: Record<string, string> = {};
   for (const f of await walk(folder)) {
     if (CODE_EXT.has(path.extname(f.rel))) files[f.rel] = await fs.readFile(f.abs, "utf8");
+    else if (/^examples\/[^/]+\.ts$/.test(f.rel)) examples[f.rel] = await fs.readFile(f.abs, "utf8");
   }
-  return { id: manifest.id, manifest, main: path.posix.normalize(manifest.main!.replace(/\\/g, "/")), files };
+  return { id: manifest.id, manifest, main: path.posix.normalize(manifest.main!.replace(/\\/g, "/")), files, examples };
 }

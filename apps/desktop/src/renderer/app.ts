@@ -1,7 +1,8 @@
 /**
  * The SigLab window: explorer, Monaco editor, run configuration, toolbar with progress/cancel,
  * results, and the profiles/plugins views. Talks to the host only through HostApi and to the
- * simulation only through SimClient (the worker); never runs workload or plugin code itself.
+ * simulation only through SimClient (core's execution host in Web Workers); never runs workload or
+ * plugin code itself.
  */
 import type { CpuProfileFile, ExperimentConfig, RunResult } from "../common/contracts.js";
 import type { Draft, ExampleEntry, HostApi, HostEvent, HostInfo, MenuCommand, PluginCode, PluginEntry, PresetEntry, ProfileEntry, RecentExperiment, WorkloadFile } from "../common/host-api.js";
@@ -10,13 +11,13 @@ import { compareResults } from "@siglab/core/bundle/compare.js";
 import type { Bundle, BundleInput } from "@siglab/core/bundle/format.js";
 import { monaco } from "./monaco-setup.js";
 import { ResultsView } from "./results/results-view.js";
-import { RunCancelled, SimClient } from "./sim-client.js";
+import { appWording, CompileFailure, RunCancelled, SimClient, toPluginSource } from "./sim-client.js";
 import { clear, h, toast } from "./ui/dom.js";
 import { askText, showMessage } from "./ui/modal.js";
 import { PluginsView } from "./ui/plugins-view.js";
 import { ProfilesView } from "./ui/profiles-view.js";
-import { defaultRunConfig, RunConfigView, type RunConfigState } from "./ui/run-config.js";
-import type { WorkloadInfo } from "../worker/protocol.js";
+import { defaultRunConfig, maxSecondsOf, RunConfigView, type RunConfigState } from "./ui/run-config.js";
+import type { PluginSource } from "@siglab/core/host/protocol.js";
 
 interface Doc {
   key: string;
@@ -52,6 +53,8 @@ export default workload({
 export class App {
   private info!: HostInfo;
   private examples: ExampleEntry[] = [];
+  /** examples shipped in third-party plugins' examples/ folders (enabled plugins only) */
+  private pluginExamples: ExampleEntry[] = [];
   private presets: PresetEntry[] = [];
   private profiles: ProfileEntry[] = [];
   private plugins: PluginEntry[] = [];
@@ -78,9 +81,11 @@ export class App {
   // layout parts
   private readonly explorer = h("nav.explorer#explorer", { "aria-label": "Explorer" });
   private readonly banner = h("div.banner#doc-banner", { hidden: true });
+  /** one line when the open workload could not be inspected (e.g. over the module budget) */
+  private readonly inspectStatus = h("div.inspect-status#inspect-status", { role: "status", "aria-live": "polite", hidden: true });
   private readonly docTitle = h("span.doc-title#doc-title");
   private readonly editorHost = h("div.editor#editor");
-  private readonly workloadView = h("section.workload-view#workload-view", null, h("div.doc-bar", null, this.docTitle, h("span.spacer")), this.banner, this.editorHost);
+  private readonly workloadView = h("section.workload-view#workload-view", null, h("div.doc-bar", null, this.docTitle, h("span.spacer")), this.banner, this.inspectStatus, this.editorHost);
   private readonly center = h("main.center");
   private readonly runButton = h("button.primary.run#run-button", { title: "Run (Ctrl/Cmd+Enter)", onclick: () => void this.run() }, "▶ Run");
   private readonly cancelButton = h("button#cancel-button", { disabled: true, title: "Cancel the run", onclick: () => this.cancel() }, "■ Cancel");
@@ -144,6 +149,7 @@ export class App {
     this.runConfig.setCatalog(this.profiles, this.plugins, this.presets);
     this.profilesView.setEntries(this.profiles);
     this.pluginsView.setEntries(this.plugins, this.info.pluginDir);
+    await this.refreshPluginExamples();
     this.renderExplorer();
     const lastNew = this.drafts.find((d) => d.key.startsWith("new:"));
     if (lastNew) this.openNew(lastNew.source, lastNew.key);
@@ -164,6 +170,15 @@ export class App {
       source: () => this.editor.getValue(),
       setSource: (text: string) => this.editor.getModel()?.setValue(text),
       elementPoint: (chartId: string, datasetIndex: number, index: number) => this.results.elementPoint(chartId, datasetIndex, index),
+      /** the results on screen, as the execution host returned them */
+      results: () => this.results.currentResults,
+      /** milliseconds from creating each sandbox worker to its "ready" */
+      workerStarts: () => [...this.sim.workerStarts],
+      /** the app's execution host itself (the security corpus runs through it) */
+      host: {
+        run: (config: ExperimentConfig) => this.sim.run(config, [], [], { onProgress: () => undefined, onResult: () => undefined }),
+        reset: () => this.sim.reset(),
+      },
     };
   }
 
@@ -183,7 +198,7 @@ export class App {
       h("section", null, h("h3", null, title, action ?? null), h("ul", null, items.length ? items : h("li.muted", null, "none")));
     const draftKeys = new Set(this.drafts.map((d) => d.key));
     this.explorer.append(
-      section("Examples", this.examples.map((e) => item(e.title, { "data-example": e.id, title: e.file, onclick: () => this.openExample(e.id) }, this.doc?.key === `example:${e.id}`))),
+      section("Examples", this.allExamples().map((e) => item(e.title, { "data-example": e.id, title: e.file, onclick: () => this.openExample(e.id) }, this.doc?.key === `example:${e.id}`))),
       section("My workloads", [
         ...this.workloads.map((w) => item(w.name, { "data-workload": w.name, onclick: () => void this.openUser(w.name) }, this.doc?.key === `user:${w.name}`, draftKeys.has(`user:${w.name}`) ? h("span.dot", { title: "unsaved changes recovered" }, " ●") : null)),
         ...this.drafts.filter((d) => d.key.startsWith("new:")).map((d) => item(`${d.key.slice(4)} (unsaved)`, { "data-draft": d.key, onclick: () => this.openNew(d.source, d.key) }, this.doc?.key === d.key)),
@@ -227,8 +242,12 @@ export class App {
     this.banner.hidden = false;
   }
 
+  private allExamples(): ExampleEntry[] {
+    return [...this.examples, ...this.pluginExamples];
+  }
+
   openExample(id: string): void {
-    const e = this.examples.find((x) => x.id === id);
+    const e = this.allExamples().find((x) => x.id === id);
     if (!e) return;
     const doc = this.docFor(`example:${id}`, () => ({ kind: "example", id, title: e.title, file: e.file, readOnly: true, saved: e.source, source: e.source, uri: `file:///${e.file}` }));
     const wanted = e.suggestedVariants ?? [];
@@ -274,7 +293,7 @@ export class App {
       if (source === doc.saved && doc.kind === "user") void this.host.discardDraft(doc.key);
       else void this.host.saveDraft(doc.key, source).then(() => (document.body.dataset.autosaved = doc.key));
     }, AUTOSAVE_MS);
-    if (doc === this.doc) this.scheduleInspect(1200);
+    if (doc === this.doc) this.scheduleInspect(500);
   }
 
   /** Reads the workload's default params by evaluating it in the worker (when idle). */
@@ -283,19 +302,34 @@ export class App {
     this.inspectTimer = window.setTimeout(() => void this.inspectNow(), ms);
   }
 
-  /** Evaluates the open workload in the worker for its params; false when it does not evaluate. */
+  /**
+   * Evaluates the open workload in the execution host for its params; false when it does not
+   * evaluate. A failure (a syntax error, a throw, a loop at the top level stopped by the module
+   * budget) is shown as one line above the editor; params keep their last good values.
+   */
   private async inspectNow(): Promise<boolean> {
     window.clearTimeout(this.inspectTimer);
     const doc = this.doc;
     if (!doc || this.sim.busy) return false;
+    const source = doc.model.getValue();
     try {
-      const info = (await this.sim.request({ type: "inspect", source: doc.model.getValue(), file: doc.file })) as WorkloadInfo;
-      if (doc === this.doc) this.runConfig.setWorkloadParams(info.params);
+      const info = await this.sim.inspect(doc.file, source);
+      if (doc === this.doc) {
+        this.runConfig.setWorkloadParams(info.params);
+        this.showInspectStatus(null);
+      }
       return true;
-    } catch {
-      // Type/syntax errors show as editor markers (and the run reports them); params keep their last good values.
+    } catch (err) {
+      if (doc === this.doc && doc.model.getValue() === source) this.showInspectStatus(err as Error);
       return false;
     }
+  }
+
+  private showInspectStatus(err: Error | null): void {
+    this.inspectStatus.hidden = err === null;
+    this.inspectStatus.textContent = err ? appWording(err.message) : "";
+    if (err) this.inspectStatus.dataset.kind = err instanceof CompileFailure ? "compile" : /of host time/.test(err.message) ? "budget" : "error";
+    else delete this.inspectStatus.dataset.kind;
   }
 
   async save(): Promise<void> {
@@ -366,9 +400,9 @@ export class App {
     }
     const profiles = config.cpus.map((c) => this.profiles.find((p) => p.profile.id === c.id)!.profile);
     const thirdParty = [...new Set(config.stacks.flat().map((v) => v.id))].filter((id) => this.plugins.find((p) => p.id === id)?.origin === "third-party");
-    let plugins: PluginCode[];
+    let plugins: PluginSource[];
     try {
-      plugins = await Promise.all(thirdParty.map((id) => this.host.readPluginCode(id)));
+      plugins = await Promise.all(thirdParty.map(async (id) => toPluginSource(await this.host.readPluginCode(id), this.plugins.find((p) => p.id === id)?.folder)));
     } catch (err) {
       toast((err as Error).message, "error");
       return;
@@ -405,7 +439,7 @@ export class App {
       if (err instanceof RunCancelled) this.status.textContent = `Cancelled (${partial.filter(Boolean).length} run(s) kept)`;
       else {
         this.status.textContent = "Failed";
-        toast((err as Error).message, "error");
+        toast(appWording((err as Error).message), "error");
       }
     } finally {
       this.setRunning(false);
@@ -456,6 +490,8 @@ export class App {
       seed: r.config.seed,
       timeline: !!r.config.timeline,
     };
+    const maxSeconds = maxSecondsOf(r.config);
+    if (maxSeconds !== undefined) s.maxSeconds = maxSeconds;
     this.runConfig.setState(s);
     toast("Configuration restored: press Run to re-run it");
   }
@@ -465,6 +501,33 @@ export class App {
     this.runConfig.setCatalog(this.profiles, this.plugins);
     this.pluginsView.setEntries(this.plugins);
     this.renderExplorer();
+    void this.refreshPluginExamples().then(() => this.renderExplorer());
+  }
+
+  /**
+   * The example workloads of enabled third-party plugins (the .ts files of their examples/ folder,
+   * read by the host as text), each suggesting its plugin as a variant stack. An id already taken
+   * by a built-in example keeps the built-in one.
+   */
+  private async refreshPluginExamples(): Promise<void> {
+    const taken = new Set(this.examples.map((e) => e.id));
+    const out: ExampleEntry[] = [];
+    for (const p of this.plugins.filter((x) => x.origin === "third-party" && x.status === "ok" && x.enabled)) {
+      let code: PluginCode;
+      try {
+        code = await this.host.readPluginCode(p.id);
+      } catch {
+        continue; // listed as refused or gone: the Plugins view says why
+      }
+      for (const [rel, source] of Object.entries(code.examples ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
+        const id = rel.replace(/^.*\//, "").replace(/\.ts$/, "");
+        if (taken.has(id)) continue;
+        taken.add(id);
+        const title = /name:\s*"([^"]+)"/.exec(source)?.[1] ?? id;
+        out.push({ id, title: `${title} (${p.id})`, file: `${p.id}/${rel}`, source, suggestedVariants: [{ id: p.id }] });
+      }
+    }
+    this.pluginExamples = out;
   }
 
   private async installPlugin(): Promise<void> {
@@ -514,7 +577,7 @@ export class App {
         } else plugins.push({ source: "builtin", id, version: entry?.manifest?.version ?? "0.0.0" });
       }
       const input: BundleInput = { experiment: this.lastConfig, profiles: this.lastProfiles, plugins, results, appVersion: this.info.appVersion };
-      const bytes = (await this.sim.request({ type: "bundle-write", input })) as Uint8Array;
+      const bytes = await this.sim.bundleWrite(input);
       const r = await this.host.exportBundle(`${this.lastConfig.workload.id}.siglab`, bytes);
       if (r.saved) toast(`Bundle saved to ${r.path}`);
     } catch (err) {
@@ -530,7 +593,7 @@ export class App {
   private async openBundleBytes(name: string, bytes: Uint8Array): Promise<void> {
     let bundle: Bundle;
     try {
-      bundle = (await this.sim.request({ type: "bundle-read", fileName: name, bytes })) as Bundle;
+      bundle = (await this.sim.bundleRead(name, bytes)) as Bundle;
     } catch (err) {
       showMessage("Cannot open bundle", (err as Error).message);
       return;
@@ -546,6 +609,7 @@ export class App {
       cpus: exp.cpus, stacks: exp.stacks.map((variants) => ({ variants })), params: { ...exp.params },
       sweep: exp.sweep ? { enabled: true, param: exp.sweep.param, values: exp.sweep.values.join(", ") } : { enabled: false, param: "", values: "" },
       seed: exp.seed, timeline: !!exp.timeline,
+      ...(maxSecondsOf(exp) !== undefined ? { maxSeconds: maxSecondsOf(exp)! } : {}),
     });
     this.lastConfig = exp;
     this.lastProfiles = profiles;

@@ -1,32 +1,22 @@
-/** Messages between the renderer and the simulation worker: plain, structured-clone-able data. */
-import type { CpuProfileFile, ExperimentConfig, RunProgress, RunResult } from "../common/contracts.js";
-import type { PluginCode } from "../common/host-api.js";
+/**
+ * Messages between the renderer and the compile worker (compile.worker.ts): plain,
+ * structured-clone-able data. The simulation itself speaks core's sandbox protocol
+ * (@siglab/core/host/protocol.js) through core's Supervisor.
+ */
+import type { WorkloadInfo } from "@siglab/core/host/protocol.js";
 
-export type ToWorker =
-  | {
-      type: "run";
-      runId: number;
-      config: ExperimentConfig;
-      profiles: CpuProfileFile[];
-      /** Third-party plugins named by the stacks (built-ins are bundled in the worker). */
-      plugins: PluginCode[];
-    }
+export type { WorkloadInfo };
+
+export type ToCompile =
+  /** TypeScript -> CommonJS for the sandbox */
+  | { type: "transpile"; reqId: number; source: string; file: string }
+  /** builds .siglab bytes from an experiment and its results */
   | { type: "bundle-write"; reqId: number; input: unknown }
-  | { type: "bundle-read"; reqId: number; fileName: string; bytes: Uint8Array }
-  /** Evaluate a workload only to read its name, description and default params. */
-  | { type: "inspect"; reqId: number; source: string; file: string };
+  /** parses and validates .siglab bytes (untrusted data; nothing in it is executed here) */
+  | { type: "bundle-read"; reqId: number; fileName: string; bytes: Uint8Array };
 
-export interface WorkloadInfo {
-  name: string;
-  description?: string;
-  params: Record<string, number | string | boolean>;
-}
-
-export type FromWorker =
+export type FromCompile =
   | { type: "ready" }
-  | { type: "progress"; runId: number; index: number; total: number; progress: RunProgress }
-  | { type: "result"; runId: number; index: number; total: number; result: RunResult }
-  | { type: "done"; runId: number; ms: number }
-  | { type: "failed"; runId: number; message: string }
-  | { type: "bundle"; reqId: number; ok: true; value: unknown }
-  | { type: "bundle"; reqId: number; ok: false; error: string };
+  | { type: "reply"; reqId: number; ok: true; value: unknown }
+  /** line/column are set for a compile error (message is then "file:line:column: detail") */
+  | { type: "reply"; reqId: number; ok: false; error: string; line?: number; column?: number };

@@ -1,30 +1,33 @@
-/** TypeScript → CommonJS for the sandbox, with syntax errors reported as file:line:col. */
+/**
+ * TypeScript -> CommonJS for the execution host, with the options the CLI uses (so a workload
+ * compiles to the same code in both), and syntax errors reported as file:line:column.
+ * Runs in the compile worker only: the sandbox worker never loads the TypeScript compiler.
+ */
 import ts from "typescript";
+
+export class CompileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly column: number,
+    readonly detail: string,
+  ) {
+    super(`${file}:${line}:${column}: ${detail}`);
+  }
+}
 
 export function transpileToCommonJs(source: string, file: string): string {
   const out = ts.transpileModule(source, {
-    fileName: file,
+    fileName: file.endsWith(".ts") ? file : `${file}.ts`,
     reportDiagnostics: true,
-    compilerOptions: {
-      module: ts.ModuleKind.CommonJS,
-      target: ts.ScriptTarget.ES2022,
-      esModuleInterop: true,
-      sourceMap: false,
-      inlineSourceMap: false,
-      experimentalDecorators: true,
-      useDefineForClassFields: false,
-      allowJs: true,
-    },
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, strict: false, sourceMap: false, inlineSourceMap: false },
   });
-  const errors = (out.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error);
-  if (errors.length > 0) {
-    const d = errors[0]!;
-    const msg = ts.flattenDiagnosticMessageText(d.messageText, "\n");
-    if (d.file && d.start !== undefined) {
-      const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-      throw new SyntaxError(`${file}:${line + 1}:${character + 1}: ${msg}`);
-    }
-    throw new SyntaxError(`${file}: ${msg}`);
+  const d = out.diagnostics?.find((x) => x.category === ts.DiagnosticCategory.Error);
+  if (!d) return out.outputText;
+  const msg = ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]!;
+  if (d.file && d.start !== undefined) {
+    const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+    throw new CompileError(file, line + 1, character + 1, msg);
   }
-  return out.outputText;
+  throw new CompileError(file, 1, 1, msg);
 }

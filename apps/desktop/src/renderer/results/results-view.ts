@@ -8,6 +8,7 @@ import { clear, fmt, h, toast } from "../ui/dom.js";
 import { histogramConfig, isDark, makeChart, metricConfig, phaseConfig, sweepConfig, timelineConfig, type ChartClick } from "./charts.js";
 import { runLabel } from "./labels.js";
 import { chartToSvg } from "./svg-export.js";
+import { appWording } from "../sim-client.js";
 
 export interface ResultsHost {
   saveExport(name: string, data: string | Uint8Array): Promise<void>;
@@ -86,7 +87,7 @@ export class ResultsView {
     const errors = this.results.filter((r) => r.error);
     if (errors.length) {
       this.body.append(
-        h("div.run-errors", { role: "alert" }, errors.map((r) => h("div.run-error", null, h("strong", null, `${this.label(r)}: ${r.error!.kind} error`), ` ${r.error!.file ? `${r.error!.file}${r.error!.line ? `:${r.error!.line}` : ""}: ` : ""}${r.error!.message}`))),
+        h("div.run-errors", { role: "alert" }, errors.map((r) => h("div.run-error", { "data-kind": r.error!.kind }, h("strong", null, `${this.label(r)}: ${r.error!.kind} error`), ` ${errorText(r.error!)}`))),
       );
     }
     if (this.tab === "charts") this.renderCharts();
@@ -122,36 +123,43 @@ export class ResultsView {
   }
 
   private renderCharts(): void {
+    // Failed runs draw no charts (their numbers stop wherever the failure came); the table keeps them.
+    const okIndex = this.results.flatMap((r, i) => (r.error ? [] : [i]));
+    const ok = okIndex.map((i) => this.results[i]!);
+    if (ok.length === 0) {
+      this.body.append(h("p.empty", null, "No run completed, so there is nothing to chart."));
+      return;
+    }
     const grid = h("div.chart-grid");
     this.body.append(grid);
-    const metrics = [...new Set(this.results.flatMap((r) => r.metrics.map((m) => m.name)))];
+    const metrics = [...new Set(ok.flatMap((r) => r.metrics.map((m) => m.name)))];
     const sweep = this.config?.sweep?.param;
     // "Where the cycles go" first: it is the chart the lab is about.
-    const { config, phaseAt } = phaseConfig(this.results, this.profiles, sweep);
+    const { config, phaseAt } = phaseConfig(ok, this.profiles, sweep);
     grid.append(this.chartCard("Where the cycles go (by phase)", "phases", config, (c) => {
       const { run, phase } = phaseAt(c);
-      this.openInspector(run, phase);
+      this.openInspector(okIndex[run]!, phase);
     }, () => this.phaseTsv()));
     for (const m of metrics) {
       if (sweep) {
-        grid.append(this.chartCard(`${m} vs ${sweep}`, `sweep:${m}`, sweepConfig(m, sweep, this.results, this.profiles), undefined, () => this.metricTsv(m)));
+        grid.append(this.chartCard(`${m} vs ${sweep}`, `sweep:${m}`, sweepConfig(m, sweep, ok, this.profiles), undefined, () => this.metricTsv(m)));
       } else {
-        const { config, runAt } = metricConfig(m, this.results, this.profiles);
+        const { config, runAt } = metricConfig(m, ok, this.profiles);
         grid.append(
           this.chartCard(m, `metric:${m}`, config, (c) => {
             const run = runAt(c);
-            if (run >= 0) this.openInspector(run);
+            if (run >= 0) this.openInspector(okIndex[run]!);
           }, () => this.metricTsv(m)),
         );
       }
     }
     for (const m of metrics) {
-      const hc = histogramConfig(m, this.results, this.profiles);
+      const hc = histogramConfig(m, ok, this.profiles);
       if (hc) grid.append(this.chartCard(`${m}: per-iteration histogram`, `histogram:${m}`, hc));
     }
-    this.results.forEach((r, i) => {
+    ok.forEach((r, j) => {
       const tc = timelineConfig(r);
-      if (tc) grid.append(this.chartCard(`Timeline: ${this.label(r)}`, `timeline:${i}`, tc));
+      if (tc) grid.append(this.chartCard(`Timeline: ${this.label(r)}`, `timeline:${okIndex[j]}`, tc));
     });
   }
 
@@ -253,6 +261,13 @@ export class ResultsView {
   private opsTsv(p: PathStat): string {
     return toTsv([["function", "op", "repeat", "cycles", "note"], ...p.ops.map((o) => [o.fn, o.op, o.repeat, o.cycles, o.note ?? ""])]);
   }
+}
+
+/** One line for a run's error: "file:line:column: message" without repeating a prefix the message has. */
+function errorText(e: NonNullable<RunResult["error"]>): string {
+  const message = appWording(e.message);
+  const where = e.file ? `${e.file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ""}` : ""}` : "";
+  return where && !message.startsWith(e.file ?? "") ? `${where}: ${message}` : message;
 }
 
 export function toTsv(rows: (string | number)[][]): string {

@@ -1,6 +1,7 @@
 /**
  * Run configuration: CPU profiles and clocks, variant stacks (with each plugin's options rendered
- * from its manifest), workload parameters, an optional sweep, the seed and the timeline switch.
+ * from its manifest), workload parameters, an optional sweep, the seed, the timeline switch and the
+ * host-time budget of each run.
  */
 import type { CpuRef, ExperimentConfig, ParamValue, PluginOptionSpec, VariantSpec, WorkloadRef } from "../../common/contracts.js";
 import type { PluginEntry, PresetEntry, ProfileEntry } from "../../common/host-api.js";
@@ -17,6 +18,17 @@ export interface RunConfigState {
   sweep: { enabled: boolean; param: string; values: string };
   seed: number;
   timeline: boolean;
+  /**
+   * Host seconds one run may take (the experiment's budget.maxHostMs); unset = the execution
+   * host's limit (120 s), which also caps a larger value.
+   */
+  maxSeconds?: number;
+}
+
+/** The run configuration's "max seconds per run" for an experiment's budget. */
+export function maxSecondsOf(cfg: Pick<ExperimentConfig, "budget">): number | undefined {
+  const ms = cfg.budget?.maxHostMs;
+  return typeof ms === "number" && ms > 0 ? ms / 1000 : undefined;
 }
 
 export function defaultRunConfig(profiles: ProfileEntry[]): RunConfigState {
@@ -97,6 +109,10 @@ export class RunConfigView {
       seed: s.seed,
       ...(s.timeline ? { timeline: true } : {}),
     };
+    if (s.maxSeconds !== undefined) {
+      if (!(Number.isFinite(s.maxSeconds) && s.maxSeconds > 0)) throw new Error("max seconds per run: give a positive number of seconds, or leave it empty");
+      cfg.budget = { maxHostMs: Math.max(1, Math.round(s.maxSeconds * 1000)) };
+    }
     if (s.sweep.enabled) {
       if (!s.sweep.param) throw new Error("choose the parameter to sweep");
       const values = parseSweepValues(s.sweep.values, this.defaults[s.sweep.param]);
@@ -197,11 +213,17 @@ export class RunConfigView {
       h("option", { value: "" }, "parameter…"), Object.keys(this.defaults).map((k) => h("option", { value: k, selected: k === s.sweep.param }, k)));
     const sweepValues = h("input.text", { type: "text", placeholder: "e.g. 64, 512, 4096", value: s.sweep.values, disabled: !s.sweep.enabled, "aria-label": "Sweep values", onchange: (e: Event) => (s.sweep.values = (e.target as HTMLInputElement).value) });
     return h("section", null,
-      h("h3", null, "Sweep, seed, timeline"),
+      h("h3", null, "Sweep, seed, timeline, budget"),
       h("label", null, h("input", { type: "checkbox", checked: s.sweep.enabled, onchange: (e: Event) => { s.sweep.enabled = (e.target as HTMLInputElement).checked; this.render(); } }), " Sweep one parameter"),
       h("div.sweep", null, sweepParam, sweepValues),
       h("label.param", null, h("span", null, "seed"), h("input.num", { type: "number", value: String(s.seed), "data-param": "__seed", onchange: (e: Event) => (s.seed = Number((e.target as HTMLInputElement).value) | 0) })),
       h("label", null, h("input", { type: "checkbox", checked: s.timeline, onchange: (e: Event) => (s.timeline = (e.target as HTMLInputElement).checked) }), " Record per-task timeline"),
+      h("label.param", { title: "Host time one run may take before it is stopped (empty: 120 s, the most a run may take)" }, h("span", null, "max seconds per run"),
+        h("input.num", { type: "number", min: "0.1", step: "any", placeholder: "120", value: s.maxSeconds === undefined ? "" : String(s.maxSeconds), "data-param": "__maxSeconds", "aria-label": "Max seconds per run", onchange: (e: Event) => {
+          const raw = (e.target as HTMLInputElement).value.trim();
+          if (raw === "") delete s.maxSeconds;
+          else s.maxSeconds = Number(raw);
+        } })),
     );
   }
 }
