@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 // One root test run covers every package, as projects that can also run alone
 // (`npx vitest run --project core`). Browser end-to-end tests (apps/desktop/e2e) run separately
 // through `pnpm test:e2e` because they need a built renderer and Chromium.
-const project = (name: string, include: string[], more: { maxWorkers?: number } = {}) => ({
+const project = (name: string, include: string[], more: { maxWorkers?: number; sequence?: { groupOrder: number } } = {}) => ({
   extends: true as const,
   test: { name, include, ...more },
 });
@@ -26,7 +26,7 @@ export default defineConfig({
       project("desktop", ["apps/desktop/**/test/**/*.test.ts"]),
       // the attack corpus against the execution host (security/): its files mostly wait on host
       // and CLI processes, so they run side by side even on two cores
-      project("security", ["security/**/*.test.ts"], { maxWorkers: 3 }),
+      project("security", ["security/**/*.test.ts"], { maxWorkers: 3, sequence: { groupOrder: 1 } }),
     ],
   },
 });

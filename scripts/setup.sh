@@ -16,3 +16,4 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -
 fi
 
 pnpm install --frozen-lockfile --reporter=silent
+pnpm --filter @siglab/plugin-api build >/dev/null   # the plugin API's published declarations (what plugins type-check against)

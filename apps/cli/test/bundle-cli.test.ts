@@ -373,7 +373,7 @@ describe("end to end: the real CLI pieces (run-argument parser, sandbox process,
 
   /** A third-party plugin as its author ships it: plugin.json + one CommonJS file. */
   const NOOP_PLUGIN = {
-    "noop-metrics/plugin.json": JSON.stringify({ id: "noop-metrics", version: "0.1.0", apiVersion: "1.0", displayName: "No-op", description: "test plugin that contributes nothing", options: {}, contributes: [], main: "index.js" }),
+    "noop-metrics/plugin.json": JSON.stringify({ id: "noop-metrics", version: "0.1.0", apiVersion: "2.0", displayName: "No-op", description: "test plugin that contributes nothing", options: {}, contributes: [], main: "index.js" }),
     "noop-metrics/index.js": "exports.createModule = function (options, api) { return new api.ContainerModule(function () {}); };\n",
   };
 

@@ -129,7 +129,7 @@ describe("command wiring", () => {
     expect(b.out[0]).toBe("tp-rival 2.3.4: Rival entry");
     const c = await cli(["plugin", "new", "x-y", "--dir", dir]);
     expect(c.code).toBe(0);
-    expect(c.out[0]).toBe(`created ${join(dir, "x-y")} (9 files):`);
+    expect(c.out[0]).toBe(`created ${join(dir, "x-y")} (10 files):`);
     const d = await cli(["plugins", "frobnicate"]);
     expect(d.code).toBe(2);
     expect(d.err[0]).toMatch(/unknown action 'frobnicate' \(list, info <id> or new <name>\)/);

@@ -20,7 +20,7 @@ const CPUS = ["p4-northwood@2200", "p6-coppermine@1000"];
 const metric = (r: RunResult, name: string) => r.metrics.find((m) => m.name === name)?.value;
 
 beforeAll(() => {
-  // its own build script (tsc against types/plugin-api.d.ts, then esbuild), as a third party runs it
+  // its own build script (tsc against @siglab/plugin-api's declarations, then esbuild), as a third party runs it
   // (dist/ is overwritten, not deleted first: other test runs in this tree may be reading it)
   const started = Date.now();
   const r = spawnSync("pnpm", ["run", "build"], { cwd: FOLDER, encoding: "utf8", timeout: 120_000 });
@@ -33,6 +33,12 @@ beforeAll(() => {
 afterAll(() => stopSandbox());
 
 describe("getpid-cache, loaded from the plugin folder", () => {
+  it("passes its own tests (in process, with @siglab/plugin-api's harness)", () => {
+    const r = spawnSync("pnpm", ["-s", "test"], { cwd: FOLDER, encoding: "utf8", timeout: 120_000 });
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toMatch(/# pass 2/);
+  });
+
   it("is listed with its manifest", () => {
     const out: string[] = [];
     expect(pluginsInfo("getpid-cache", [PLUGINS], { json: true }, { log: (l) => out.push(l), error: (l) => out.push(l) })).toBe(0);

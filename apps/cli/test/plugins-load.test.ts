@@ -64,7 +64,7 @@ beforeAll(() => {
   dir = join(root, "plugins");
   plugin(dir, "entry-a", manifest("entry-a", { contributes: ["EntryMechanism"], replaces: ["EntryMechanism"] }), ENTRY("entry-a"));
   plugin(dir, "entry-b", manifest("entry-b", { contributes: ["EntryMechanism"], replaces: ["EntryMechanism"] }), ENTRY("entry-b"));
-  plugin(dir, "future-api", manifest("future-api", { apiVersion: "2.0" }), "exports.createModule = () => null;");
+  plugin(dir, "future-api", manifest("future-api", { apiVersion: "3.0" }), "exports.createModule = () => null;");
   plugin(dir, "bad-manifest", manifest("bad-manifest", { version: "one" }), "exports.createModule = () => null;");
   plugin(dir, "unknown-point", manifest("unknown-point", { contributes: ["SyscallTable"] }), "exports.createModule = () => null;");
   plugin(dir, "not-json", "{ id: 'not-json' ", "");
@@ -98,7 +98,7 @@ describe("listing (manifests only, no plugin code runs)", () => {
 
   it("refuses another plugin-API major version, naming the plugin and both versions", () => {
     const r = listPlugins([dir]).refusals.find((x) => x.id === "future-api");
-    expect(r?.reason).toMatch(new RegExp(`future-api/plugin\\.json: plugin 'future-api' targets plugin API 2\\.0, but this SigLab implements plugin API ${PLUGIN_API_VERSION.replace(".", "\\.")}`));
+    expect(r?.reason).toMatch(new RegExp(`future-api/plugin\\.json: plugin 'future-api' targets plugin API 3\\.0, but this SigLab implements plugin API ${PLUGIN_API_VERSION.replace(".", "\\.")}`));
   });
 
   it("refuses duplicate ids, naming both owners", () => {
@@ -155,14 +155,14 @@ describe("runs with bad plugins fail cleanly; the others go on", () => {
   it("the host gets code, never a loaded plugin: refused folders travel as stand-ins naming the reason", () => {
     const sources = pluginSources([dir]);
     expect(sources.find((p) => p.id === "entry-a")).toMatchObject({ main: "index.js", files: { "index.js": expect.stringContaining("EntryMechanism") } });
-    expect(sources.find((p) => p.id === "future-api")?.refused).toMatch(/targets plugin API 2\.0/);
+    expect(sources.find((p) => p.id === "future-api")?.refused).toMatch(/targets plugin API 3\.0/);
     expect(sources.find((p) => p.id === "bad-manifest")?.refused).toMatch(/\/version/);
     expect(sources.some((p) => p.id === "sa-nofp")).toBe(false);
   });
 
   it("another plugin-API version: the run names the plugin and both versions", async () => {
     const [, bad] = await run("future-api");
-    expect(bad!.error!.message).toMatch(new RegExp(`plugin 'future-api' targets plugin API 2\\.0, but this SigLab implements plugin API ${PLUGIN_API_VERSION.replace(".", "\\.")}`));
+    expect(bad!.error!.message).toMatch(new RegExp(`plugin 'future-api' targets plugin API 3\\.0, but this SigLab implements plugin API ${PLUGIN_API_VERSION.replace(".", "\\.")}`));
   });
 
   it("a broken manifest: the run names the file and the field, even with options given", async () => {

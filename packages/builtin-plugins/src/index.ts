@@ -1,5 +1,10 @@
-/** The built-in plugins and the named variant stacks (presets) shipped with SigLab. */
-import type { LoadedPlugin, VariantSpec } from "@siglab/core";
+/**
+ * The built-in plugins (packages/plugins/*: each a plugin module programmed against
+ * @siglab/plugin-api only, loaded through the same path as a third-party plugin's) and the named
+ * variant stacks (presets): Linux 2.4.18 itself, and those the plugins' manifests declare.
+ */
+import type { Preset } from "@siglab/plugin-api";
+import { fromPluginModule, type LoadedPlugin } from "@siglab/core";
 import saNofp from "@siglab/plugin-sa-nofp";
 import libcR from "@siglab/plugin-libc-r";
 import ngpt from "@siglab/plugin-ngpt";
@@ -9,19 +14,13 @@ import lazyFpuFrame from "@siglab/plugin-lazy-fpu-frame";
 import noCliExit from "@siglab/plugin-no-cli-exit";
 import sysenter from "@siglab/plugin-sysenter";
 
-export const BUILTIN_PLUGINS: LoadedPlugin[] = [saNofp, ngpt, libcR, userSigmask, aio, lazyFpuFrame, noCliExit, sysenter];
+const MODULES = { "sa-nofp": saNofp, ngpt, "libc-r": libcR, "user-sigmask": userSigmask, aio, "lazy-fpu-frame": lazyFpuFrame, "no-cli-exit": noCliExit, sysenter };
 
-export interface Preset {
-  id: string;
-  name: string;
-  description: string;
-  stack: VariantSpec[];
-}
+export const BUILTIN_PLUGINS: LoadedPlugin[] = Object.entries(MODULES).map(([folder, mod]) => fromPluginModule(mod, { origin: `packages/plugins/${folder}`, builtin: true }));
+
+export type { Preset };
 
 export const PRESETS: Preset[] = [
   { id: "linux-2.4.18", name: "Linux 2.4.18 (i386)", description: "the baseline: int $0x80, cli in ret_from_sys_call, lazy FPU, eager FXSR signal frames", stack: [] },
-  { id: "linux-2.5.53", name: "Linux 2.5.53 (+SYSENTER)", description: "SYSENTER/SYSEXIT through the vsyscall page (__kernel_vsyscall), iret after work or changed pt_regs, SYSENTER MSRs rewritten on every context switch; needs a CPU with SEP", stack: [{ id: "sysenter" }] },
-  { id: "ngpt", name: "Linux 2.4.18 + NGPT 2.2 (M:N threads)", description: "pthreads from NGPT on one LWP: 3 gettimeofday + 4 rt_sigprocmask per user-level switch", stack: [{ id: "ngpt" }] },
-  { id: "ngpt+user-sigmask", name: "Linux 2.4.18 + NGPT + user-space signal mask", description: "NGPT with the blocked mask in a user page the kernel reads: the mask syscalls become stores", stack: [{ id: "ngpt" }, { id: "user-sigmask" }] },
-  { id: "libc-r", name: "Linux 2.4.18 + libc_r-style N:1 threads", description: "FreeBSD libc_r style threads: setjmp/longjmp switches, masks in user memory, no syscall per switch", stack: [{ id: "libc-r" }] },
+  ...BUILTIN_PLUGINS.flatMap((p) => p.manifest.presets ?? []),
 ];

@@ -8,7 +8,7 @@ export { PLUGIN_API_VERSION, type PluginManifest, type PluginOptionSpec } from "
 export { checkApiVersion, checkConflicts, resolveOptions, PluginError, type LoadedPlugin } from "./plugin-api/loaded-plugin.js";
 export * from "./plugin-api/extension-points.js";
 export { validateManifest, PluginManifestSchema } from "./plugin-api/manifest-schema.js";
-export { loadThirdPartyPlugin, refusedPluginStandIn, type PluginEvaluator } from "./plugin-api/third-party.js";
+export { loadThirdPartyPlugin, fromPluginModule, refusedPluginStandIn, type PluginEvaluator } from "./plugin-api/third-party.js";
 export { createPluginApi } from "./plugin-api/host-api.js";
 export { CORE_PATHS } from "./kernel/i386/index.js";
 export * as pipe from "./kernel/pipe.js";
@@ -29,5 +29,5 @@ export * as sched from "./kernel/sched.js";
 export { ThreadImpl } from "./runtime/thread.js";
 export type { ThreadLibrary, LibcModel, ThreadBody } from "./runtime/libraries.js";
 export { Gate, type Gen } from "./runtime/gate.js";
-export { ALL_SIGNALS, ALL_SIGNALS_SET, applyHowSet, setMask, setMaskSet, userSigmask, type UserSigmaskAbi } from "./runtime/uthread-masks.js";
+export { ALL_SIGNALS, allSignals, applyHowSet, setMask, setMaskSet } from "./runtime/uthread-masks.js";
 export { UThreadScheduler, UThread, UT_PARK, pollFdWaits, runUser, runUserNow, runUserRest, UThreadsBlockedChecker, type UThreadHooks, type UThreadState, type FdWait } from "./runtime/uthreads.js";

@@ -11,7 +11,7 @@ export default workload({ name: "t", params: {}, *main(t, p) { ${body} } });`;
 /** A test plugin that sets the disk's timing at kernel setup, as the aio plugin does. */
 function timing(cfg: Partial<device.DeviceConfig>): LoadedPlugin {
   return {
-    manifest: { id: "disk-timing", version: "1.0.0", apiVersion: "1.0", displayName: "t", description: "t", options: {}, contributes: ["KernelSetupContribution"] },
+    manifest: { id: "disk-timing", version: "1.0.0", apiVersion: "2.0", displayName: "t", description: "t", options: {}, contributes: ["KernelSetupContribution"] },
     builtin: false,
     module: () =>
       new ContainerModule(({ bind }) => {

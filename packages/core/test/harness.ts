@@ -1,7 +1,8 @@
 /** Test harness: run a workload source (or an example) on a built-in profile, in-process. */
 import ts from "typescript";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
-import { runWorkload, EXAMPLES, type RunEnvironment, type RunResult, type VariantSpec, type LoadedPlugin, type ParamValue } from "../src/index.js";
+import type { PluginModule } from "@siglab/plugin-api";
+import { fromPluginModule, runWorkload, EXAMPLES, type RunEnvironment, type RunResult, type VariantSpec, type LoadedPlugin, type ParamValue } from "../src/index.js";
 
 export function transpile(source: string, file: string): string {
   const out = ts.transpileModule(source, { fileName: file, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
@@ -15,8 +16,15 @@ export function evaluate(js: string, _file: string, siglab: Record<string, unkno
   return module.exports;
 }
 
-export function env(plugins: LoadedPlugin[] = []): RunEnvironment {
-  return { profiles: [...BUILTIN_PROFILE_FILES], plugins, transpile, evaluate };
+/** A plugin as a test has it: loaded, or a plugin's module exports (built-in plugins' default export). */
+export type TestPlugin = LoadedPlugin | PluginModule;
+
+export function asLoaded(p: TestPlugin): LoadedPlugin {
+  return "createModule" in p ? fromPluginModule(p, { origin: "test", builtin: true }) : p;
+}
+
+export function env(plugins: TestPlugin[] = []): RunEnvironment {
+  return { profiles: [...BUILTIN_PROFILE_FILES], plugins: plugins.map(asLoaded), transpile, evaluate };
 }
 
 export interface RunOpts {
@@ -25,7 +33,7 @@ export interface RunOpts {
   variants?: VariantSpec[];
   params?: Record<string, ParamValue>;
   seed?: number;
-  plugins?: LoadedPlugin[];
+  plugins?: TestPlugin[];
   timeline?: boolean;
   maxSteps?: number;
   maxCycles?: number;

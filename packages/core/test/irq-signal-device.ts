@@ -13,7 +13,7 @@ export const irqSignalDevice: LoadedPlugin = {
     {
       id: "test-irq-signal",
       version: "1.0.0",
-      apiVersion: "1.0",
+      apiVersion: "2.0",
       displayName: "test: signals from a device interrupt",
       description: "test-local device that sends SIGUSR1 to pid 1 from its interrupt handler",
       options: { meanCycles: { type: "number", default: 20000, description: "mean cycles between interrupts" } },

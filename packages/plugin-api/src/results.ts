@@ -1,5 +1,17 @@
 /** What a run produces. Plain data: structured-clone-able, JSON-serialisable. */
-import type { CpuRef, ParamValue, VariantSpec } from "./experiment.js";
+import type { ParamValue } from "./manifest.js";
+
+/** A CPU of an experiment: a profile id and its clock. */
+export interface CpuRef {
+  id: string;
+  mhz: number;
+}
+
+/** One plugin in a variant stack, with its options. */
+export interface VariantSpec {
+  id: string;
+  options?: Record<string, ParamValue>;
+}
 
 export interface Metric {
   name: string;

@@ -14,17 +14,14 @@
  * child first runs (its first switch-in), before any of its user code; it is charged as a path of
  * its own ("getpid_cache.copy_process").
  */
-import { ContainerModule, TOKENS, op, type InvariantChecker, type Kernel, type KernelSetupContribution, type PathDef, type PluginOptions, type SyscallContribution, type Task } from "@siglab/plugin-api";
+import { ContainerModule, EFAULT, EINVAL, PROT_WRITE, TOKENS, op, stateKey, type CreateModule, type InvariantChecker, type Kernel, type KernelSetupContribution, type PathDef, type SyscallContribution, type Task } from "@siglab/plugin-api";
 
 export const ID = "getpid-cache";
 export const NR_set_pid_page = 253;
-const EFAULT = 14;
-const EINVAL = 22;
-const PROT_WRITE = 2;
-/** task.ext key: the registered page address (inherited by a fork child, like a task_struct field) */
-const PAGE = `${ID}.page`;
-/** task.ext key: set once copy_process's part has been done for this task */
-const SEEN = `${ID}.seen`;
+/** per task: the registered page address (inherited by a fork child, like a task_struct field) */
+const PAGE = stateKey<number | null>(`${ID}.page`, () => null);
+/** per task: copy_process's part has been done for this task */
+const SEEN = stateKey(`${ID}.seen`, () => false);
 
 const PATHS: PathDef[] = [
   {
@@ -55,19 +52,19 @@ function setPidPage(k: Kernel, t: Task, args: unknown[]): number {
   const prot = t.mm.protOf(addr);
   if (prot === undefined || (prot & PROT_WRITE) === 0) return -EFAULT;
   t.mm.words.set(addr, t.tgid);
-  t.ext[PAGE] = addr;
+  t.setSlot(PAGE, addr);
   k.count(`${ID}.registered`);
   return 0;
 }
 
 /** The part of copy_process this patch adds, done when a new task first runs. */
 function onFirstRun(k: Kernel, t: Task, updateOnFork: boolean): void {
-  if (t.ext[SEEN] || t === k.idle) return;
-  t.ext[SEEN] = true;
+  if (t.peekSlot(SEEN) || t === k.idle) return;
+  t.setSlot(SEEN, true);
   const parent = k.tasks.get(t.ppid);
-  const page = parent?.ext[PAGE];
+  const page = parent?.peekSlot(PAGE);
   if (!parent || typeof page !== "number") return;
-  t.ext[PAGE] = page; // *p = *current: the registration is part of task_struct
+  t.setSlot(PAGE, page); // *p = *current: the registration is part of task_struct
   if (t.mm === parent.mm) return; // a CLONE_VM thread shares the page and the tgid
   if (updateOnFork) {
     k.run("getpid_cache.copy_process");
@@ -82,7 +79,7 @@ class StalePidPageChecker implements InvariantChecker {
 
   attach(k: Kernel): void {
     const check = (t: Task) => {
-      const page = t.ext[PAGE];
+      const page = t.peekSlot(PAGE);
       // not registered, or the task unmapped the page since
       if (typeof page !== "number" || t === k.idle || t.mm.protOf(page) === undefined) return;
       const cached = t.mm.words.get(page);
@@ -101,7 +98,7 @@ class StalePidPageChecker implements InvariantChecker {
   }
 }
 
-export function createModule(options: PluginOptions): ContainerModule {
+export const createModule: CreateModule = (options) => {
   const updateOnFork = options["updateOnFork"] !== false;
   const syscall: SyscallContribution = { nr: NR_set_pid_page, name: "set_pid_page", path: "sys_set_pid_page", handler: setPidPage };
   const setup: KernelSetupContribution = {
@@ -110,10 +107,10 @@ export function createModule(options: PluginOptions): ContainerModule {
     },
   };
   return new ContainerModule(({ bind }) => {
-    bind<SyscallContribution>(TOKENS.SyscallContribution).toConstantValue(syscall);
+    bind(TOKENS.SyscallContribution).toConstantValue(syscall);
     bind(TOKENS.PathContribution).toConstantValue({ paths: () => PATHS });
-    bind<KernelSetupContribution>(TOKENS.KernelSetupContribution).toConstantValue(setup);
+    bind(TOKENS.KernelSetupContribution).toConstantValue(setup);
     // a fresh checker per run
-    bind<InvariantChecker>(TOKENS.InvariantChecker).toDynamicValue(() => new StalePidPageChecker());
+    bind(TOKENS.InvariantChecker).toDynamicValue(() => new StalePidPageChecker());
   });
-}
+};

@@ -1,12 +1,8 @@
 /** What one run needs. Plain data: structured-clone-able, JSON-serialisable. */
 
-export type ParamValue = number | string | boolean;
+import type { CpuRef, ParamValue, VariantSpec } from "@siglab/plugin-api";
 
-/** One plugin in a variant stack, with its options. */
-export interface VariantSpec {
-  id: string;
-  options?: Record<string, ParamValue>;
-}
+export type { CpuRef, ParamValue, VariantSpec };
 
 /** The workload to run: its id (example id or file name) and its TypeScript source. */
 export interface WorkloadRef {
@@ -14,11 +10,6 @@ export interface WorkloadRef {
   /** Display path for error messages (e.g. "examples/lat_sig_catch.ts" or a user file). */
   file: string;
   source: string;
-}
-
-export interface CpuRef {
-  id: string;
-  mhz: number;
 }
 
 export interface RunBudget {

@@ -1,14 +1,24 @@
 /**
- * The baseline kernel (Linux 2.4.18 on i386) wired as a ContainerModule. Plugins load after it and
- * rebind single-valued extension points or add contributions to multi-valued ones.
+ * The baseline kernel (Linux 2.4.18 on i386) wired as a ContainerModule. Plugins load after it
+ * (each through its manifest's guard, di/plugin-binding.ts) and rebind single-valued extension
+ * points or add contributions to multi-valued ones. The baseline mechanisms stay reachable under
+ * their own token, for variants that delegate to them (Kernel.baseline).
  */
 import { ContainerModule } from "inversify";
+import type { KernelPolicies } from "@siglab/plugin-api";
 import { CORE_CHECKERS } from "../findings/checkers.js";
 import { Int80Entry, TaskBlockedMaskStore } from "../kernel/baseline.js";
 import { I387SignalFpu, LazySwitchFpu } from "../kernel/i387.js";
 import { TOKENS } from "../plugin-api/extension-points.js";
 import { LinuxThreads, LIBC_MODELS } from "../runtime/libraries.js";
+import { UThreadsBlockedChecker } from "../runtime/uthreads.js";
 import { bindContributionProvider } from "./contribution-provider.js";
+
+/** The core's own tokens (not part of the plugin API). */
+export const CORE_TOKENS = {
+  /** Linux 2.4's single-valued mechanisms, whatever plugins rebind */
+  Baseline: Symbol.for("siglab.core.Baseline"),
+} as const;
 
 /** Multi-valued points: collected through contribution providers. */
 export const MULTI_POINTS = [
@@ -19,19 +29,24 @@ export const MULTI_POINTS = [
   TOKENS.PageFaultHook,
   TOKENS.InvariantChecker,
   TOKENS.CpuProfileContribution,
-  TOKENS.ExampleWorkloadContribution,
   TOKENS.KernelSetupContribution,
   TOKENS.LibcModel,
+  TOKENS.UserSigmask,
 ] as const;
 
 export const coreModule = new ContainerModule(({ bind }) => {
-  bind(TOKENS.EntryMechanism).toConstantValue(new Int80Entry());
-  bind(TOKENS.SignalFpuPolicy).toConstantValue(new I387SignalFpu());
-  bind(TOKENS.SwitchFpuPolicy).toConstantValue(new LazySwitchFpu());
-  bind(TOKENS.SignalMaskStore).toConstantValue(new TaskBlockedMaskStore());
+  const baseline: KernelPolicies = Object.freeze({ entry: new Int80Entry(), signalFpu: new I387SignalFpu(), switchFpu: new LazySwitchFpu(), maskStore: new TaskBlockedMaskStore() });
+  bind(CORE_TOKENS.Baseline).toConstantValue(baseline);
+  bind(TOKENS.EntryMechanism).toConstantValue(baseline.entry);
+  bind(TOKENS.SignalFpuPolicy).toConstantValue(baseline.signalFpu);
+  bind(TOKENS.SwitchFpuPolicy).toConstantValue(baseline.switchFpu);
+  bind(TOKENS.SignalMaskStore).toConstantValue(baseline.maskStore);
   bind(TOKENS.ThreadLibrary).toConstantValue(new LinuxThreads());
   for (const m of Object.values(LIBC_MODELS)) bind(TOKENS.LibcModel).toConstantValue(m);
   // checkers hold per-run state: a fresh instance per resolution
   for (const make of CORE_CHECKERS) bind(TOKENS.InvariantChecker).toDynamicValue(make);
+  // the user-level thread runtime's hazard (one LWP blocked in an unwrapped syscall); silent
+  // unless a thread library multiplexes user-level threads
+  bind(TOKENS.InvariantChecker).toDynamicValue(() => new UThreadsBlockedChecker());
   for (const p of MULTI_POINTS) bindContributionProvider(bind, p);
 });

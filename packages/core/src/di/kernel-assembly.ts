@@ -14,7 +14,9 @@ import type {
   SwitchFpuPolicy,
   SyscallContribution,
 } from "../plugin-api/extension-points.js";
+import type { KernelPolicies, UserSigmaskService } from "@siglab/plugin-api";
 import { TOKENS } from "../plugin-api/extension-points.js";
+import { CORE_TOKENS } from "./core-module.js";
 import type { LibcModel, ThreadLibrary } from "../runtime/libraries.js";
 import { contributionProviderToken, type ContributionProvider } from "./contribution-provider.js";
 
@@ -37,5 +39,7 @@ export class KernelAssembly {
     @inject(P(TOKENS.InvariantChecker)) readonly checkers: ContributionProvider<InvariantChecker>,
     @inject(P(TOKENS.CpuProfileContribution)) readonly profiles: ContributionProvider<CpuProfileContribution>,
     @inject(P(TOKENS.KernelSetupContribution)) readonly setups: ContributionProvider<KernelSetupContribution>,
+    @inject(P(TOKENS.UserSigmask)) readonly userSigmask: ContributionProvider<UserSigmaskService>,
+    @inject(CORE_TOKENS.Baseline) readonly baseline: KernelPolicies,
   ) {}
 }

@@ -19,10 +19,10 @@ export class SignalTransparencyChecker implements InvariantChecker {
   private readonly restored = new Map<Task, UserRegs>();
 
   attach(k: Kernel): void {
-    k.events.on("signal.interrupt", (t, frame) => {
+    k.events.onOwn("signal.interrupt", (t, frame) => {
       frame.snapshot = { regs: t.regs.clone(), fpu: k.fpuPool.take(userFpuView(k, t)), cycle: k.cycles };
     });
-    k.events.on("signal.return", (t, frame) => {
+    k.events.onOwn("signal.return", (t, frame) => {
       this.check(k, t, frame);
       k.fpuPool.give(frame.snapshot?.fpu);
       frame.snapshot = undefined;
@@ -30,7 +30,7 @@ export class SignalTransparencyChecker implements InvariantChecker {
     });
     // the exit after sigreturn must hand user mode what sigreturn restored (an iret does; a
     // fast exit that does not reload pt_regs, e.g. SYSEXIT, would not)
-    k.events.on("return.user", (t, intoHandler) => {
+    k.events.onOwn("return.user", (t, intoHandler) => {
       if (this.restored.size === 0) return;
       // sigreturn's exit delivered another signal: user mode gets that handler's frame, and the
       // restored registers come back (checked again) at that handler's own sigreturn
@@ -122,11 +122,11 @@ export class SwitchTransparencyChecker implements InvariantChecker {
   readonly id = "switch-transparency";
 
   attach(k: Kernel): void {
-    k.events.on("switch.out", (t) => {
+    k.events.onOwn("switch.out", (t) => {
       if (t === k.idle || t.state === "zombie") return;
       t.switchSnapshot = t.usedMath || t.usedFpu ? userFpuView(k, t).clone() : null;
     });
-    k.events.on("switch.in", (t) => {
+    k.events.onOwn("switch.in", (t) => {
       const snap = t.switchSnapshot;
       if (!snap) return;
       t.switchSnapshot = null;
@@ -148,10 +148,10 @@ export class BlockedSignalChecker implements InvariantChecker {
   readonly id = "blocked-signal";
 
   attach(k: Kernel): void {
-    k.events.on("signal.interrupt", (t, frame) => {
+    k.events.onOwn("signal.interrupt", (t, frame) => {
       const sig = frame.sig;
       // the mask the program set: task->blocked, plus a user-space mask where a plugin keeps one
-      const userMask = t.ext["userBlocked"] as { has(s: number): boolean } | undefined;
+      const userMask = t.userMask;
       if (t.blocked.has(sig) || userMask?.has(sig)) {
         k.report({
           severity: "error",
@@ -172,7 +172,7 @@ export class DelayedWorkChecker implements InvariantChecker {
   readonly id = "delayed-work";
 
   attach(k: Kernel): void {
-    k.events.on("return.user", (t, intoHandler) => {
+    k.events.onOwn("return.user", (t, intoHandler) => {
       if (intoHandler) return; // 2.4 delivers one signal per return by design (the next at sigreturn)
       const sig = t.sigpending && t.pending.anyUnblocked(k.blockedOf(t));
       if ((sig || t.needResched) && t.delayedSince < 0) {
@@ -192,8 +192,8 @@ export class DelayedWorkChecker implements InvariantChecker {
       });
       t.delayedSince = -1;
     };
-    k.events.on("signal.deliver", (t) => settle(t, "at the next kernel entry"));
-    k.events.on("switch.out", (t) => {
+    k.events.onOwn("signal.deliver", (t) => settle(t, "at the next kernel entry"));
+    k.events.onOwn("switch.out", (t) => {
       if (t.delayedKind === "reschedule") settle(t, "at the next schedule()");
     });
   }
@@ -206,13 +206,13 @@ export class LostSignalChecker implements InvariantChecker {
   private consumed = 0;
 
   attach(k: Kernel): void {
-    k.events.on("signal.queued", (_t, sig, queued) => {
+    k.events.onOwn("signal.queued", (_t, sig, queued) => {
       if (sig >= 32 && queued) this.queued++;
     });
-    k.events.on("signal.dequeue", (_t, sig) => {
+    k.events.onOwn("signal.dequeue", (_t, sig) => {
       if (sig >= 32) this.consumed++;
     });
-    k.events.on("run.end", () => {
+    k.events.onOwn("run.end", () => {
       let stillPending = 0;
       for (const t of k.tasks.values()) stillPending += t.queue.filter((q) => q.sig >= 32).length;
       const lost = this.queued - this.consumed - stillPending;

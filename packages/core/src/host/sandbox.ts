@@ -67,7 +67,7 @@ export interface Sandbox {
 export function createSandbox(deps: SandboxDeps): Sandbox {
   const pluginApi = createPluginApi();
   // what a plugin may import: the plugin API, and inversify's ContainerModule (the same class)
-  const inversify = { ContainerModule: pluginApi["ContainerModule"] };
+  const inversify = { ContainerModule: pluginApi.ContainerModule };
   hardenReachable(pluginApi);
   harden(inversify);
   const post = deps.post;

@@ -45,10 +45,10 @@ export class LatencyDevice {
 
 /** The run's disk (created on first use with the configured or default timing). */
 export function deviceOf(k: Kernel): LatencyDevice {
-  let d = k.ext["siglab-disk"] as LatencyDevice | undefined;
+  let d = k.disk;
   if (!d) {
-    d = new LatencyDevice({ ...DEFAULT_DEVICE, ...(k.ext["siglab-disk.config"] as Partial<DeviceConfig> | undefined) });
-    k.ext["siglab-disk"] = d;
+    d = new LatencyDevice({ ...DEFAULT_DEVICE, ...k.diskConfig });
+    k.disk = d;
   }
   return d;
 }
@@ -59,6 +59,6 @@ export function configureDevice(k: Kernel, cfg: Partial<DeviceConfig>, who: stri
     if (!(key === "latencyUs" || key === "intervalUs")) throw new Error(`${who}: unknown device setting '${key}' (latencyUs, intervalUs)`);
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new Error(`${who}: device ${key} must be a number >= 0, got ${String(v)}`);
   }
-  if (k.ext["siglab-disk"]) throw new Error(`${who}: the device is already in use; configure it at kernel setup`);
-  k.ext["siglab-disk.config"] = { ...(k.ext["siglab-disk.config"] as object | undefined), ...cfg };
+  if (k.disk) throw new Error(`${who}: the device is already in use; configure it at kernel setup`);
+  k.diskConfig = { ...k.diskConfig, ...cfg };
 }

@@ -1,22 +1,24 @@
 /** Kernel events the invariant checkers and plugins subscribe to. */
-import type { Task, SignalFrameK } from "./task.js";
+import type { KernelEventMap } from "@siglab/plugin-api";
+import type { SignalFrameK, Task } from "./task.js";
 
-export interface KernelEventMap {
+/**
+ * The event map is the plugin API's (events carry the plugin API's Task and SignalFrame, which
+ * are the core's objects; core subscribers that need more cast at their handler's entry).
+ */
+export type { KernelEventMap } from "@siglab/plugin-api";
+
+/** The same events with the core's own types (for core subscribers such as the checkers). */
+export interface OwnEventMap {
   tick: [task: Task];
-  /** a frame was built and the handler is about to run (before any FPU save) */
   "signal.deliver": [task: Task, frame: SignalFrameK];
-  /** state at interruption, before setup_frame touches anything */
   "signal.interrupt": [task: Task, frame: SignalFrameK];
-  /** sigreturn finished restoring the interrupted context */
   "signal.return": [task: Task, frame: SignalFrameK];
-  /** about to dequeue `sig` for delivery (blocked check) */
   "signal.dequeue": [task: Task, sig: number];
   "signal.queued": [task: Task, sig: number, queued: boolean];
   "switch.out": [task: Task];
   "switch.in": [task: Task];
-  /** returning to user mode; `intoHandler` when entering a freshly built signal frame */
   "return.user": [task: Task, intoHandler: boolean];
-  /** a user-mode store completed (observers only; the kernel is not involved) */
   "user.store": [task: Task, addr: number];
   "run.end": [];
 }
@@ -31,6 +33,11 @@ export class KernelEvents {
     let hs = this.handlers.get(ev);
     if (!hs) this.handlers.set(ev, (hs = []));
     hs.push(h as unknown as (...args: never[]) => void);
+  }
+
+  /** `on` for core subscribers: the payloads are the core's own objects (they always are). */
+  onOwn<K extends keyof OwnEventMap>(ev: K, h: Handler<OwnEventMap[K]>): void {
+    this.on(ev, h as unknown as Handler<KernelEventMap[K]>);
   }
 
   has(ev: keyof KernelEventMap): boolean {

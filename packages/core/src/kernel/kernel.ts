@@ -12,6 +12,8 @@ import { FpuPool, FpuRegs } from "../machine/fpu.js";
 import { AddressSpace, PAGE_SHIFT, STACK_TOP, USER_CODE_BASE } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
 import { hot } from "../machine/typed-arrays.js";
+import { StateMap } from "./slots.js";
+import type { FileFunctions, FpuFunctions, KernelPolicies, MmFunctions, SchedFunctions, SignalFunctions, StateKey } from "@siglab/plugin-api";
 import type {
   EntryMechanism,
   FpuTrapHook,
@@ -20,7 +22,10 @@ import type {
   SignalMaskStore,
   SwitchFpuPolicy,
   SyscallContribution,
+  UserSigmaskService,
 } from "../plugin-api/extension-points.js";
+import type { DeviceConfig, LatencyDevice } from "./device.js";
+import { fileFunctions, fpuFunctions, mmFunctions, schedFunctions, signalFunctions } from "./services.js";
 import { KernelEvents } from "./events.js";
 import { markHostThrown } from "../common/host-thrown.js";
 import { SignalStruct, Task } from "./task.js";
@@ -54,6 +59,9 @@ export interface KernelDeps {
   syscalls: SyscallContribution[];
   fpuTrapHooks: FpuTrapHook[];
   pageFaultHooks: PageFaultHook[];
+  /** Linux 2.4's own single-valued mechanisms */
+  baseline: KernelPolicies;
+  userSigmask: UserSigmaskService | null;
 }
 
 interface SimEvent {
@@ -96,8 +104,24 @@ export class Kernel {
   private readonly maxCycles: number;
   /** the task whose pages the TLB was last refilled for (see Gate) */
   lastUser: Task | null = null;
-  /** extension state for plugins, keyed by plugin id */
-  readonly ext: Record<string, unknown> = Object.create(null);
+  /** plugins' per-run state */
+  readonly #slots = new StateMap();
+  /** /dev/siglab-disk of this run (made on first use) and its timing */
+  disk: LatencyDevice | null = null;
+  diskConfig: Partial<DeviceConfig> = {};
+  /** ids of user-level threads: above any pid, numbered per run */
+  nextUThreadId = 0x10000;
+  /** the kernel's functions for plugins (Linux's names, bound to this run) */
+  readonly signal: SignalFunctions;
+  readonly fpu: FpuFunctions;
+  readonly sched: SchedFunctions;
+  readonly mm: MmFunctions;
+  readonly files: FileFunctions;
+  /** the mechanisms in force, and 2.4's own (for variants to delegate to) */
+  readonly policies: KernelPolicies;
+  readonly baseline: KernelPolicies;
+  /** the user-space signal mask service, when a plugin of the stack provides one */
+  readonly userSigmask: UserSigmaskService | null;
   /** plugins that changed the mechanism, for evidence in findings */
   readonly variantIds: string[] = [];
   private nextPid = 1;
@@ -126,6 +150,14 @@ export class Kernel {
     paths: PathRegistry | ((phases: PhaseTable) => PathRegistry),
   ) {
     this.paths = typeof paths === "function" ? paths(this.phases) : paths;
+    this.signal = signalFunctions(this);
+    this.fpu = fpuFunctions(this);
+    this.sched = schedFunctions(this);
+    this.mm = mmFunctions(this);
+    this.files = fileFunctions(this);
+    this.policies = Object.freeze({ entry: deps.entry, signalFpu: deps.signalFpu, switchFpu: deps.switchFpu, maskStore: deps.maskStore });
+    this.baseline = deps.baseline;
+    this.userSigmask = deps.userSigmask;
     this.cpu = new Cpu(new Tlb(profile.dtlbEntries));
     this.ex = new Executor(this.cpu, this.phases, profile);
     this.ex.ensurePhases(this.phases.names.length);
@@ -153,6 +185,19 @@ export class Kernel {
       this.ex?.ensurePhases(this.phases.names.length);
     }
     return p;
+  }
+
+  slot<T>(key: StateKey<T>): T {
+    return this.#slots.slot(key);
+  }
+  peekSlot<T>(key: StateKey<T>): T | undefined {
+    return this.#slots.peekSlot(key);
+  }
+  setSlot<T>(key: StateKey<T>, value: T): void {
+    this.#slots.setSlot(key, value);
+  }
+  dropSlot(key: StateKey<unknown>): void {
+    this.#slots.dropSlot(key);
   }
 
   run(name: string): void {

@@ -33,9 +33,7 @@ export function do_page_fault(k: Kernel, t: Task, addr: number, write: boolean, 
     if (h.onPageFault(k, t, addr, write)) return;
   }
   k.run("bad_area");
-  t.ext["cr2"] = addr;
-  t.ext["err"] = write ? 7 : 5; // present | write | user
-  t.ext["trapno"] = 14;
+  t.fault = { trapno: 14, err: write ? 7 : 5, cr2: addr }; // err: present | write | user
   force_sig_info(k, 11, { signo: 11, errno: 0, code, addr }, t);
 }
 

@@ -77,10 +77,10 @@ export class FileTable {
 }
 
 export function filesOf(t: Task): FileTable {
-  let ft = t.ext["files"] as FileTable | undefined;
+  let ft = t.files;
   if (!ft) {
     ft = new FileTable();
-    t.ext["files"] = ft;
+    t.files = ft;
   }
   return ft;
 }
@@ -197,7 +197,7 @@ function readersOf(k: Kernel, p: Pipe): [number, File][] {
   const out: [number, File][] = [];
   const seen = new Set<File>();
   for (const t of k.tasks.values()) {
-    const ft = t.ext["files"] as FileTable | undefined;
+    const ft = t.files;
     if (!ft) continue;
     ft.fds.forEach((f, fd) => {
       if (f && f.pipe === p && f.mode === "r" && f.flags & O_ASYNC && !seen.has(f)) {

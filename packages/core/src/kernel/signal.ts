@@ -178,9 +178,9 @@ function sigcontextOf(t: Task, k: Kernel): FrameSigContextK {
   return {
     eax: r.eax, ebx: r.ebx, ecx: r.ecx, edx: r.edx, esi: r.esi, edi: r.edi, ebp: r.ebp,
     esp: r.esp, eip: r.eip, eflags: r.eflags,
-    trapno: (t.ext["trapno"] as number | undefined) ?? 0,
-    err: (t.ext["err"] as number | undefined) ?? 0,
-    cr2: (t.ext["cr2"] as number | undefined) ?? 0,
+    trapno: t.fault.trapno,
+    err: t.fault.err,
+    cr2: t.fault.cr2,
     oldmask: t.blocked.lo,
   };
 }
@@ -195,8 +195,8 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
   const address = ((esp - size) & ~7) >>> 0;
   const sc = sigcontextOf(t, k);
   // sys_rt_sigsuspend hands do_signal the mask from before the call (&saveset)
-  const oldset = (t.ext["sigsuspendSaved"] as Sigset | undefined) ?? t.blocked;
-  delete t.ext["sigsuspendSaved"];
+  const oldset = t.sigsuspendSaved ?? t.blocked;
+  t.sigsuspendSaved = null;
   sc.oldmask = oldset.lo;
   const frame = new SignalFrameK(rt ? "rt_sigframe" : "sigframe", address, size, sig, sc, oldset.clone(), rt ? { ...info } : null, k.profile.features.fxsr);
   k.events.emit("signal.interrupt", t, frame);

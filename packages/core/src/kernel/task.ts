@@ -2,6 +2,8 @@
 import { FpuRegs } from "../machine/fpu.js";
 import type { AddressSpace } from "../machine/memory.js";
 import { STACK_TOP, USER_CODE_BASE } from "../machine/memory.js";
+import type { StateKey } from "@siglab/plugin-api";
+import { StateMap } from "./slots.js";
 import { Sigset } from "./sigset.js";
 
 export type TaskState = "running" | "interruptible" | "zombie" | "dead";
@@ -98,8 +100,8 @@ export class SignalFrameK {
   readonly original: { sigcontext: FrameSigContextK; fpstate: FrameFpStateK | null };
   /** state at interruption, recorded by the transparency checker (not visible to the workload) */
   snapshot?: { regs: UserRegs; fpu: FpuRegs; cycle: number };
-  /** plugins may park per-frame state here (e.g. lazy FPU) */
-  readonly ext: Record<string, unknown> = {};
+  /** plugins' per-frame state (e.g. a lazy FPU record) */
+  readonly #slots = new StateMap();
 
   constructor(
     readonly kind: "sigframe" | "rt_sigframe",
@@ -153,6 +155,19 @@ export class SignalFrameK {
   /** The view if it was materialised (only then can a handler have edited it). */
   materialisedView(): FrameFpStateK | null | undefined {
     return this.view;
+  }
+
+  slot<T>(key: StateKey<T>): T {
+    return this.#slots.slot(key);
+  }
+  peekSlot<T>(key: StateKey<T>): T | undefined {
+    return this.#slots.peekSlot(key);
+  }
+  setSlot<T>(key: StateKey<T>, value: T): void {
+    this.#slots.setSlot(key, value);
+  }
+  dropSlot(key: StateKey<unknown>): void {
+    this.#slots.dropSlot(key);
   }
 }
 
@@ -212,8 +227,20 @@ export class Task {
   delayedKind = "";
   /** snapshot of the user-visible FPU state when the task was switched out (checker) */
   switchSnapshot: FpuRegs | null = null;
-  /** per-task extension state for plugins (user-sigmask page, NGPT, lazy FPU stack, ...) */
-  readonly ext: Record<string, unknown> = {};
+  /** plugins' per-task state (user-sigmask page, lazy FPU records, ...) */
+  readonly #slots = new StateMap();
+  /** the mask the program means when a library keeps it in user space (the blocked-signal checker) */
+  userMask: { has(sig: number): boolean } | null = null;
+  /** the last fault (trapno, error code, cr2) for the next signal frame's sigcontext */
+  fault = { trapno: 0, err: 0, cr2: 0 };
+  /** sigsuspend's mask from before the call: the frame saves it (2.4 passes &saveset to do_signal) */
+  sigsuspendSaved: Sigset | null = null;
+  /** the open files (files_struct; shared by CLONE_FILES threads) */
+  files: import("./pipe.js").FileTable | null = null;
+  /** exit code of the child wait4 reaped last */
+  lastReaped = 0;
+  /** the user-level threads a library multiplexes on this task (M:N, N:1), if any */
+  userThreads: import("../runtime/uthreads.js").UThreadScheduler | null = null;
   waitingOn: unknown = null;
   /** wake-up reason set by the waker (e.g. "signal", "data", "timeout") */
   wakeReason = "";
@@ -227,4 +254,17 @@ export class Task {
     public sig: SignalStruct,
     public readonly name: string,
   ) {}
+
+  slot<T>(key: StateKey<T>): T {
+    return this.#slots.slot(key);
+  }
+  peekSlot<T>(key: StateKey<T>): T | undefined {
+    return this.#slots.peekSlot(key);
+  }
+  setSlot<T>(key: StateKey<T>, value: T): void {
+    this.#slots.setSlot(key, value);
+  }
+  dropSlot(key: StateKey<unknown>): void {
+    this.#slots.dropSlot(key);
+  }
 }

@@ -1,17 +1,11 @@
 /**
- * What third-party plugin code receives as `require("@siglab/plugin-api")`: the same extension
- * points, helpers and kernel functions the built-in plugins use. Versioned by PLUGIN_API_VERSION.
+ * What third-party plugin code receives as `require("@siglab/plugin-api")` (and as createModule's
+ * `api`): the plugin API package itself — the same module the built-in plugins import.
  */
-import { ContainerModule } from "inversify";
-import { op } from "../exec/path.js";
-import * as i387 from "../kernel/i387.js";
-import * as sched from "../kernel/sched.js";
-import * as signal from "../kernel/signal.js";
-import { Sigset } from "../kernel/sigset.js";
-import { NR } from "../kernel/syscall-nr.js";
-import { TOKENS } from "./extension-points.js";
-import { PLUGIN_API_VERSION } from "./manifest.js";
+import * as pluginApi from "@siglab/plugin-api";
 
-export function createPluginApi(): Record<string, unknown> {
-  return Object.freeze({ PLUGIN_API_VERSION, ContainerModule, TOKENS, op, Sigset, NR, signal, i387, sched });
+export type PluginApi = typeof pluginApi;
+
+export function createPluginApi(): PluginApi {
+  return pluginApi;
 }

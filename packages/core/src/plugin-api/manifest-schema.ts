@@ -2,32 +2,55 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { PluginManifest } from "./manifest.js";
-import { TOKENS } from "./extension-points.js";
+import { SINGLE_VALUED, TOKENS } from "./extension-points.js";
 import { PluginError } from "./loaded-plugin.js";
 
 const Scalar = Type.Union([Type.Number(), Type.String(), Type.Boolean()]);
 
-export const PluginOptionSchema = Type.Object({
-  type: Type.Union([Type.Literal("boolean"), Type.Literal("number"), Type.Literal("string"), Type.Literal("enum")]),
-  default: Scalar,
-  description: Type.String({ minLength: 1 }),
-  values: Type.Optional(Type.Array(Type.String())),
-  min: Type.Optional(Type.Number()),
-  max: Type.Optional(Type.Number()),
-  unit: Type.Optional(Type.String()),
-});
+export const PluginOptionSchema = Type.Object(
+  {
+    type: Type.Union([Type.Literal("boolean"), Type.Literal("number"), Type.Literal("string"), Type.Literal("enum")]),
+    default: Scalar,
+    description: Type.String({ minLength: 1 }),
+    values: Type.Optional(Type.Array(Type.String())),
+    min: Type.Optional(Type.Number()),
+    max: Type.Optional(Type.Number()),
+    unit: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
 
-export const PluginManifestSchema = Type.Object({
-  id: Type.String({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$" }),
-  version: Type.String({ pattern: "^\\d+\\.\\d+\\.\\d+([-+][0-9A-Za-z.-]+)?$" }),
-  apiVersion: Type.String({ pattern: "^\\d+\\.\\d+$" }),
-  displayName: Type.String({ minLength: 1, maxLength: 100 }),
-  description: Type.String({ minLength: 1, maxLength: 2000 }),
-  options: Type.Record(Type.String(), PluginOptionSchema),
-  contributes: Type.Array(Type.String()),
-  replaces: Type.Optional(Type.Array(Type.String())),
-  main: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9_./-]+\\.c?js$" })),
-});
+const VariantRef = Type.Object(
+  { id: Type.String({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$" }), options: Type.Optional(Type.Record(Type.String(), Scalar)) },
+  { additionalProperties: false },
+);
+
+export const PresetSchema = Type.Object(
+  {
+    id: Type.String({ pattern: "^[a-z0-9][a-z0-9.+-]{0,63}$" }),
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    description: Type.String({ minLength: 1, maxLength: 2000 }),
+    stack: Type.Array(VariantRef, { minItems: 1, maxItems: 16 }),
+  },
+  { additionalProperties: false },
+);
+
+// unknown fields are refused: a typo ("replace") must not be silently ignored
+export const PluginManifestSchema = Type.Object(
+  {
+    id: Type.String({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$" }),
+    version: Type.String({ pattern: "^\\d+\\.\\d+\\.\\d+([-+][0-9A-Za-z.-]+)?$" }),
+    apiVersion: Type.String({ pattern: "^\\d+\\.\\d+$" }),
+    displayName: Type.String({ minLength: 1, maxLength: 100 }),
+    description: Type.String({ minLength: 1, maxLength: 2000 }),
+    options: Type.Record(Type.String(), PluginOptionSchema),
+    contributes: Type.Array(Type.String()),
+    replaces: Type.Optional(Type.Array(Type.String())),
+    main: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9_./-]+\\.c?js$" })),
+    presets: Type.Optional(Type.Array(PresetSchema, { maxItems: 32 })),
+  },
+  { additionalProperties: false },
+);
 
 export type PluginManifestJson = Static<typeof PluginManifestSchema>;
 
@@ -39,7 +62,11 @@ export function validateManifest(json: unknown, file: string): PluginManifest {
   }
   const m = json as PluginManifest;
   for (const point of [...m.contributes, ...(m.replaces ?? [])]) {
-    if (!(point in TOKENS)) throw new PluginError(`${file}: unknown extension point '${point}' (known: ${Object.keys(TOKENS).join(", ")})`);
+    if (!Object.prototype.hasOwnProperty.call(TOKENS, point)) throw new PluginError(`${file}: unknown extension point '${point}' (known: ${Object.keys(TOKENS).join(", ")})`);
+  }
+  for (const point of m.replaces ?? []) {
+    if (!SINGLE_VALUED.includes(point)) throw new PluginError(`${file}: /replaces: ${point} is multi-valued (only ${SINGLE_VALUED.join(", ")} can be replaced)`);
+    if (!m.contributes.includes(point)) throw new PluginError(`${file}: /replaces: ${point} must also be listed in "contributes"`);
   }
   if (m.main && (m.main.startsWith("/") || m.main.split("/").includes(".."))) throw new PluginError(`${file}: main must be a relative path inside the plugin folder`);
   for (const [k, o] of Object.entries(m.options)) {

@@ -5,6 +5,7 @@
  */
 import type { ContainerModule } from "inversify";
 import type { ParamValue } from "../common/experiment.js";
+import type { CreateModule, PluginModule } from "@siglab/plugin-api";
 import type { PluginSource } from "../host/protocol.js";
 import type { ExampleWorkload } from "./extension-points.js";
 import { createPluginApi } from "./host-api.js";
@@ -15,7 +16,7 @@ import { validateManifest } from "./manifest-schema.js";
 /** Evaluates the plugin's file `entry` (relative to its folder) in the sandbox; returns its exports. */
 export type PluginEvaluator = (entry: string) => unknown;
 
-export function loadThirdPartyPlugin(src: PluginSource, evaluate: PluginEvaluator, api: Record<string, unknown> = createPluginApi()): LoadedPlugin {
+export function loadThirdPartyPlugin(src: PluginSource, evaluate: PluginEvaluator, api: object = createPluginApi()): LoadedPlugin {
   const file = `${src.origin}/plugin.json`;
   const manifest = validateManifest(src.manifest, file);
   checkApiVersion(manifest);
@@ -29,16 +30,26 @@ export function loadThirdPartyPlugin(src: PluginSource, evaluate: PluginEvaluato
   } catch (e) {
     throw new PluginError(`plugin '${manifest.id}' (${entryFile}) threw while loading: ${(e as Error)?.message ?? String(e)}`);
   }
-  const createModule = exports?.createModule;
-  if (typeof createModule !== "function") throw new PluginError(`plugin '${manifest.id}' (${entryFile}) does not export createModule(options, api)`);
-  const examples = Array.isArray(exports.examples) ? (exports.examples as ExampleWorkload[]).filter((e) => e && typeof e.id === "string" && typeof e.source === "string") : [];
+  if (typeof exports?.createModule !== "function") throw new PluginError(`plugin '${manifest.id}' (${entryFile}) does not export createModule(options, api)`);
+  return fromPluginModule({ manifest: src.manifest, createModule: exports.createModule as CreateModule, examples: exports.examples as ExampleWorkload[] }, { origin: src.origin, builtin: false, file, api });
+}
+
+/**
+ * A plugin's exports (manifest, createModule, examples) as the runner uses it: the one path for
+ * built-in and third-party plugins alike.
+ */
+export function fromPluginModule(mod: PluginModule, o: { origin: string; builtin: boolean; file?: string; api?: object }): LoadedPlugin {
+  const manifest = validateManifest(mod.manifest, o.file ?? `${o.origin}/plugin.json`);
+  checkApiVersion(manifest);
+  const api = o.api ?? createPluginApi();
+  const examples = Array.isArray(mod.examples) ? mod.examples.filter((e) => e && typeof e.id === "string" && typeof e.source === "string") : [];
   return {
     manifest,
-    builtin: false,
-    origin: src.origin,
+    builtin: o.builtin,
+    origin: o.origin,
     examples,
     module(options: Record<string, ParamValue>): ContainerModule {
-      const m = (createModule as (o: Record<string, ParamValue>, a: unknown) => unknown)(Object.freeze({ ...options }), api);
+      const m = mod.createModule(Object.freeze({ ...options }), api as never) as unknown;
       if (!m || typeof (m as ContainerModule).load !== "function") throw new PluginError(`plugin '${manifest.id}': createModule did not return a ContainerModule`);
       return m as ContainerModule;
     },

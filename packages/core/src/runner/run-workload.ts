@@ -3,7 +3,8 @@
  * container, evaluate the workload through the host's sandbox, drive the tasks, collect results.
  * Pure TypeScript: the same code runs in a Node worker (CLI) and in a Web Worker (app).
  */
-import { Container } from "inversify";
+import { Container, type ContainerModule } from "inversify";
+import { checkServiceOwners, checkUnique, guardedModule, type Owners } from "../di/plugin-binding.js";
 import { resolveProfile, type CpuProfileFile, type ResolvedProfile } from "@siglab/cpu-profiles";
 import type { ParamValue, RunSpec } from "../common/experiment.js";
 import type { RunError, RunProgress, RunResult } from "../common/results.js";
@@ -63,6 +64,8 @@ function pickProfile(env: RunEnvironment, extra: CpuProfileFile[], spec: RunSpec
 }
 
 function pickPlugins(env: RunEnvironment, spec: RunSpec): { plugin: LoadedPlugin; options: Record<string, ParamValue> }[] {
+  const twice = spec.variants.find((v, i) => spec.variants.findIndex((w) => w.id === v.id) !== i);
+  if (twice) throw new PluginError(`plugin '${twice.id}' appears twice in the variant stack`);
   const out = spec.variants.map((v) => {
     const plugin = env.plugins.find((p) => p.manifest.id === v.id);
     if (!plugin) throw new PluginError(`unknown plugin '${v.id}' (available: ${env.plugins.map((p) => p.manifest.id).join(", ") || "none"})`);
@@ -70,6 +73,7 @@ function pickPlugins(env: RunEnvironment, spec: RunSpec): { plugin: LoadedPlugin
     return { plugin, options: resolveOptions(plugin.manifest, v.options) };
   });
   checkConflicts(out.map((o) => o.plugin.manifest));
+  checkServiceOwners(out.map((o) => o.plugin.manifest));
   return out;
 }
 
@@ -117,15 +121,22 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     const stack = pickPlugins(env, spec);
     const container = new Container({ jitless: true });
     container.load(coreModule);
+    const owners: Owners = new WeakMap();
     for (const { plugin, options } of stack) {
+      let m: ContainerModule;
       try {
-        container.load(plugin.module(options));
+        m = plugin.module(options);
       } catch (e) {
-        throw new PluginError(`plugin '${plugin.manifest.id}' failed to load: ${(e as Error).message}`);
+        throw new PluginError(`plugin '${plugin.manifest.id}' failed to load: ${hostError(e)?.message ?? thrownMessage(e)}`);
       }
+      // loading runs the plugin's module: a refusal names the plugin and the point already
+      container.load(guardedModule(plugin.manifest, m, owners));
     }
     container.bind(KernelAssembly).toSelf();
     const a = container.get(KernelAssembly);
+    const syscalls = a.syscalls.getContributions();
+    checkUnique(syscalls, (s) => s.nr, "system call number", owners);
+    checkUnique(a.libcs.getContributions(), (l) => l.id, "libc model", owners);
     const profile = pickProfile(env, a.profiles.getContributions().flatMap((c) => c.profiles()), spec);
     started.cpu = { id: profile.id, mhz: profile.mhz };
     const refusal = a.entry.checkCpu(profile);
@@ -163,9 +174,11 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
         signalFpu: a.signalFpu,
         switchFpu: a.switchFpu,
         maskStore: a.maskStore,
-        syscalls: a.syscalls.getContributions(),
+        syscalls,
         fpuTrapHooks: a.fpuTrapHooks.getContributions(),
         pageFaultHooks: a.pageFaultHooks.getContributions(),
+        baseline: a.baseline,
+        userSigmask: a.userSigmask.getContributions()[0] ?? null,
       },
       (phases) => {
         const reg = new PathRegistry(phases, profile);

@@ -29,6 +29,8 @@ import type { Collector } from "./collector.js";
 import { isHostThrown } from "../common/host-thrown.js";
 import { Gate, LongJmp, SYSCALL_EIP, TaskExit, type Gen, type HandlerRunner } from "./gate.js";
 import type { LibcModel, ThreadBody, ThreadLibrary } from "./libraries.js";
+import type { RuntimeThread } from "@siglab/plugin-api";
+import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks } from "./uthreads.js";
 
 const ECHILD = 10;
 const ENOSYS = 38;
@@ -57,7 +59,7 @@ interface JmpBufImpl {
   readonly mask: number[] | null;
 }
 
-export class ThreadImpl implements HandlerRunner {
+export class ThreadImpl implements HandlerRunner, RuntimeThread {
   readonly #s: RuntimeShared;
   readonly #t: Task;
   readonly #gate: Gate;
@@ -80,6 +82,25 @@ export class ThreadImpl implements HandlerRunner {
   }
   get shared(): RuntimeShared {
     return this.#s;
+  }
+  /** the run's libc model */
+  get libc(): LibcModel {
+    return this.#s.libc;
+  }
+
+  // ---- user-level library code (thread libraries) --------------------------------------------
+
+  runUser(path: string, n = 1): Gen<void> {
+    return runUser(this, path, n);
+  }
+  runUserNow(path: string): 0 | 1 | 2 {
+    return runUserNow(this, path);
+  }
+  runUserRest(path: string, r: 0 | 1 | 2): Gen<void> {
+    return runUserRest(this, path, r);
+  }
+  userThreads(library: string, hooks: () => UThreadHooks): UThreadScheduler {
+    return UThreadScheduler.of(this, library, hooks);
   }
 
   get pid(): number {
@@ -317,11 +338,11 @@ export class ThreadImpl implements HandlerRunner {
       yield* schedule(k);
     }
     // the frame must save the mask from before sigsuspend (2.4 passes &saveset to do_signal)
-    t.ext["sigsuspendSaved"] = saved;
+    t.sigsuspendSaved = saved;
     const r = -4; // -EINTR
     if (!this.#gate.exitFast(r)) return yield* this.#gate.exitSlow(r);
     t.blocked = saved;
-    delete t.ext["sigsuspendSaved"];
+    t.sigsuspendSaved = null;
     k.recalcSigpending(t);
     return r;
   }
@@ -366,7 +387,7 @@ export class ThreadImpl implements HandlerRunner {
       k.run("copy_mm");
       k.runN("copy_page_range.pte", this.#t.mm.pages.size);
       const c = k.createTask(this.#t, { shareVm: false, shareSighand: false, name: `${this.#t.name}-child` });
-      c.ext["files"] = filesOf(this.#t).clone(); // copy_files: the child shares the open files
+      c.files = filesOf(this.#t).clone(); // copy_files: the child shares the open files
       this.#s.spawn(this, c, child, true);
       return c.pid;
     });
@@ -377,7 +398,7 @@ export class ThreadImpl implements HandlerRunner {
     return yield* this.simple(NR.clone, null, () => {
       k.run("do_fork");
       const c = k.createTask(this.#t, { shareVm: true, shareSighand: true, name: `${this.#t.name}-thread` });
-      c.ext["files"] = this.#t.ext["files"];
+      c.files = this.#t.files;
       this.#s.spawn(this, c, body, true);
       return c.pid;
     });
@@ -385,7 +406,7 @@ export class ThreadImpl implements HandlerRunner {
 
   *wait(): Gen<{ pid: number; status: number } | number> {
     const r = yield* this.waitFor(-1);
-    return r < 0 ? r : { pid: r, status: (this.#t.ext["lastReaped"] as number) ?? 0 };
+    return r < 0 ? r : { pid: r, status: this.#t.lastReaped };
   }
 
   /** wait4(pid or -1): returns the reaped pid or -errno. */
@@ -401,7 +422,7 @@ export class ThreadImpl implements HandlerRunner {
           z.state = "dead";
           t.children.splice(t.children.indexOf(z), 1);
           k.tasks.delete(z.pid);
-          t.ext["lastReaped"] = z.exitCode;
+          t.lastReaped = z.exitCode;
           return z.pid;
         }
         t.state = "interruptible";

@@ -10,22 +10,32 @@ import { SimError, type Kernel } from "../kernel/kernel.js";
 import type { Task } from "../kernel/task.js";
 import type { InvariantChecker } from "../plugin-api/extension-points.js";
 import type { Gen } from "./gate.js";
-import type { ThreadBody } from "./libraries.js";
+import { StateMap } from "../kernel/slots.js";
+import {
+  type RuntimeThread,
+  type StateKey,
+  type ThreadBody as ApiThreadBody,
+  type UThread as ApiUThread,
+  type UThreadHooks as ApiUThreadHooks,
+  type UThreadState,
+  type UserThreadScheduler,
+} from "@siglab/plugin-api";
+import type { Sigset } from "../kernel/sigset.js";
 import { ThreadImpl } from "./thread.js";
 
 /** What a user thread yields to give the CPU back to its library's scheduler. */
 export const UT_PARK = Object.freeze({ utPark: true });
 
-export type UThreadState = "ready" | "running" | "waiting" | "done";
+export type { UThreadState };
 
-export class UThread {
+export class UThread implements ApiUThread {
   state: UThreadState = "ready";
   /** why it waits ("join", "fd", ...), for deadlock messages */
   waitingOn = "";
   result = 0;
   readonly joiners: UThread[] = [];
-  /** library data: saved signal mask, jmp_buf, ... */
-  readonly ext: Record<string, unknown> = {};
+  /** the library's saved signal mask of this thread */
+  mask: Sigset | null = null;
   constructor(
     readonly id: number,
     /** the Thread object its code runs with (same kernel task as every other user thread) */
@@ -35,26 +45,14 @@ export class UThread {
   ) {}
 }
 
-/** The library's side of a user-level switch, run in the scheduler's context. */
-export interface UThreadHooks {
-  /** `prev` just switched to the scheduler (it is ready, waiting or done) */
-  returned(s: UThreadScheduler, prev: UThread): Gen<void>;
-  /** nothing is ready: wait for an event (e.g. a blocking select); false if nothing can ever wake a thread */
-  idle(s: UThreadScheduler): Gen<boolean>;
-  /** switch from the scheduler into `next` (time stamps, mask install, register restore) */
-  enter(s: UThreadScheduler, next: UThread): Gen<void>;
-}
-
+export type UThreadHooks = ApiUThreadHooks;
 export interface FdWait {
   ut: UThread;
   fd: number;
   write: boolean;
 }
 
-/** task.ext keys per library, built once (the lookup runs on every library call). */
-const KEYS: Record<string, string> = {};
-
-export class UThreadScheduler {
+export class UThreadScheduler implements UserThreadScheduler {
   readonly root: UThread;
   current: UThread;
   readonly ready: UThread[] = [];
@@ -66,7 +64,7 @@ export class UThreadScheduler {
   inScheduler = false;
   /** the thread whose UT_PARK is on its way to the trampoline (it may not act meanwhile) */
   parking: UThread | null = null;
-  readonly ext: Record<string, unknown> = {};
+  readonly #slots = new StateMap();
 
   private constructor(readonly task: Task, rootTh: ThreadImpl, readonly hooks: UThreadHooks, readonly library: string) {
     this.root = new UThread(task.pid, rootTh, null);
@@ -80,34 +78,46 @@ export class UThreadScheduler {
 
   /** The scheduler of `th`'s kernel task, created on the library's first use there. */
   static of(th: ThreadImpl, library: string, hooks: () => UThreadHooks): UThreadScheduler {
-    const key = (KEYS[library] ??= `uthreads:${library}`);
-    let s = th.task.ext[key] as UThreadScheduler | undefined;
-    if (!s) {
-      s = new UThreadScheduler(th.task, th, hooks(), library);
-      th.task.ext[key] = s;
-    }
+    let s = th.task.userThreads;
+    if (!s) th.task.userThreads = s = new UThreadScheduler(th.task, th, hooks(), library);
+    else if (s.library !== library) throw new SimError("internal", `task ${th.task.pid} already runs ${s.library}'s user-level threads (not ${library})`, th.task.pid);
     return s;
   }
 
   /** The scheduler a library keeps on `task`, if any. */
-  static find(task: Task): UThreadScheduler | undefined {
-    for (const key of Object.keys(task.ext)) if (key.startsWith("uthreads:")) return task.ext[key] as UThreadScheduler;
-    return undefined;
+  static find(task: Task): UThreadScheduler | null {
+    return task.userThreads;
+  }
+
+  slot<T>(key: StateKey<T>): T {
+    return this.#slots.slot(key);
+  }
+  peekSlot<T>(key: StateKey<T>): T | undefined {
+    return this.#slots.peekSlot(key);
+  }
+  setSlot<T>(key: StateKey<T>, value: T): void {
+    this.#slots.setSlot(key, value);
+  }
+  dropSlot(key: StateKey<unknown>): void {
+    this.#slots.dropSlot(key);
+  }
+
+  /** poll (or block in select on) the fds threads wait for, plus `alsoRead`; wakes the ready ones */
+  pollFdWaits(block: boolean, alsoRead: number[] = []): Gen<number> {
+    return pollFdWaits(this, block, alsoRead);
   }
 
   /** A new ready thread running `body` (the library wraps it with its own start/exit work). */
-  create(body: ThreadBody): UThread {
+  create(body: ApiThreadBody): UThread {
     const th = new ThreadImpl(this.root.th.shared, this.task);
     let ut: UThread | null = null;
     th.gate.turnGuard = () => this.current === ut && this.parking !== ut;
     const gen = (function* () {
-      const rv = yield* body(th);
+      const rv = yield* body(th as unknown as RuntimeThread);
       ut!.result = typeof rv === "number" ? rv : 0;
     })();
     // ids above any pid, numbered per run (deterministic)
-    const k = th.kernel;
-    const id = ((k.ext["uthreads.nextId"] as number | undefined) ?? 0x10000) + 1;
-    k.ext["uthreads.nextId"] = id;
+    const id = ++th.kernel.nextUThreadId;
     ut = new UThread(id, th, gen);
     this.threads.set(ut.id, ut);
     this.ready.push(ut);
@@ -263,15 +273,15 @@ export class UThreadsBlockedChecker implements InvariantChecker {
   private readonly asleep = new Map<Task, { at: number; ready: number; library: string; current: number }>();
 
   attach(k: Kernel): void {
-    k.events.on("switch.out", (t) => {
+    k.events.onOwn("switch.out", (t) => {
       if (t.state !== "interruptible") return;
       const s = UThreadScheduler.find(t);
       // the scheduler's own wait (nothing ready) is the library's business, not a hazard
       if (!s || s.inScheduler || !s.ready.length) return;
       this.asleep.set(t, { at: k.cycles, ready: s.ready.length, library: s.library, current: s.current.id });
     });
-    k.events.on("switch.in", (t) => this.settle(k, t, "woke"));
-    k.events.on("run.end", () => {
+    k.events.onOwn("switch.in", (t) => this.settle(k, t, "woke"));
+    k.events.onOwn("run.end", () => {
       for (const t of [...this.asleep.keys()]) this.settle(k, t, "never woke before the run ended");
     });
   }

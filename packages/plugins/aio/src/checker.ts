@@ -4,15 +4,15 @@
  * file without aio methods ("some types of I/O are better supported than others"). A program that
  * waits for such a signal, or for the completion of a refused request, would wait forever.
  */
-import type { InvariantChecker, Kernel } from "@siglab/core";
-import { aioState } from "./kioctx.js";
+import type { InvariantChecker, Kernel } from "@siglab/plugin-api";
+import { AIO_STATE } from "./kioctx.js";
 
 export class AioLimitChecker implements InvariantChecker {
   readonly id = "aio-limits";
 
   attach(k: Kernel): void {
     k.events.on("run.end", () => {
-      const s = k.ext["aio"] ? aioState(k) : null;
+      const s = k.peekSlot(AIO_STATE) ?? null;
       for (const r of s?.refusals ?? []) {
         const sig = r.kind === "sigevent";
         k.report({

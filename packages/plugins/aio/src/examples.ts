@@ -1,5 +1,5 @@
 /** The aio_* example family, shipped with the plugin (sources embedded from ../examples/*.ts). */
-import type { ExampleWorkload } from "@siglab/core";
+import type { ExampleWorkload } from "@siglab/plugin-api";
 import { AIO_EXAMPLE_SOURCES } from "./examples.generated.js";
 
 /** Only aio_ring needs the plugin's system calls; the other three run on the baseline kernel. */

@@ -4,12 +4,11 @@
  * the device interrupt's aio_complete writes 32-byte io_events into the ring; io_getevents copies
  * up to nr of them per call. The batching that queued signals lack, without signal notification.
  */
-import { ContainerModule } from "inversify";
-import { device, TOKENS, validateManifest, type InvariantChecker, type KernelSetupContribution, type LoadedPlugin, type ParamValue } from "@siglab/core";
-import manifestJson from "../plugin.json" with { type: "json" };
+import { ContainerModule, TOKENS, type CreateModule, type KernelSetupContribution, type PluginModule, type PluginOptions } from "@siglab/plugin-api";
+import manifest from "../plugin.json" with { type: "json" };
 import { AioLimitChecker } from "./checker.js";
 import { AIO_EXAMPLES } from "./examples.js";
-import { AioState } from "./kioctx.js";
+import { AIO_STATE, AioState } from "./kioctx.js";
 import { AIO_PATHS } from "./paths.js";
 import { AIO_SYSCALLS } from "./syscalls.js";
 
@@ -17,29 +16,23 @@ export { AIO_PATHS, AIO_SYSCALLS, AIO_EXAMPLES };
 export * from "./syscalls.js";
 export { IO_EVENT_BYTES, AIO_RING_HEADER_BYTES, AIO_RING_MAGIC, type IoEvent } from "./kioctx.js";
 
-const manifest = validateManifest(manifestJson, "packages/plugins/aio/plugin.json");
-
-function setup(options: Record<string, ParamValue>): KernelSetupContribution {
+function setup(options: PluginOptions): KernelSetupContribution {
   return {
     setup(k) {
-      k.ext["aio"] = new AioState(Number(options["aioMaxNr"]));
-      device.configureDevice(k, { latencyUs: Number(options["deviceLatencyUs"]), intervalUs: Number(options["deviceIntervalUs"]) }, "plugin 'aio'");
+      k.setSlot(AIO_STATE, new AioState(Number(options["aioMaxNr"])));
+      k.files.configureDisk({ latencyUs: Number(options["deviceLatencyUs"]), intervalUs: Number(options["deviceIntervalUs"]) }, "plugin 'aio'");
     },
   };
 }
 
-export const plugin: LoadedPlugin = {
-  manifest,
-  builtin: true,
-  examples: AIO_EXAMPLES,
-  module: (options) =>
-    new ContainerModule(({ bind }) => {
-      for (const s of AIO_SYSCALLS) bind(TOKENS.SyscallContribution).toConstantValue(s);
-      bind(TOKENS.PathContribution).toConstantValue({ paths: () => AIO_PATHS });
-      bind(TOKENS.KernelSetupContribution).toConstantValue(setup(options));
-      // checkers keep per-run state: a fresh one per resolution
-      bind<InvariantChecker>(TOKENS.InvariantChecker).toDynamicValue(() => new AioLimitChecker());
-    }),
-};
+export const createModule: CreateModule = (options) =>
+  new ContainerModule(({ bind }) => {
+    for (const s of AIO_SYSCALLS) bind(TOKENS.SyscallContribution).toConstantValue(s);
+    bind(TOKENS.PathContribution).toConstantValue({ paths: () => AIO_PATHS });
+    bind(TOKENS.KernelSetupContribution).toConstantValue(setup(options));
+    // checkers keep per-run state: a fresh one per resolution
+    bind(TOKENS.InvariantChecker).toDynamicValue(() => new AioLimitChecker());
+  });
 
+const plugin: PluginModule<typeof manifest> = { manifest, createModule, examples: AIO_EXAMPLES };
 export default plugin;

@@ -4,7 +4,7 @@
  * aio_complete writes an event at the tail (from the device interrupt); aio_read_evt takes one
  * from the head. Head and tail are mirrored into user memory, as the real ring is user-readable.
  */
-import type { Kernel, Task } from "@siglab/core";
+import { stateKey, type Kernel, type Task } from "@siglab/plugin-api";
 
 export const IO_EVENT_BYTES = 32;
 export const AIO_RING_HEADER_BYTES = 32;
@@ -104,7 +104,7 @@ export class KioCtx {
   }
 }
 
-/** Per-run AIO state (k.ext["aio"]). */
+/** Per-run AIO state (the kernel's AIO_STATE slot, set by the plugin's kernel setup). */
 export class AioState {
   readonly ctxs = new Map<number, KioCtx>();
   /** aio_nr: events reserved by all contexts */
@@ -113,8 +113,10 @@ export class AioState {
   constructor(readonly aioMaxNr: number) {}
 }
 
+export const AIO_STATE = stateKey<AioState | null>("aio.state", () => null);
+
 export function aioState(k: Kernel): AioState {
-  const s = k.ext["aio"] as AioState | undefined;
+  const s = k.peekSlot(AIO_STATE);
   if (!s) throw new Error("aio: the plugin's kernel setup did not run (AIO state missing)");
   return s;
 }
@@ -139,12 +141,12 @@ export function aio_complete(k: Kernel, ctx: KioCtx, req: Kiocb, res: number, re
   const w = ctx.wait.shift();
   if (w) {
     w.wakeReason = "aio";
-    k.wakeUp(w);
+    k.sched.wake_up(w);
   }
   if (ctx.reqsActive === 0) {
     for (const d of ctx.destroyWait.splice(0)) {
       d.wakeReason = "aio";
-      k.wakeUp(d);
+      k.sched.wake_up(d);
     }
   }
 }

@@ -2,7 +2,7 @@
  * The kernel paths of Ben LaHaise's AIO, op by op, named after fs/aio.c (2.5 series; the code as
  * in 2.6.11). Per-iocb, per-event and per-page work is a one-op path run n times.
  */
-import { op, type PathDef } from "@siglab/core";
+import { op, type PathDef } from "@siglab/plugin-api";
 
 const O = "aio";
 

@@ -10,7 +10,7 @@
  * An iocb is { fd, opcode?: IOCB_CMD_PREAD (0) | IOCB_CMD_PWRITE (1), bytes, offset?, data? };
  * a `sigevent` field stands for the reserved field where POSIX signal notification would go.
  */
-import { device, pipe, sched, type Gen, type Kernel, type SyscallContribution, type Task } from "@siglab/core";
+import type { Gen, Kernel, SyscallContribution, Task } from "@siglab/plugin-api";
 import { aio_complete, aioState, KioCtx, lookup_ioctx, type IoEvent, type Kiocb } from "./kioctx.js";
 
 export const NR_io_setup = 245;
@@ -69,7 +69,7 @@ function io_submit_one(k: Kernel, t: Task, ctx: KioCtx, iocb: UserIocb): number 
   if (iocb.sigevent !== undefined && iocb.sigevent !== null && iocb.sigevent !== 0) return refuse("sigevent", "iocb asks for a completion signal, but the sigevent field is reserved");
   const bytes = iocb.bytes;
   if (typeof bytes !== "number" || !Number.isInteger(bytes) || bytes < 0) return -EINVAL;
-  const f = pipe.filesOf(t).get(fd);
+  const f = k.files.file(t, fd);
   if (!f) return -EBADF;
   if (ctx.reqsActive >= ctx.avail()) return -EAGAIN;
   if (opcode !== IOCB_CMD_PREAD && opcode !== IOCB_CMD_PWRITE) return refuse("unsupported-opcode", `opcode ${opcode} has no aio method`);
@@ -79,7 +79,7 @@ function io_submit_one(k: Kernel, t: Task, ctx: KioCtx, iocb: UserIocb): number 
   ctx.active.set(iocb, req);
   ctx.reqsActive++;
   k.count("aio.requests");
-  device.deviceOf(k).submit(k, bytes, (res) => aio_complete(k, ctx, req, res, 0));
+  k.files.disk().submit(k, bytes, (res) => aio_complete(k, ctx, req, res, 0));
   return 0;
 }
 
@@ -128,7 +128,7 @@ function* sys_io_getevents(k: Kernel, t: Task, args: unknown[]): Gen<IoEvent[] |
   if (nr === 0) return events;
   k.run("read_events.sleep");
   let timedOut = timeoutNs === 0;
-  if (timeoutNs !== undefined && !timedOut) t.timeoutAt = pipe.roundUpToTick(k, k.cycles + Math.ceil(((timeoutNs as number) * k.profile.mhz) / 1000));
+  if (timeoutNs !== undefined && !timedOut) t.timeoutAt = k.sched.roundUpToTick(k.cycles + Math.ceil(((timeoutNs as number) * k.profile.mhz) / 1000));
   let ret = 0;
   while (events.length < nr) {
     const ev = readEvt();
@@ -156,7 +156,7 @@ function* sleepOn(k: Kernel, t: Task, q: Task[], what: string): Gen<void> {
   t.state = "interruptible";
   t.wakeReason = "";
   t.waitingOn = what;
-  yield* sched.schedule(k);
+  yield* k.sched.schedule();
   const i = q.indexOf(t);
   if (i >= 0) q.splice(i, 1);
 }

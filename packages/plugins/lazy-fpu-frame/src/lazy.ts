@@ -14,17 +14,29 @@
  * faults and forces the save; and since every record is its page, sigreturn finds the record of
  * its own frame and drops those a longjmp abandoned.
  */
-import { FpuRegs, i387, mm, type FpuTrapHook, type Kernel, type PageFaultHook, type SigAction, type SignalFpuPolicy, type SignalFrameK, type Task } from "@siglab/core";
+import {
+  FP_FRAME_BYTES_FSAVE,
+  FP_FRAME_BYTES_FXSR,
+  PAGE_SIZE as PAGE,
+  SEGV_MAPERR,
+  stateKey,
+  type FpuRegs,
+  type FpuTrapHook,
+  type Kernel,
+  type PageFaultHook,
+  type SigAction,
+  type SignalFpuPolicy,
+  type SignalFrame,
+  type Task,
+} from "@siglab/plugin-api";
 
 export type LazyMode = "ts" | "unmapped-page";
 
-const PAGE = 4096;
 const PROT_RW = 3;
-const SEGV_MAPERR = 1;
 
 /** One delivery's parked FP state. */
 export interface LazyRecord {
-  frame: SignalFrameK;
+  frame: SignalFrame;
   /** the frame's FP area now holds the parked state */
   saved: boolean;
   /** the handler has been given its fresh FPU (the #NM of its first FP instruction) */
@@ -34,19 +46,28 @@ export interface LazyRecord {
   mapped: boolean;
 }
 
-/** What a reserved, never-written FP area reads as. */
-const UNWRITTEN = (() => {
-  const f = new FpuRegs();
-  f.init();
-  f.fcw = 0;
-  f.mxcsr = 0;
+/** per task: the records of the deliveries whose FP state is parked, innermost last */
+const RECORDS = stateKey("lazy-fpu-frame.records", (): LazyRecord[] => []);
+/** per task (unmapped-page): the FP area pages, one per nesting level */
+const PAGES = stateKey("lazy-fpu-frame.pages", (): number[] => []);
+/** per frame: this delivery parked the FP state (sigreturn has a record to take off) */
+const PARKED = stateKey("lazy-fpu-frame.parked", () => false);
+/** per run: what a reserved, never-written FP area reads as */
+const UNWRITTEN = stateKey<FpuRegs | null>("lazy-fpu-frame.unwritten", () => null);
+
+function unwritten(k: Kernel): FpuRegs {
+  let f = k.peekSlot(UNWRITTEN);
+  if (!f) {
+    f = k.fpu.blank();
+    f.fcw = 0;
+    f.mxcsr = 0;
+    k.setSlot(UNWRITTEN, f);
+  }
   return f;
-})();
+}
 
 export function recordsOf(t: Task): LazyRecord[] {
-  let s = t.ext["lazyfp"] as LazyRecord[] | undefined;
-  if (!s) t.ext["lazyfp"] = s = [];
-  return s;
+  return t.slot(RECORDS);
 }
 
 /** The parked state is live in the registers (TS set over it), not in thread.i387. */
@@ -62,7 +83,7 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
 
   // ---- delivery -------------------------------------------------------------------------------
 
-  saveToFrame(k: Kernel, t: Task, frame: SignalFrameK, _ka: SigAction): void {
+  saveToFrame(k: Kernel, t: Task, frame: SignalFrame, _ka: SigAction): void {
     k.run("save_i387.lazy");
     if (!t.usedMath) {
       frame.fpstate = null; // never used the FPU: no image, no record (as 2.4)
@@ -74,19 +95,18 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
     }
     // used_math stays 1: thread.i387 / the registers still hold a real FP context (the parked one);
     // the record on top, not used_math, tells the #NM handler to hand the handler a fresh FPU
-    frame.fpImage = k.fpuPool.take(UNWRITTEN);
+    frame.fpImage = k.fpu.take(unwritten(k));
     const stack = recordsOf(t);
     const rec: LazyRecord = { frame, saved: false, trapped: false, addr: 0, mapped: true };
     if (this.mode === "unmapped-page") this.unmapArea(k, t, rec, stack.length);
     stack.push(rec);
-    frame.ext["lazyfp"] = true;
+    frame.setSlot(PARKED, true);
     k.count("lazy_fpu.parked");
   }
 
   /** One page per nesting level, in a region of the task's address space reserved on first use. */
   private unmapArea(k: Kernel, t: Task, rec: LazyRecord, depth: number): void {
-    let pages = t.ext["lazyfp.pages"] as number[] | undefined;
-    if (!pages) t.ext["lazyfp.pages"] = pages = [];
+    const pages = t.slot(PAGES);
     while (pages.length <= depth) pages.push(t.mm.mmapAnon(PAGE, PROT_RW));
     rec.addr = pages[depth]!;
     k.run("lazy_fp.unmap");
@@ -109,7 +129,7 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
   /** A user access to an unmapped FP page: #PF, our hook saves and maps, the access is retried. */
   private userTouch(k: Kernel, t: Task, rec: LazyRecord): void {
     const cpl = k.cpu.cpl;
-    mm.do_page_fault(k, t, rec.addr, false, SEGV_MAPERR);
+    k.mm.do_page_fault(t, rec.addr, false, SEGV_MAPERR);
     // ret_from_exception; the exit work check is not run from inside a memory access
     k.run("ret_from_exception");
     if (k.cpu.IF === 0) k.run("iret_sti");
@@ -138,11 +158,11 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
       k.run("convert_fxsr_to_user");
       k.runN("fxsr_reg_to_user", 8);
       k.runN("copy.signal.fpu_save", Math.ceil(512 / line));
-      k.count("bytes.copied", i387.FP_FRAME_BYTES_FXSR);
+      k.count("bytes.copied", FP_FRAME_BYTES_FXSR);
     } else {
       k.run("save_i387_fsave");
-      k.runN("copy.signal.fpu_save", Math.ceil(i387.FP_FRAME_BYTES_FSAVE / line));
-      k.count("bytes.copied", i387.FP_FRAME_BYTES_FSAVE);
+      k.runN("copy.signal.fpu_save", Math.ceil(FP_FRAME_BYTES_FSAVE / line));
+      k.count("bytes.copied", FP_FRAME_BYTES_FSAVE);
     }
     writeArea(k, rec.frame, t.fpu);
     rec.saved = true;
@@ -196,8 +216,8 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
 
   // ---- sigreturn ----------------------------------------------------------------------------------
 
-  restoreFromFrame(k: Kernel, t: Task, frame: SignalFrameK): void {
-    if (!frame.ext["lazyfp"]) return; // no FP image (never-used FPU at delivery)
+  restoreFromFrame(k: Kernel, t: Task, frame: SignalFrame): void {
+    if (!frame.peekSlot(PARKED)) return; // no FP image (never-used FPU at delivery)
     k.run("restore_i387.lazy");
     const rec = this.mode === "ts" ? this.popTop(k, t, frame) : this.popOwn(k, t, frame);
     if (!rec) return;
@@ -207,7 +227,7 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
   }
 
   /** ts: the kernel only knows "one handler deeper": sigreturn pops the top record, whichever frame it was pushed for. */
-  private popTop(k: Kernel, t: Task, frame: SignalFrameK): LazyRecord | undefined {
+  private popTop(k: Kernel, t: Task, frame: SignalFrame): LazyRecord | undefined {
     const rec = recordsOf(t).pop();
     if (rec) k.count("lazy_fpu.popped");
     if (rec && rec.frame !== frame) k.count("lazy_fpu.foreign_pops"); // invisible to the kernel; the simulator counts it
@@ -218,7 +238,7 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
    * unmapped-page: every record is its page, so sigreturn finds the record of sc->fpstate and drops
    * the records of frames a longjmp abandoned (those at or below this frame on the stack).
    */
-  private popOwn(k: Kernel, t: Task, frame: SignalFrameK): LazyRecord | undefined {
+  private popOwn(k: Kernel, t: Task, frame: SignalFrame): LazyRecord | undefined {
     const stack = recordsOf(t);
     const own = stack.findIndex((r) => r.frame === frame);
     if (own < 0) return undefined;
@@ -236,8 +256,8 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
   }
 
   /** restore_i387 from the frame being returned from (sc->fpstate): the 2.4 code. */
-  private restoreSaved(k: Kernel, t: Task, frame: SignalFrameK): void {
-    i387.restore_i387(k, t, frame);
+  private restoreSaved(k: Kernel, t: Task, frame: SignalFrame): void {
+    k.fpu.restore_i387(t, frame);
   }
 
   /**
@@ -254,12 +274,12 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
 }
 
 /** The kernel writes `src` into the frame's FP area (in place, if the handler already holds a view of it). */
-function writeArea(k: Kernel, frame: SignalFrameK, src: FpuRegs): void {
+function writeArea(k: Kernel, frame: SignalFrame, src: FpuRegs): void {
   if (frame.fpImage) frame.fpImage.copyFrom(src);
-  else frame.fpImage = k.fpuPool.take(src);
+  else frame.fpImage = k.fpu.take(src);
   const view = frame.materialisedView();
   if (!view) return;
-  const s = i387.fpstateFromRegs(k, src);
+  const s = k.fpu.fpstateFromRegs(src);
   view.cw = s.cw;
   view.sw = s.sw;
   view.tag = s.tag;
@@ -268,5 +288,5 @@ function writeArea(k: Kernel, frame: SignalFrameK, src: FpuRegs): void {
   if (s.mxcsr !== undefined) view.mxcsr = s.mxcsr;
   // in place: the handler's view of the frame reads these very arrays
   if (s.xmm && view.xmm) for (let i = 0; i < s.xmm.length; i++) for (let l = 0; l < s.xmm[i]!.length; l++) view.xmm[i]![l] = s.xmm[i]![l]!;
-  frame.original.fpstate = i387.cloneFpstate(view);
+  frame.original.fpstate = k.fpu.cloneFpstate(view);
 }

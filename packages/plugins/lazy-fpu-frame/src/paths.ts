@@ -1,5 +1,5 @@
 /** The kernel paths of the lazy signal-frame FPU save (kernel-paths.md V2, V3). */
-import { op, type PathDef } from "@siglab/core";
+import { op, type PathDef } from "@siglab/plugin-api";
 
 export const ORIGIN = "lazy-fpu-frame";
 

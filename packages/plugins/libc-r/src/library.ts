@@ -10,58 +10,83 @@
  * when the masks are equal, as in the shipped examples). The real library's only scheduling-path
  * mask syscall restores the process mask after a scheduler entry from a signal handler.
  */
-import { pipe, pollFdWaits, runUser, UThreadScheduler, Sigset, type Gen, type ThreadBody, type ThreadImpl, type ThreadLibrary, type UThread, type UThreadHooks } from "@siglab/core";
-import { setMask } from "@siglab/core";
+import {
+  EAGAIN,
+  ESRCH,
+  F_GETFL,
+  F_SETFL,
+  O_NONBLOCK,
+  setMask,
+  Sigset,
+  stateKey,
+  type Gen,
+  type RuntimeThread,
+  type ThreadBody,
+  type ThreadLibrary,
+  type UThread,
+  type UThreadHooks,
+  type UserThreadScheduler,
+} from "@siglab/plugin-api";
 
-const ESRCH = 3;
 const EDEADLK = 35;
-const EAGAIN = 11;
+const EMPTY = new Sigset();
 
-function maskOf(ut: UThread): number[] {
-  return (ut.ext["mask"] as number[] | undefined) ?? [];
+/** per process: libc_r's own state */
+interface ProcState {
+  init: boolean;
+  /** the mask the kernel has now (the running thread's, once synced) */
+  kernelMask: Sigset;
+  /** fd -> the flags it had before libc_r made it non-blocking */
+  fdFlags: Map<number, number>;
+}
+const PROC = stateKey("libc_r.process", (): ProcState => ({ init: false, kernelMask: EMPTY, fdFlags: new Map() }));
+
+function maskOf(ut: UThread): Sigset {
+  return ut.mask ?? EMPTY;
 }
 
-function sameMask(a: number[], b: number[]): boolean {
-  return a.length === b.length && a.every((s, i) => s === b[i]);
+function sameMask(a: Sigset, b: Sigset): boolean {
+  return a.lo === b.lo && a.hi === b.hi;
 }
 
 export class LibcR implements ThreadLibrary {
   readonly id = "libc_r";
 
   /** The process's scheduler; the first call reads the process mask once (_thread_init). */
-  private *lwp(th: ThreadImpl): Gen<UThreadScheduler> {
-    const s = UThreadScheduler.of(th, this.id, () => this.hooks());
-    if (!s.ext["init"]) {
-      s.ext["init"] = true;
-      const m = yield* setMask(th, 0, null);
-      s.ext["kernelMask"] = m;
-      s.root.ext["mask"] = m;
+  private *lwp(th: RuntimeThread): Gen<UserThreadScheduler> {
+    const s = th.userThreads(this.id, () => this.hooks());
+    const st = s.slot(PROC);
+    if (!st.init) {
+      st.init = true;
+      const m = Sigset.of(yield* setMask(th, 0, null));
+      st.kernelMask = m;
+      s.root.mask = m;
     }
     return s;
   }
 
-  *create(th: ThreadImpl, body: ThreadBody): Gen<{ tid: number }> {
+  *create(th: RuntimeThread, body: ThreadBody): Gen<{ tid: number }> {
     const s = yield* this.lwp(th);
-    yield* runUser(th, "libc_r.pthread_create");
+    yield* th.runUser("libc_r.pthread_create");
     const ut = s.create(function* (uth) {
       const rv = yield* body(uth);
-      yield* runUser(uth, "libc_r.pthread_exit");
-      yield* runUser(uth, "libc_r.longjmp"); // into the scheduler, never back
+      yield* uth.runUser("libc_r.pthread_exit");
+      yield* uth.runUser("libc_r.longjmp"); // into the scheduler, never back
       return rv;
     });
     // the new thread inherits the creator's mask (in user memory)
-    ut.ext["mask"] = [...maskOf(s.current)];
+    ut.mask = maskOf(s.current).clone();
     th.kernel.count("libc_r.threads_created");
     return { tid: ut.id };
   }
 
-  *join(th: ThreadImpl, h: { tid: number }): Gen<number> {
+  *join(th: RuntimeThread, h: { tid: number }): Gen<number> {
     const s = yield* this.lwp(th);
     const target = s.threads.get(h.tid);
     if (!target) return -ESRCH;
     const me = s.current;
     if (target === me) return -EDEADLK;
-    yield* runUser(th, "libc_r.pthread_join");
+    yield* th.runUser("libc_r.pthread_join");
     if (target.state !== "done") {
       me.state = "waiting";
       me.waitingOn = `join of thread ${target.id}`;
@@ -71,18 +96,18 @@ export class LibcR implements ThreadLibrary {
     return target.id;
   }
 
-  *yield(th: ThreadImpl): Gen<void> {
+  *yield(th: RuntimeThread): Gen<void> {
     const s = yield* this.lwp(th);
     const me = s.current;
-    yield* runUser(th, "libc_r.yield");
+    yield* th.runUser("libc_r.yield");
     th.kernel.count("libc_r.yields");
     me.state = "ready";
     yield* this.toScheduler(th, s, me);
   }
 
-  *read(th: ThreadImpl, fd: number, bytes: number): Gen<number> {
+  *read(th: RuntimeThread, fd: number, bytes: number): Gen<number> {
     const s = yield* this.lwp(th);
-    yield* runUser(th, "libc_r.io_wrapper");
+    yield* th.runUser("libc_r.io_wrapper");
     const user = yield* this.nonblocking(th, s, fd);
     for (;;) {
       const n = yield* th.read(fd, bytes);
@@ -91,9 +116,9 @@ export class LibcR implements ThreadLibrary {
     }
   }
 
-  *write(th: ThreadImpl, fd: number, bytes: number): Gen<number> {
+  *write(th: RuntimeThread, fd: number, bytes: number): Gen<number> {
     const s = yield* this.lwp(th);
-    yield* runUser(th, "libc_r.io_wrapper");
+    yield* th.runUser("libc_r.io_wrapper");
     const user = yield* this.nonblocking(th, s, fd);
     let done = 0;
     for (;;) {
@@ -107,49 +132,50 @@ export class LibcR implements ThreadLibrary {
   }
 
   /** pthread_sigmask: the thread's mask in user memory; the kernel mask follows the running thread. */
-  *sigmask(th: ThreadImpl, how: 0 | 1 | 2, set: number[]): Gen<number[]> {
+  *sigmask(th: RuntimeThread, how: 0 | 1 | 2, set: number[]): Gen<number[]> {
     const s = yield* this.lwp(th);
     const me = s.current;
-    yield* runUser(th, "libc_r.sigmask");
+    yield* th.runUser("libc_r.sigmask");
     const old = maskOf(me);
-    const m = Sigset.of(old);
+    const m = old.clone();
     const given = Sigset.of(set ?? []);
     given.dropUnblockable();
     if (how === 0) m.or(given);
     else if (how === 1) m.andNot(given);
     else m.set(given);
-    me.ext["mask"] = m.toList();
-    yield* this.syncKernelMask(th, s, maskOf(me));
-    return old;
+    me.mask = m;
+    yield* this.syncKernelMask(th, s, m);
+    return old.toList();
   }
 
-  self(th: ThreadImpl): number {
-    return UThreadScheduler.of(th, this.id, () => this.hooks()).current.id;
+  self(th: RuntimeThread): number {
+    return th.userThreads(this.id, () => this.hooks()).current.id;
   }
 
   // ---- internals -------------------------------------------------------------------------------
 
   /** _thread_fd_table_init: the first use of an fd makes it non-blocking. True if the program had set O_NONBLOCK itself. */
-  private *nonblocking(th: ThreadImpl, s: UThreadScheduler, fd: number): Gen<boolean> {
-    const fds = (s.ext["fdFlags"] ??= new Map<number, number>()) as Map<number, number>;
+  private *nonblocking(th: RuntimeThread, s: UserThreadScheduler, fd: number): Gen<boolean> {
+    const fds = s.slot(PROC).fdFlags;
     let fl = fds.get(fd);
     if (fl === undefined) {
-      fl = yield* th.fcntl(fd, pipe.F_GETFL);
+      fl = yield* th.fcntl(fd, F_GETFL);
       if (fl < 0) return false;
-      if (!(fl & pipe.O_NONBLOCK)) yield* th.fcntl(fd, pipe.F_SETFL, fl | pipe.O_NONBLOCK);
+      if (!(fl & O_NONBLOCK)) yield* th.fcntl(fd, F_SETFL, fl | O_NONBLOCK);
       fds.set(fd, fl);
     }
-    return (fl & pipe.O_NONBLOCK) !== 0;
+    return (fl & O_NONBLOCK) !== 0;
   }
 
-  private *syncKernelMask(th: ThreadImpl, s: UThreadScheduler, want: number[]): Gen<void> {
-    if (sameMask((s.ext["kernelMask"] as number[] | undefined) ?? [], want)) return;
-    yield* setMask(th, 2, want);
-    s.ext["kernelMask"] = [...want];
+  private *syncKernelMask(th: RuntimeThread, s: UserThreadScheduler, want: Sigset): Gen<void> {
+    const st = s.slot(PROC);
+    if (sameMask(st.kernelMask, want)) return;
+    yield* setMask(th, 2, want.toList());
+    st.kernelMask = want.clone();
     th.kernel.count("libc_r.mask_syncs");
   }
 
-  private *waitFd(th: ThreadImpl, s: UThreadScheduler, fd: number, write: boolean): Gen<void> {
+  private *waitFd(th: RuntimeThread, s: UserThreadScheduler, fd: number, write: boolean): Gen<void> {
     const me = s.current;
     me.state = "waiting";
     me.waitingOn = `fd ${fd} ${write ? "writable" : "readable"}`;
@@ -159,33 +185,33 @@ export class LibcR implements ThreadLibrary {
   }
 
   /** _setjmp(curthread->ctx.jb) == 0: ___longjmp(_thread_kern_sched_jb, 1). */
-  private *toScheduler(th: ThreadImpl, s: UThreadScheduler, me: UThread): Gen<void> {
-    yield* runUser(th, "libc_r._setjmp");
-    yield* runUser(th, "libc_r.longjmp");
+  private *toScheduler(th: RuntimeThread, s: UserThreadScheduler, me: UThread): Gen<void> {
+    yield* th.runUser("libc_r._setjmp");
+    yield* th.runUser("libc_r.longjmp");
     yield* s.park(me);
   }
 
   private hooks(): UThreadHooks {
     const lib = this;
     return {
-      *returned(s: UThreadScheduler): Gen<void> {
-        yield* runUser(s.sched, "libc_r.kern_sched");
+      *returned(s: UserThreadScheduler): Gen<void> {
+        yield* s.sched.runUser("libc_r.kern_sched");
         if (s.fdWaits.length) {
           // _thread_kern_poll(0): libc_r uses poll(); the model's equivalent is select with timeout 0
-          yield* runUser(s.sched, "libc_r.kern_poll");
-          yield* pollFdWaits(s, false);
+          yield* s.sched.runUser("libc_r.kern_poll");
+          yield* s.pollFdWaits(false);
         }
       },
-      *idle(s: UThreadScheduler): Gen<boolean> {
+      *idle(s: UserThreadScheduler): Gen<boolean> {
         if (!s.fdWaits.length) return false;
-        yield* runUser(s.sched, "libc_r.kern_poll");
-        yield* pollFdWaits(s, true);
+        yield* s.sched.runUser("libc_r.kern_poll");
+        yield* s.pollFdWaits(true);
         return true;
       },
-      *enter(s: UThreadScheduler, next: UThread): Gen<void> {
-        yield* runUser(s.sched, "libc_r.pick");
+      *enter(s: UserThreadScheduler, next: UThread): Gen<void> {
+        yield* s.sched.runUser("libc_r.pick");
         yield* lib.syncKernelMask(s.sched, s, maskOf(next));
-        yield* runUser(s.sched, "libc_r.longjmp");
+        yield* s.sched.runUser("libc_r.longjmp");
         s.sched.kernel.count("libc_r.switches");
       },
     };

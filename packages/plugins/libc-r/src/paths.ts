@@ -3,7 +3,7 @@
  * from (uthread_kern.c, uthread_create.c, i386 _setjmp.S). Op counts are estimates; cycles per op
  * come from the CPU profile.
  */
-import { op, type PathDef } from "@siglab/core";
+import { op, type PathDef } from "@siglab/plugin-api";
 
 const SW = "uthread.switch";
 const LIB = "uthread.lib";

@@ -9,8 +9,25 @@
  * gettimeofday Seaman counted per yield; the queue work takes spin locks whose test_and_set is a
  * `lock; xchgl` even on one CPU.
  */
-import { pipe, pollFdWaits, runUser, runUserNow, runUserRest, UThreadScheduler, type Gen, type ThreadBody, type ThreadImpl, type ThreadLibrary, type UThread, type UThreadHooks } from "@siglab/core";
-import { ALL_SIGNALS_SET, applyHowSet, setMaskSet, Sigset, userSigmask } from "@siglab/core";
+import {
+  allSignals,
+  applyHowSet,
+  EAGAIN,
+  ESRCH,
+  F_GETFL,
+  F_SETFL,
+  O_NONBLOCK,
+  setMaskSet,
+  Sigset,
+  stateKey,
+  type Gen,
+  type RuntimeThread,
+  type ThreadBody,
+  type ThreadLibrary,
+  type UThread,
+  type UThreadHooks,
+  type UserThreadScheduler,
+} from "@siglab/plugin-api";
 
 export interface NgptOptions {
   /** NGPT 2.2.0 HP_TIMING: rdtsc instead of gettimeofday */
@@ -19,13 +36,23 @@ export interface NgptOptions {
   switchMask: boolean;
 }
 
-const ESRCH = 3;
 const EDEADLK = 35;
-const EAGAIN = 11;
 
+/** Every signal but SIGKILL/SIGSTOP (the scheduler's mask); never mutated. */
+const ALL_SIGNALS_SET = allSignals();
+
+/** per LWP: NGPT's own state (the mask the program asked for, the signal pipe) */
+interface LwpState {
+  init: boolean;
+  /** the mask the program has asked for (the running thread's) */
+  intended: Sigset | null;
+  /** the read end of pth_scheduler_init's signal pipe */
+  sigpipe: number | undefined;
+}
+const LWP = stateKey("ngpt.lwp", (): LwpState => ({ init: false, intended: null, sigpipe: undefined }));
 /** The thread's saved mask (what siglongjmp installs when switching into it). */
 function maskOf(ut: UThread): Sigset {
-  return (ut.ext["mask"] as Sigset | undefined) ?? EMPTY;
+  return ut.mask ?? EMPTY;
 }
 
 /** Masks are kept as bit sets and never mutated once stored (the switch runs millions of times). */
@@ -35,80 +62,81 @@ export class NgptLibrary implements ThreadLibrary {
   readonly id = "ngpt";
   constructor(private readonly opts: NgptOptions) {}
 
-  private lwp(th: ThreadImpl): UThreadScheduler {
-    const s = UThreadScheduler.of(th, this.id, () => this.hooks());
-    if (!s.ext["init"]) {
-      s.ext["init"] = true;
+  private lwp(th: RuntimeThread): UserThreadScheduler {
+    const s = th.userThreads(this.id, () => this.hooks());
+    const st = s.slot(LWP);
+    if (!st.init) {
+      st.init = true;
       // the mask the program has asked for (the running thread's): what the blocked-signal
       // checker compares deliveries with. With user-sigmask the page itself is that mask.
       const task = th.task;
-      if (!userSigmask(th)) task.ext["userBlocked"] = { has: (sig: number) => ((s.ext["intended"] as Sigset | undefined) ?? task.blocked).has(sig) };
+      if (!th.kernel.userSigmask) task.userMask = { has: (sig: number) => (st.intended ?? task.blocked).has(sig) };
     }
     return s;
   }
 
   /** Set the LWP's mask (or, in a switch with switchMask off, only the library's idea of it). */
-  private *mask(th: ThreadImpl, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Gen<Sigset> {
-    const s = this.lwp(th);
-    const before = (s.ext["intended"] as Sigset | undefined) ?? th.task.blocked.clone();
-    if (set) s.ext["intended"] = applyHowSet(before, how, set);
+  private *mask(th: RuntimeThread, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Gen<Sigset> {
+    const st = this.lwp(th).slot(LWP);
+    const before = st.intended ?? th.task.blocked.clone();
+    if (set) st.intended = applyHowSet(before, how, set);
     if (inSwitch && !this.opts.switchMask) return before;
-    if (userSigmask(th)) return yield* setMaskSet(th, how, set);
+    if (th.kernel.userSigmask) return yield* setMaskSet(th, how, set);
     const r = yield* th.sigprocmaskSet(how, set); // the common case, one generator less
     return typeof r === "number" ? EMPTY : r;
   }
 
-  *create(th: ThreadImpl, body: ThreadBody): Gen<{ tid: number }> {
+  *create(th: RuntimeThread, body: ThreadBody): Gen<{ tid: number }> {
     const s = this.lwp(th);
     yield* this.sigpipe(th, s);
-    yield* runUser(th, "ngpt.pth_spawn");
+    yield* th.runUser("ngpt.pth_spawn");
     // pth_mctx_set saves a context (sigsetjmp): it starts with the creator's mask (one sigprocmask)
     const mask = yield* this.mask(th, 0, null, true);
     const lib = this;
     const ut = s.create(function* (uth) {
       const rv = yield* body(uth);
       // pth_exit: dead, then one last switch into the scheduler
-      yield* runUser(uth, "ngpt.pth_exit");
+      yield* uth.runUser("ngpt.pth_exit");
       yield* lib.mctxSwitch(uth, s.current, ALL_SIGNALS_SET);
       return rv;
     });
-    ut.ext["mask"] = mask;
+    ut.mask = mask;
     th.kernel.count("ngpt.threads_created");
     return { tid: ut.id };
   }
 
-  *join(th: ThreadImpl, h: { tid: number }): Gen<number> {
+  *join(th: RuntimeThread, h: { tid: number }): Gen<number> {
     const s = this.lwp(th);
     const target = s.threads.get(h.tid);
     if (!target) return -ESRCH;
     const me = s.current;
     if (target === me) return -EDEADLK;
-    yield* runUser(th, "ngpt.pth_join");
+    yield* th.runUser("ngpt.pth_join");
     if (target.state !== "done") {
       me.state = "waiting";
       me.waitingOn = `join of thread ${target.id}`;
       target.joiners.push(me);
-      yield* runUser(th, "ngpt.pth_wait"); // pth_join -> pth_wait(PTH_EVENT_TID)
+      yield* th.runUser("ngpt.pth_wait"); // pth_join -> pth_wait(PTH_EVENT_TID)
       yield* this.toScheduler(th, me);
     }
     return target.id;
   }
 
-  *yield(th: ThreadImpl): Gen<void> {
+  *yield(th: RuntimeThread): Gen<void> {
     const s = this.lwp(th);
     const me = s.current;
-    { const r = runUserNow(th, "ngpt.pth_yield"); if (r) yield* runUserRest(th, "ngpt.pth_yield", r); }
+    { const r = th.runUserNow("ngpt.pth_yield"); if (r) yield* th.runUserRest("ngpt.pth_yield", r); }
     th.kernel.count("ngpt.yields");
     me.state = "ready";
     yield* this.toScheduler(th, me);
   }
 
   /** pth_read: fcntl(F_GETFL); on a blocking fd select(timeout 0) first, and wait in the scheduler if not ready. */
-  *read(th: ThreadImpl, fd: number, bytes: number): Gen<number> {
-    yield* runUser(th, "ngpt.io_wrapper");
-    const fl = yield* th.fcntl(fd, pipe.F_GETFL);
+  *read(th: RuntimeThread, fd: number, bytes: number): Gen<number> {
+    yield* th.runUser("ngpt.io_wrapper");
+    const fl = yield* th.fcntl(fd, F_GETFL);
     if (fl < 0) return fl;
-    if (!(fl & pipe.O_NONBLOCK)) {
+    if (!(fl & O_NONBLOCK)) {
       const r = yield* th.select([fd], [], 0);
       if (typeof r !== "number" && !r.readable.includes(fd)) yield* this.waitFd(th, fd, false);
     }
@@ -116,12 +144,12 @@ export class NgptLibrary implements ThreadLibrary {
   }
 
   /** pth_write: fd into non-blocking mode (F_GETFL + F_SETFL), write, wait while it would block, restore the mode (F_GETFL + F_SETFL). */
-  *write(th: ThreadImpl, fd: number, bytes: number): Gen<number> {
-    yield* runUser(th, "ngpt.io_wrapper");
-    const fl = yield* th.fcntl(fd, pipe.F_GETFL);
+  *write(th: RuntimeThread, fd: number, bytes: number): Gen<number> {
+    yield* th.runUser("ngpt.io_wrapper");
+    const fl = yield* th.fcntl(fd, F_GETFL);
     if (fl < 0) return fl;
-    const userNonblock = (fl & pipe.O_NONBLOCK) !== 0;
-    if (!userNonblock) yield* th.fcntl(fd, pipe.F_SETFL, fl | pipe.O_NONBLOCK);
+    const userNonblock = (fl & O_NONBLOCK) !== 0;
+    if (!userNonblock) yield* th.fcntl(fd, F_SETFL, fl | O_NONBLOCK);
     let done = 0;
     let err = 0;
     for (;;) {
@@ -136,29 +164,29 @@ export class NgptLibrary implements ThreadLibrary {
       yield* this.waitFd(th, fd, true);
     }
     if (!userNonblock) {
-      yield* th.fcntl(fd, pipe.F_GETFL);
-      yield* th.fcntl(fd, pipe.F_SETFL, fl);
+      yield* th.fcntl(fd, F_GETFL);
+      yield* th.fcntl(fd, F_SETFL, fl);
     }
     if (done > 0 || bytes === 0) return done;
     return err || -EAGAIN;
   }
 
-  *sigmask(th: ThreadImpl, how: 0 | 1 | 2, set: number[]): Gen<number[]> {
-    yield* runUser(th, "ngpt.pth_sigmask");
+  *sigmask(th: RuntimeThread, how: 0 | 1 | 2, set: number[]): Gen<number[]> {
+    yield* th.runUser("ngpt.pth_sigmask");
     return (yield* this.mask(th, how, Sigset.of(set), false)).toList();
   }
 
-  self(th: ThreadImpl): number {
+  self(th: RuntimeThread): number {
     return this.lwp(th).current.id;
   }
 
   // ---- the switch ------------------------------------------------------------------------------
 
   /** pth_wait on an fd event: the event manager's select wakes the thread. */
-  private *waitFd(th: ThreadImpl, fd: number, write: boolean): Gen<void> {
+  private *waitFd(th: RuntimeThread, fd: number, write: boolean): Gen<void> {
     const s = this.lwp(th);
     const me = s.current;
-    yield* runUser(th, "ngpt.pth_wait");
+    yield* th.runUser("ngpt.pth_wait");
     me.state = "waiting";
     me.waitingOn = `fd ${fd} ${write ? "writable" : "readable"}`;
     s.fdWaits.push({ ut: me, fd, write });
@@ -167,7 +195,7 @@ export class NgptLibrary implements ThreadLibrary {
   }
 
   /** pth_mctx_switch(&current->mctx, &descr->sched->mctx), then run the scheduler until we are chosen. */
-  private *toScheduler(th: ThreadImpl, me: UThread): Gen<void> {
+  private *toScheduler(th: RuntimeThread, me: UThread): Gen<void> {
     const s = this.lwp(th);
     yield* this.mctxSwitch(th, me, ALL_SIGNALS_SET);
     yield* s.park(me);
@@ -178,32 +206,32 @@ export class NgptLibrary implements ThreadLibrary {
    * and queries the mask (rt_sigprocmask(SIG_BLOCK, NULL, &saved)); siglongjmp(new->jb) installs
    * the target's saved mask (rt_sigprocmask(SIG_SETMASK)) and jumps. No FPU state is touched.
    */
-  *mctxSwitch(th: ThreadImpl, from: UThread | null, toMask: Sigset): Gen<void> {
-    { const r = runUserNow(th, "ngpt.sigsetjmp"); if (r) yield* runUserRest(th, "ngpt.sigsetjmp", r); }
+  *mctxSwitch(th: RuntimeThread, from: UThread | null, toMask: Sigset): Gen<void> {
+    { const r = th.runUserNow("ngpt.sigsetjmp"); if (r) yield* th.runUserRest("ngpt.sigsetjmp", r); }
     const old = yield* this.mask(th, 0, null, true);
-    if (from) from.ext["mask"] = old;
-    { const r = runUserNow(th, "ngpt.siglongjmp"); if (r) yield* runUserRest(th, "ngpt.siglongjmp", r); }
+    if (from) from.mask = old;
+    { const r = th.runUserNow("ngpt.siglongjmp"); if (r) yield* th.runUserRest("ngpt.siglongjmp", r); }
     yield* this.mask(th, 2, toMask, true);
-    { const r = runUserNow(th, "ngpt.__longjmp"); if (r) yield* runUserRest(th, "ngpt.__longjmp", r); }
+    { const r = th.runUserNow("ngpt.__longjmp"); if (r) yield* th.runUserRest("ngpt.__longjmp", r); }
     th.kernel.count("ngpt.mctx_switches");
   }
 
   /** pth_scheduler_init's signal pipe (the event manager selects on it), both ends O_NONBLOCK via pth_fdmode. */
-  private *sigpipe(th: ThreadImpl, s: UThreadScheduler): Gen<number> {
-    const have = s.ext["sigpipe"] as number | undefined;
-    if (have !== undefined) return have;
+  private *sigpipe(th: RuntimeThread, s: UserThreadScheduler): Gen<number> {
+    const st = s.slot(LWP);
+    if (st.sigpipe !== undefined) return st.sigpipe;
     const [r, w] = yield* th.pipe();
     for (const fd of [r, w]) {
-      const fl = yield* th.fcntl(fd, pipe.F_GETFL);
-      yield* th.fcntl(fd, pipe.F_SETFL, fl | pipe.O_NONBLOCK);
+      const fl = yield* th.fcntl(fd, F_GETFL);
+      yield* th.fcntl(fd, F_SETFL, fl | O_NONBLOCK);
     }
-    s.ext["sigpipe"] = r;
+    st.sigpipe = r;
     return r;
   }
 
-  private *now(th: ThreadImpl): Gen<void> {
-    if (this.opts.hpTiming) { const r = runUserNow(th, "ngpt.hp_timing"); if (r) yield* runUserRest(th, "ngpt.hp_timing", r); }
-    else yield* th.shared.libc.gettimeofday(th);
+  private *now(th: RuntimeThread): Gen<void> {
+    if (this.opts.hpTiming) { const r = th.runUserNow("ngpt.hp_timing"); if (r) yield* th.runUserRest("ngpt.hp_timing", r); }
+    else yield* th.libc.gettimeofday(th);
   }
 
   /**
@@ -211,19 +239,19 @@ export class NgptLibrary implements ThreadLibrary {
    * to what they allow, select on their fds and the signal pipe (timeout 0 when polling), drain
    * the pipe, close the mask again.
    */
-  private *eventManager(s: UThreadScheduler, poll: boolean): Gen<void> {
+  private *eventManager(s: UserThreadScheduler, poll: boolean): Gen<void> {
     const th = s.sched;
     th.kernel.count("ngpt.eventmanager");
-    yield* runUser(th, "ngpt.eventmanager");
+    yield* th.runUser("ngpt.eventmanager");
     yield* th.sigpending();
     const waiting = [...s.threads.values()].filter((t) => t.state === "waiting");
-    if (waiting.length) yield* runUser(th, "ngpt.eventmanager.walk", waiting.length);
+    if (waiting.length) yield* th.runUser("ngpt.eventmanager.walk", waiting.length);
     // the signals every waiting thread blocks stay blocked
     const block = ALL_SIGNALS_SET.clone();
     for (const t of waiting) block.and(maskOf(t));
     const oss = yield* this.mask(th, 2, block, true);
-    const pipeR = s.ext["sigpipe"] as number | undefined;
-    yield* pollFdWaits(s, !poll, pipeR === undefined ? [] : [pipeR]);
+    const pipeR = s.slot(LWP).sigpipe;
+    yield* s.pollFdWaits(!poll, pipeR === undefined ? [] : [pipeR]);
     if (pipeR !== undefined) yield* th.read(pipeR, 128); // clear the pipe: -EAGAIN when empty
     yield* this.mask(th, 2, oss, true);
   }
@@ -231,23 +259,23 @@ export class NgptLibrary implements ThreadLibrary {
   private hooks(): UThreadHooks {
     const lib = this;
     return {
-      *returned(s: UThreadScheduler): Gen<void> {
-        { const r = runUserNow(s.sched, "ngpt.scheduler.cameback"); if (r) yield* runUserRest(s.sched, "ngpt.scheduler.cameback", r); }
+      *returned(s: UserThreadScheduler): Gen<void> {
+        { const r = s.sched.runUserNow("ngpt.scheduler.cameback"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.cameback", r); }
         yield* lib.now(s.sched); // snapshot
-        { const r = runUserNow(s.sched, "ngpt.scheduler.requeue"); if (r) yield* runUserRest(s.sched, "ngpt.scheduler.requeue", r); }
+        { const r = s.sched.runUserNow("ngpt.scheduler.requeue"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.requeue", r); }
         yield* lib.now(s.sched); // event_wait: snapshot again
         // NGPT 2.2.1 polls for events only when a single thread is ready (none: see idle)
         if (s.ready.length === 1) yield* lib.eventManager(s, true);
       },
-      *idle(s: UThreadScheduler): Gen<boolean> {
+      *idle(s: UserThreadScheduler): Gen<boolean> {
         if (!s.fdWaits.length) return false;
         yield* lib.eventManager(s, false);
         return true;
       },
-      *enter(s: UThreadScheduler, next: UThread): Gen<void> {
-        { const r = runUserNow(s.sched, "ngpt.scheduler.pick"); if (r) yield* runUserRest(s.sched, "ngpt.scheduler.pick", r); }
+      *enter(s: UserThreadScheduler, next: UThread): Gen<void> {
+        { const r = s.sched.runUserNow("ngpt.scheduler.pick"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.pick", r); }
         yield* lib.now(s.sched); // lastran
-        { const r = runUserNow(s.sched, "ngpt.scheduler.dispatch"); if (r) yield* runUserRest(s.sched, "ngpt.scheduler.dispatch", r); }
+        { const r = s.sched.runUserNow("ngpt.scheduler.dispatch"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.dispatch", r); }
         yield* lib.mctxSwitch(s.sched, null, maskOf(next));
         s.sched.kernel.count("ngpt.switches");
       },

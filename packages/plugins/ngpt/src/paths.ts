@@ -6,7 +6,7 @@
  * `longjmp.c`, linux `sigprocmask.c`); cycles per op come from the CPU profile. The system calls
  * themselves (gettimeofday, rt_sigprocmask) are the kernel's paths, not listed here.
  */
-import { op, type OpLine, type PathDef } from "@siglab/core";
+import { op, type OpLine, type PathDef } from "@siglab/plugin-api";
 
 const SW = "uthread.switch";
 const LIB = "uthread.lib";

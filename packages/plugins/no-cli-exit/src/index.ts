@@ -6,11 +6,9 @@
  * between the flag test and the iret can set need_resched/sigpending that nobody looks at until
  * the task next enters the kernel.
  */
-import { ContainerModule } from "inversify";
-import { TOKENS, validateManifest, type LoadedPlugin, type OpLine, type PathDef, type PathTransform, type PathTransformContribution } from "@siglab/core";
-import manifestJson from "../plugin.json" with { type: "json" };
+import { ContainerModule, TOKENS, type CreateModule, type OpLine, type PathDef, type PathTransform, type PluginModule } from "@siglab/plugin-api";
+import manifest from "../plugin.json" with { type: "json" };
 
-const manifest = validateManifest(manifestJson, "packages/plugins/no-cli-exit/plugin.json");
 const ID = manifest.id;
 
 /** Drop the `cli` of ret_from_sys_call from a path; the flag test right after it says why it is racy now. */
@@ -32,14 +30,11 @@ export function transforms(exceptionPath: boolean): PathTransform[] {
   return out;
 }
 
-export const plugin: LoadedPlugin = {
-  manifest,
-  builtin: true,
-  module: (options) =>
-    new ContainerModule(({ bind }) => {
-      const exceptionPath = options["exceptionPath"] !== false;
-      bind<PathTransformContribution>(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => transforms(exceptionPath) });
-    }),
-};
+export const createModule: CreateModule = (options) =>
+  new ContainerModule(({ bind }) => {
+    const exceptionPath = options["exceptionPath"] !== false;
+    bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => transforms(exceptionPath) });
+  });
 
+const plugin: PluginModule<typeof manifest> = { manifest, createModule };
 export default plugin;

@@ -4,13 +4,13 @@
  * and sigreturn restores nothing. The patch also stopped clearing used_math, so the handler's
  * first FP instruction reloads the *interrupted* state instead of a fresh one.
  */
-import { ContainerModule } from "inversify";
-import { i387, signal, TOKENS, op, validateManifest, type Kernel, type LoadedPlugin, type PathDef, type SigAction, type SignalFpuPolicy, type SignalFrameK, type Task } from "@siglab/core";
-import manifestJson from "../plugin.json" with { type: "json" };
+import { ContainerModule, TOKENS, op, SA_NOFP, stateKey, type CreateModule, type Kernel, type PathDef, type PluginModule, type SigAction, type SignalFpuPolicy, type SignalFrame, type Task } from "@siglab/plugin-api";
+import manifest from "../plugin.json" with { type: "json" };
 
-const manifest = validateManifest(manifestJson, "packages/plugins/sa-nofp/plugin.json");
+export { SA_NOFP };
 
-export const SA_NOFP = signal.SA_NOFP;
+/** the frame carries no FP image because of SA_NOFP (sigreturn restores nothing) */
+const NOFP = stateKey("sa-nofp.frame", () => false);
 
 const PATHS: PathDef[] = [
   {
@@ -29,37 +29,33 @@ const PATHS: PathDef[] = [
 
 export class NoFpSignalFpu implements SignalFpuPolicy {
   readonly id = "sa-nofp";
-  private readonly base = new i387.I387SignalFpu();
   constructor(private readonly forceAll: boolean) {}
 
-  saveToFrame(k: Kernel, t: Task, frame: SignalFrameK, ka: SigAction): void {
+  saveToFrame(k: Kernel, t: Task, frame: SignalFrame, ka: SigAction): void {
     if (this.forceAll || ka.flags & SA_NOFP) {
       k.run("save_i387.nofp");
       frame.fpstate = null;
-      frame.ext["nofp"] = true;
+      frame.setSlot(NOFP, true);
       k.count("sa_nofp.skipped_saves");
       return;
     }
-    this.base.saveToFrame(k, t, frame);
+    k.baseline.signalFpu.saveToFrame(k, t, frame, ka);
   }
 
-  restoreFromFrame(k: Kernel, t: Task, frame: SignalFrameK): void {
-    if (frame.ext["nofp"]) {
+  restoreFromFrame(k: Kernel, t: Task, frame: SignalFrame): void {
+    if (frame.peekSlot(NOFP)) {
       k.run("restore_i387.nofp");
       return;
     }
-    this.base.restoreFromFrame(k, t, frame);
+    k.baseline.signalFpu.restoreFromFrame(k, t, frame);
   }
 }
 
-export const plugin: LoadedPlugin = {
-  manifest,
-  builtin: true,
-  module: (options) =>
-    new ContainerModule(({ rebind, bind }) => {
-      rebind<SignalFpuPolicy>(TOKENS.SignalFpuPolicy).toConstantValue(new NoFpSignalFpu(options["forceAll"] === true));
-      bind(TOKENS.PathContribution).toConstantValue({ paths: () => PATHS });
-    }),
-};
+export const createModule: CreateModule = (options) =>
+  new ContainerModule(({ rebind, bind }) => {
+    rebind(TOKENS.SignalFpuPolicy).toConstantValue(new NoFpSignalFpu(options["forceAll"] === true));
+    bind(TOKENS.PathContribution).toConstantValue({ paths: () => PATHS });
+  });
 
+const plugin: PluginModule<typeof manifest> = { manifest, createModule };
 export default plugin;

@@ -5,10 +5,7 @@
  * calls), ebp is zeroed; at SYSENTER_RETURN the stub pops the ecx/edx/ebp it pushed. Any work or
  * changed pt_regs (signal delivery, sigreturn: TIF_IRET) must therefore leave through iret.
  */
-import { NR, type EntryMechanism, type Kernel, type Task } from "@siglab/core";
-import { SYSCALL_EIP } from "@siglab/core/runtime/gate.js";
-
-type ResolvedProfile = Parameters<EntryMechanism["checkCpu"]>[0];
+import { NR, stateKey, SYSCALL_EIP, type EntryMechanism, type Kernel, type ResolvedProfile, type Task } from "@siglab/plugin-api";
 
 export interface SysenterOptions {
   /** how the signal trampoline enters sys_sigreturn: "int80" (2.5.53 retcode, glibc __restore) or "vsyscall" */
@@ -37,13 +34,13 @@ interface EntryState {
   resumeStub: StubSave | null;
 }
 
-/** frame.ext key: the interrupted context sits at SYSENTER_RETURN (its stub save is on the user stack) */
-export const STUB_KEY = "sysenter.stub";
+/** per frame: the interrupted context sits at SYSENTER_RETURN (its stub save is on the user stack) */
+export const STUB_KEY = stateKey<StubSave | null>("sysenter.stub", () => null);
+
+const ENTRY_STATE = stateKey<EntryState>("sysenter.entry", () => ({ via: null, sigreturn: false, work: false, eax: undefined, saved: { ebx: 0, esi: 0, edi: 0, ecx: 0, edx: 0, ebp: 0 }, resumeStub: null }));
 
 function stateOf(t: Task): EntryState {
-  let s = t.ext["sysenter"] as EntryState | undefined;
-  if (!s) t.ext["sysenter"] = s = { via: null, sigreturn: false, work: false, eax: undefined, saved: { ebx: 0, esi: 0, edi: 0, ecx: 0, edx: 0, ebp: 0 }, resumeStub: null };
-  return s;
+  return t.slot(ENTRY_STATE);
 }
 
 export class SysenterEntry implements EntryMechanism {
@@ -60,10 +57,10 @@ export class SysenterEntry implements EntryMechanism {
     k.events.on("signal.interrupt", (t, frame) => {
       const s = stateOf(t);
       const stub = s.sigreturn ? s.resumeStub : s.via === "sysenter" ? { ...s.saved } : null;
-      if (stub) frame.ext[STUB_KEY] = stub;
+      if (stub) frame.setSlot(STUB_KEY, stub);
     });
     k.events.on("signal.return", (t, frame) => {
-      stateOf(t).resumeStub = (frame.ext[STUB_KEY] as StubSave | undefined) ?? null;
+      stateOf(t).resumeStub = frame.peekSlot(STUB_KEY) ?? null;
     });
   }
 

@@ -2,7 +2,7 @@
  * The SYSENTER fast system call of Linux 2.5.53 (code as in 2.6.11: arch/i386/kernel/entry.S
  * sysenter_entry, vsyscall-sysenter.S __kernel_vsyscall), following kernel-paths.md §3.
  */
-import { op, type OpLine, type PathDef, type PathTransform } from "@siglab/core";
+import { op, type OpLine, type PathDef, type PathTransform } from "@siglab/plugin-api";
 
 export const ORIGIN = "sysenter";
 

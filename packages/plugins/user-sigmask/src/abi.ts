@@ -4,7 +4,7 @@
  * collection are two new system calls (numbers of this plugin, not of any Linux kernel; Knight's
  * 2006 patch used a new rt_sigprocmask `how` instead).
  */
-import { Sigset, type Gen, type Task, type ThreadImpl } from "@siglab/core";
+import { Sigset, stateKey, type Gen, type RuntimeThread, type Task, type UserSigmaskService } from "@siglab/plugin-api";
 
 export const NR_USER_SIGMASK_REGISTER = 496;
 export const NR_USER_SIGMASK_COLLECT = 497;
@@ -18,10 +18,11 @@ export interface Registration {
   addr: number;
 }
 
-export const REG_KEY = "user-sigmask";
+/** per task: task->sigmask_uptr (null: no page registered) */
+export const REGISTRATION = stateKey<Registration | null>("user-sigmask.registration", () => null);
 
-export function registrationOf(t: Task): Registration | undefined {
-  return t.ext[REG_KEY] as Registration | undefined;
+export function registrationOf(t: Task): Registration | null {
+  return t.peekSlot(REGISTRATION) ?? null;
 }
 
 /** The mask words as they are in the page now (no cost: for checkers and for the kernel's read). */
@@ -36,11 +37,11 @@ export function rawPendingWord(t: Task, reg: Registration): number {
 }
 
 /** What a thread library (or a workload through the plugin's syscalls) uses. */
-export class UserSigmaskAbi {
+export class UserSigmaskAbi implements UserSigmaskService {
   readonly id = "user-sigmask";
 
   /** Register a page for the caller's task the first time (one mmap, one registration syscall). */
-  *ensureRegistered(th: ThreadImpl): Gen<Registration> {
+  *ensureRegistered(th: RuntimeThread): Gen<Registration> {
     const have = registrationOf(th.task);
     if (have) return have;
     const addr = yield* th.mmap(4096, 3);
@@ -54,7 +55,7 @@ export class UserSigmaskAbi {
    * sigprocmask through the page: load the old words, store the new ones; after a store that
    * unblocks something, load the pending word and, if set, enter the kernel to collect.
    */
-  *sigprocmask(th: ThreadImpl, how: 0 | 1 | 2, set: number[] | null): Gen<number[]> {
+  *sigprocmask(th: RuntimeThread, how: 0 | 1 | 2, set: number[] | null): Gen<number[]> {
     const reg = yield* this.ensureRegistered(th);
     const k = th.kernel;
     const old = new Sigset((yield* th.load(reg.addr + MASK_LO)) >>> 0, (yield* th.load(reg.addr + MASK_HI)) >>> 0);

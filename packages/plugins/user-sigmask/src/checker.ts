@@ -3,9 +3,9 @@
  * the kernel does not know (sigpending clear) and the page's pending word is not set, nothing will
  * make the library enter the kernel: the signal waits for an unrelated recalc_sigpending. Such a
  * signal is reported as delayed when it is finally delivered, or as lost when the run ends first.
- * (The core's blocked-signal checker covers the other direction through t.ext["userBlocked"].)
+ * (The core's blocked-signal checker covers the other direction through task.userMask.)
  */
-import type { InvariantChecker, Kernel, Task } from "@siglab/core";
+import type { InvariantChecker, Kernel, Task } from "@siglab/plugin-api";
 import { MASK_HI, MASK_LO, rawPendingWord, rawUserMask, registrationOf } from "./abi.js";
 
 interface Stranded {
@@ -36,7 +36,7 @@ export class ParkedSignalChecker implements InvariantChecker {
         severity: "warning",
         kind: "delayed-signal",
         message: `signal ${frame.sig} to task ${t.pid} was unblocked by a store to the user mask page but delivered only ${delay} cycles later (the kernel learnt of it at an unrelated recalc_sigpending)`,
-        evidence: { task: t.pid, signal: frame.sig, delayCycles: delay, delayUs: delay / k.profile.mhz, since: s.since, pendingWord: 0, maskStore: k.deps.maskStore.id, variants: k.variantIds.join(",") || "baseline" },
+        evidence: { task: t.pid, signal: frame.sig, delayCycles: delay, delayUs: delay / k.profile.mhz, since: s.since, pendingWord: 0, maskStore: k.policies.maskStore.id, variants: k.variantIds.join(",") || "baseline" },
       });
     });
     // a task that exits, or is still alive when the run ends, with a stranded signal lost it
@@ -56,7 +56,7 @@ export class ParkedSignalChecker implements InvariantChecker {
       severity: "error",
       kind: "lost-signal",
       message: `signal(s) ${sigs.join(", ")} to task ${t.pid} were left pending although the user mask no longer blocks them; the kernel never delivered them`,
-      evidence: { task: t.pid, signal: sigs[0]!, signals: sigs, pendingWord: rawPendingWord(t, reg), since: this.stranded.get(t)?.since ?? -1, maskStore: k.deps.maskStore.id, variants: k.variantIds.join(",") || "baseline" },
+      evidence: { task: t.pid, signal: sigs[0]!, signals: sigs, pendingWord: rawPendingWord(t, reg), since: this.stranded.get(t)?.since ?? -1, maskStore: k.policies.maskStore.id, variants: k.variantIds.join(",") || "baseline" },
     });
     this.stranded.delete(t);
   }

@@ -1,5 +1,5 @@
 /** The kernel's and the library's extra work for a mask kept in a user page (op lists). */
-import { op, type PathDef } from "@siglab/core";
+import { op, type PathDef } from "@siglab/plugin-api";
 
 export const USER_SIGMASK_PATHS: PathDef[] = [
   {

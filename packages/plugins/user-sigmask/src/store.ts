@@ -4,7 +4,7 @@
  * recalc_sigpending, do_signal — and keeps the page's pending word in step with the signals it
  * parked. Observers (checkers, running in user mode) read the page for free.
  */
-import { Sigset, type Kernel, type SignalMaskStore, type Task } from "@siglab/core";
+import { Sigset, type Kernel, type SignalMaskStore, type Task } from "@siglab/plugin-api";
 import { PENDING, rawPendingWord, rawUserMask, registrationOf, type Registration } from "./abi.js";
 
 export interface UserMaskOptions {

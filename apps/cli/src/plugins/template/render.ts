@@ -1,14 +1,17 @@
 /**
  * The plugin skeleton of `siglab plugin new`: the files under files/ (with `.tmpl` dropped and
- * `__ID__` / `__API_VERSION__` filled in) plus the plugin-API declarations as types/.
+ * `__ID__` / `__API_VERSION__` / `__PLUGIN_API_SPEC__` filled in). The skeleton depends on
+ * @siglab/plugin-api: from this SigLab checkout (a file: dependency) — on npm, `^<version>`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PLUGIN_API_VERSION } from "@siglab/core";
 
+/** packages/plugin-api of this SigLab (what a new plugin's package.json depends on). */
+export const PLUGIN_API_PACKAGE = fileURLToPath(new URL("../../../../../packages/plugin-api/", import.meta.url)).replace(/\/$/, "");
+
 export const TEMPLATE_DIR = fileURLToPath(new URL("./files/", import.meta.url));
-export const PLUGIN_API_DTS = fileURLToPath(new URL("./plugin-api.d.ts", import.meta.url));
 
 /** Same rule as the manifest schema's id pattern. */
 export const PLUGIN_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -22,13 +25,12 @@ export function renderPluginSkeleton(id: string): Record<string, string> {
   if (!PLUGIN_ID_PATTERN.test(id)) {
     throw new Error(`'${id}' is not a valid plugin id: use lower-case letters, digits and '-', starting with a letter or digit (at most 64)`);
   }
-  const fill = (s: string) => s.replaceAll("__ID__", id).replaceAll("__API_VERSION__", PLUGIN_API_VERSION);
+  const fill = (s: string) => s.replaceAll("__ID__", id).replaceAll("__API_VERSION__", PLUGIN_API_VERSION).replaceAll("__PLUGIN_API_SPEC__", `file:${PLUGIN_API_PACKAGE}`);
   const out: Record<string, string> = {};
   for (const file of walk(TEMPLATE_DIR).sort()) {
     let rel = relative(TEMPLATE_DIR, file).split(sep).join("/").replace(/\.tmpl$/, "");
     if (rel === "gitignore") rel = ".gitignore"; // npm drops files named .gitignore from packages
     out[fill(rel)] = fill(readFileSync(file, "utf8"));
   }
-  out["types/plugin-api.d.ts"] = readFileSync(PLUGIN_API_DTS, "utf8");
   return out;
 }

@@ -1,0 +1,66 @@
+/**
+ * The kernel's functions as plugins reach them (the plugin API's SignalFunctions, FpuFunctions,
+ * ...): Linux's names, bound to one run's kernel. Core code calls the functions directly.
+ */
+import type { FileFunctions, FpuFunctions, MmFunctions, SchedFunctions, SignalFunctions } from "@siglab/plugin-api";
+import { configureDevice, deviceOf } from "./device.js";
+import { cloneFpstate, do_device_not_available, fpstateFromRegs, regsFromFpstate, restore_i387, unlazy_fpu, userFpuView } from "./i387.js";
+import type { Kernel } from "./kernel.js";
+import { ownFrame, ownRegs, ownTask } from "./own.js";
+import { do_page_fault } from "./mm.js";
+import { filesOf, roundUpToTick } from "./pipe.js";
+import { schedule } from "./sched.js";
+import { dequeue_signal, force_sig_info, send_sig_info } from "./signal.js";
+
+export function signalFunctions(k: Kernel): SignalFunctions {
+  return {
+    send_sig_info: (sig, info, t) => send_sig_info(k, sig, info, ownTask(t)),
+    force_sig_info: (sig, info, t) => force_sig_info(k, sig, info, ownTask(t)),
+    dequeue_signal: (t, mask) => dequeue_signal(k, ownTask(t), mask),
+    recalc_sigpending: (t) => k.recalcSigpending(ownTask(t)),
+    blockedOf: (t) => k.blockedOf(ownTask(t)),
+  };
+}
+
+export function fpuFunctions(k: Kernel): FpuFunctions {
+  return {
+    unlazy_fpu: (t, pathFxsr, pathFsave) => unlazy_fpu(k, ownTask(t), pathFxsr, pathFsave),
+    restore_i387: (t, frame) => restore_i387(k, ownTask(t), ownFrame(frame)),
+    do_device_not_available: (t) => do_device_not_available(k, ownTask(t)),
+    userFpuView: (t) => userFpuView(k, ownTask(t)),
+    fpstateFromRegs: (f) => fpstateFromRegs(k, ownRegs(f)),
+    regsFromFpstate: (s, into) => regsFromFpstate(k, s, ownRegs(into)),
+    cloneFpstate: (s) => cloneFpstate(s),
+    take: (src) => k.fpuPool.take(ownRegs(src)),
+    blank: () => {
+      const f = k.fpuPool.take(k.cpu.fpu);
+      f.init();
+      return f;
+    },
+    give: (f) => k.fpuPool.give(f ? ownRegs(f) : f),
+  };
+}
+
+export function schedFunctions(k: Kernel): SchedFunctions {
+  return {
+    schedule: () => schedule(k),
+    wake_up: (t) => k.wakeUp(ownTask(t)),
+    add_to_runqueue: (t) => k.addToRunqueue(ownTask(t)),
+    del_from_runqueue: (t) => k.delFromRunqueue(ownTask(t)),
+    roundUpToTick: (cycle) => roundUpToTick(k, cycle),
+  };
+}
+
+export function mmFunctions(k: Kernel): MmFunctions {
+  return {
+    do_page_fault: (t, addr, write, code) => do_page_fault(k, ownTask(t), addr, write, code),
+  };
+}
+
+export function fileFunctions(k: Kernel): FileFunctions {
+  return {
+    file: (t, fd) => filesOf(ownTask(t)).get(fd) ?? undefined,
+    disk: () => deviceOf(k),
+    configureDisk: (cfg, who) => configureDevice(k, cfg, who),
+  };
+}

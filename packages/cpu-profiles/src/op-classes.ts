@@ -1,0 +1,2 @@
+/** The op classes are part of the plugin API (plugins write kernel paths with them). */
+export { OP_CLASSES, OP_CLASS_IDS, type OpClass, type OpClassInfo } from "@siglab/plugin-api";

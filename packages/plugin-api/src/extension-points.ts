@@ -1,0 +1,129 @@
+/**
+ * Extension points: the interfaces a plugin implements. Single-valued points (an entry mechanism,
+ * an FPU policy, the mask store, the thread library) are replaced with `rebind` and must be listed
+ * in the manifest's `replaces`; multi-valued points (syscalls, paths, checkers, ...) are added to
+ * with `bind` and collected by the core. Tokens are in tokens.ts.
+ */
+import type { CpuProfileFile, ResolvedProfile } from "./profile-types.js";
+import type { Kernel, Task } from "./kernel.js";
+import type { PathDef, PathTransform } from "./paths.js";
+import type { SigAction, SignalFrame } from "./signals.js";
+import type { Sigset } from "./sigset.js";
+import type { Gen, RuntimeThread } from "./threads.js";
+
+/** How user mode enters and leaves the kernel for a system call (int $0x80 / SYSENTER / SYSCALL). */
+export interface EntryMechanism {
+  readonly id: string;
+  /** null if usable on this CPU, else the reason (e.g. "CPU has no SEP") */
+  checkCpu(profile: ResolvedProfile): string | null;
+  /** user -> kernel for system call `nr` (a mechanism may enter some calls differently, e.g. sigreturn) */
+  enter(k: Kernel, task: Task, nr: number): void;
+  /** test the work flags on the way out; true when there is work (reschedule or signal) */
+  exitTest(k: Kernel, task: Task): boolean;
+  /** kernel -> user; `mustIret` when pt_regs were changed (signal frame, sigreturn) */
+  leave(k: Kernel, task: Task, mustIret: boolean): void;
+}
+
+/** What setup_frame does with the FPU state, and what sigreturn restores (save_i387/restore_i387). */
+export interface SignalFpuPolicy {
+  readonly id: string;
+  saveToFrame(k: Kernel, task: Task, frame: SignalFrame, ka: SigAction): void;
+  restoreFromFrame(k: Kernel, task: Task, frame: SignalFrame): void;
+}
+
+/** FPU handling at context switch and on #NM (lazy by default: TS set on switch, restore on trap). */
+export interface SwitchFpuPolicy {
+  readonly id: string;
+  switchOut(k: Kernel, prev: Task): void;
+  switchIn(k: Kernel, next: Task): void;
+  /** #NM: math_state_restore */
+  deviceNotAvailable(k: Kernel, task: Task): void;
+}
+
+/** Where the blocked mask lives (task->blocked by default; a user page with user-sigmask). */
+export interface SignalMaskStore {
+  readonly id: string;
+  /** the mask the kernel must honour at delivery */
+  effectiveBlocked(k: Kernel, task: Task): Sigset;
+  /** the mask do_signal dequeues with (defaults to effectiveBlocked; a variant may read less) */
+  deliveryBlocked?(k: Kernel, task: Task): Sigset;
+}
+
+/** A system call added to the table; reached by a workload's `t.syscall(nr, ...args)`. */
+export interface SyscallContribution {
+  nr: number;
+  name: string;
+  /**
+   * A plain function returns the result (>= 0 or -errno); with `blocking`, a generator function
+   * that may sleep with `yield* k.sched.schedule()`. `args` are plain data the workload passed.
+   */
+  handler(k: Kernel, task: Task, args: unknown[]): unknown;
+  blocking?: boolean;
+  /** the path charged as the syscall's body (default "sys_ni_syscall") */
+  path?: string;
+}
+
+export interface PathContribution {
+  paths(): PathDef[];
+}
+
+export interface PathTransformContribution {
+  transforms(): PathTransform[];
+}
+
+/** Called on #NM before the switch policy (lazy FPU frame variants). Return true if handled. */
+export interface FpuTrapHook {
+  onDeviceNotAvailable(k: Kernel, task: Task): boolean;
+}
+
+/** Called on #PF before the default handling. Return true if handled (the access is retried). */
+export interface PageFaultHook {
+  onPageFault(k: Kernel, task: Task, addr: number, write: boolean): boolean;
+}
+
+/** Subscribes to kernel events and reports findings; it must not change the simulation. */
+export interface InvariantChecker {
+  readonly id: string;
+  attach(k: Kernel): void;
+}
+
+export interface CpuProfileContribution {
+  profiles(): CpuProfileFile[];
+}
+
+/**
+ * A workload shipped with a plugin (shown in `siglab list` and the app's example list). A
+ * third-party plugin ships them as .ts files in its examples/ folder.
+ */
+export interface ExampleWorkload {
+  id: string;
+  title: string;
+  file: string;
+  /** the workload's TypeScript source */
+  source: string;
+  /** plugins this example needs to show its point (e.g. sa_nofp_hazard -> sa-nofp) */
+  suggestedVariants?: { id: string; options?: Record<string, string | number | boolean> }[];
+}
+
+/** A named variant stack (shown by `siglab list`, used with `--preset`); in plugin.json's "presets". */
+export interface Preset {
+  /** e.g. "linux-2.5.53" */
+  id: string;
+  /** e.g. "Linux 2.5.53 + SYSENTER" */
+  name: string;
+  description: string;
+  stack: { id: string; options?: Record<string, string | number | boolean> }[];
+}
+
+/** Runs when a kernel is created for a run, before the first task exists. */
+export interface KernelSetupContribution {
+  setup(k: Kernel): void;
+}
+
+/**
+ * The user-space signal mask (a service the user-sigmask plugin provides, thread libraries use):
+ * sigprocmask through a page the kernel reads at delivery, instead of a system call.
+ */
+export interface UserSigmaskService {
+  sigprocmask(th: RuntimeThread, how: 0 | 1 | 2, set: number[] | null): Gen<number[]>;
+}

@@ -1,0 +1,218 @@
+/**
+ * The simulated kernel of one run, as plugins see it: tasks, the kernel's functions (named after
+ * Linux's: send_sig_info, unlazy_fpu, schedule, ...), events to observe, counters and findings,
+ * and typed per-run state.
+ */
+import type { CpuProfileFile, ResolvedProfile } from "./profile-types.js";
+import type { EntryMechanism, SignalFpuPolicy, SignalMaskStore, SwitchFpuPolicy, UserSigmaskService } from "./extension-points.js";
+import type { AddressSpace, Cpu, FpuRegs, UserRegs } from "./machine.js";
+import type { FrameFpState, PendingSignal, SigInfo, SignalFrame } from "./signals.js";
+import type { Sigset } from "./sigset.js";
+import type { StateHolder } from "./state.js";
+import type { Finding } from "./results.js";
+import type { Gen } from "./threads.js";
+
+export type { CpuProfileFile, ResolvedProfile };
+
+export type TaskState = "running" | "interruptible" | "zombie" | "dead";
+
+/** task_struct: what a plugin may read and change (its own state goes in slot()). */
+export interface Task extends StateHolder {
+  readonly pid: number;
+  readonly tgid: number;
+  ppid: number;
+  readonly name: string;
+  state: TaskState;
+  /** ticks left in this timeslice */
+  counter: number;
+  needResched: boolean;
+  sigpending: boolean;
+  /** 2.4 used_math */
+  usedMath: boolean;
+  /** 2.4 PF_USEDFPU: the registers hold this task's live FPU state */
+  usedFpu: boolean;
+  /** thread.i387 */
+  readonly fpu: FpuRegs;
+  readonly regs: UserRegs;
+  blocked: Sigset;
+  readonly pending: Sigset;
+  readonly queue: PendingSignal[];
+  mm: AddressSpace;
+  readonly children: Task[];
+  /** depth of signal handlers running in this task */
+  handlerDepth: number;
+  waitingOn: unknown;
+  wakeReason: string;
+  timeoutAt: number;
+  /**
+   * The mask the program means when a library keeps it in user space (an M:N library's intended
+   * mask, a user-sigmask page): the blocked-signal checker honours it. null: task->blocked.
+   */
+  userMask: { has(sig: number): boolean } | null;
+}
+
+
+/** The kernel events checkers and plugins observe (and plugins may emit their own). */
+export interface KernelEventMap {
+  tick: [task: Task];
+  /** a frame was built and the handler is about to run (before any FPU save) */
+  "signal.deliver": [task: Task, frame: SignalFrame];
+  /** state at interruption, before setup_frame touches anything */
+  "signal.interrupt": [task: Task, frame: SignalFrame];
+  /** sigreturn finished restoring the interrupted context */
+  "signal.return": [task: Task, frame: SignalFrame];
+  /** about to dequeue `sig` for delivery */
+  "signal.dequeue": [task: Task, sig: number];
+  "signal.queued": [task: Task, sig: number, queued: boolean];
+  "switch.out": [task: Task];
+  "switch.in": [task: Task];
+  /** returning to user mode (subscribing slows every syscall: prefer the other events) */
+  "return.user": [task: Task, intoHandler: boolean];
+  /** a user-mode store completed */
+  "user.store": [task: Task, addr: number];
+  "run.end": [];
+}
+
+type Arg<T extends unknown[], I extends number> = I extends keyof T ? T[I] : undefined;
+
+export interface KernelEvents {
+  on<K extends keyof KernelEventMap>(ev: K, h: (...args: KernelEventMap[K]) => void): void;
+  has(ev: keyof KernelEventMap): boolean;
+  emit<K extends keyof KernelEventMap>(ev: K, a?: Arg<KernelEventMap[K], 0>, b?: Arg<KernelEventMap[K], 1>, c?: Arg<KernelEventMap[K], 2>): void;
+}
+
+export interface KernelConfig {
+  /** timer interrupts per second */
+  hz: number;
+  timesliceTicks: number;
+  maxCycles: number;
+  maxSteps: number;
+  seed: number;
+  timeline: boolean;
+}
+
+/** kernel/signal.c */
+export interface SignalFunctions {
+  /** queue `sig` for `t` and wake it if unblocked; 0 or -errno */
+  send_sig_info(sig: number, info: SigInfo, t: Task): number;
+  /** a synchronous signal (a fault): unblocked and un-ignored first */
+  force_sig_info(sig: number, info: SigInfo, t: Task): number;
+  dequeue_signal(t: Task, mask: Sigset): { sig: number; info: SigInfo } | null;
+  recalc_sigpending(t: Task): void;
+  /** the mask delivery must honour (task->blocked, or the SignalMaskStore's) */
+  blockedOf(t: Task): Sigset;
+}
+
+/** arch/i386/kernel/i387.c */
+export interface FpuFunctions {
+  /** save the task's live FPU state to thread.i387 (runs pathFxsr or pathFsave) and set TS */
+  unlazy_fpu(t: Task, pathFxsr: string, pathFsave: string): void;
+  /** restore_i387 from the frame being returned from (the 2.4 code) */
+  restore_i387(t: Task, frame: SignalFrame): void;
+  /** #NM: math_state_restore through the run's SwitchFpuPolicy */
+  do_device_not_available(t: Task): void;
+  /** the FPU state the task sees in user mode (live registers or thread.i387) */
+  userFpuView(t: Task): FpuRegs;
+  fpstateFromRegs(f: FpuRegs): FrameFpState;
+  regsFromFpstate(s: FrameFpState, into: FpuRegs): void;
+  cloneFpstate(s: FrameFpState | null): FrameFpState | null;
+  /** a copy of `src` from the run's pool of register files (give() it back when done) */
+  take(src: FpuRegs): FpuRegs;
+  /** a register file from the pool in the state fninit (+ the MXCSR reset value) leaves */
+  blank(): FpuRegs;
+  give(f: FpuRegs | null | undefined): void;
+}
+
+/** kernel/sched.c */
+export interface SchedFunctions {
+  /** sleep or give up the CPU: `yield* k.sched.schedule()` in a blocking syscall's generator */
+  schedule(): Gen<void>;
+  /** try_to_wake_up */
+  wake_up(t: Task): void;
+  add_to_runqueue(t: Task): void;
+  del_from_runqueue(t: Task): void;
+  /** the first timer tick at or after `cycle` (timeouts expire on ticks) */
+  roundUpToTick(cycle: number): number;
+}
+
+/** arch/i386/mm/fault.c */
+export interface MmFunctions {
+  /** #PF: a hook may handle it, else SIGSEGV/SIGBUS with si_addr = addr */
+  do_page_fault(t: Task, addr: number, write: boolean, code: number): void;
+}
+
+/** An open file as the file table holds it (a pipe end, or a character device). */
+export interface OpenFile {
+  /** the character device behind it; null for a pipe end */
+  readonly dev: "null" | "zero" | "disk" | null;
+  readonly mode: "r" | "w" | "rw";
+  /** O_NONBLOCK, O_ASYNC, ... */
+  flags: number;
+}
+
+/** A device with latency (/dev/siglab-disk): requests complete after a delay, by interrupt. */
+export interface LatencyDevice {
+  /** start a request of `bytes`; `done` runs in the completion interrupt with the result */
+  submit(k: Kernel, bytes: number, done: (result: number) => void): void;
+}
+
+/** fs/ and drivers/ */
+export interface FileFunctions {
+  /** the open file behind `fd` in `t` (undefined: not open) */
+  file(t: Task, fd: number): OpenFile | undefined;
+  /** the run's /dev/siglab-disk */
+  disk(): LatencyDevice;
+  /** set the disk's latency and interval (once per run, before it is opened); `who` names the caller */
+  configureDisk(cfg: { latencyUs?: number; intervalUs?: number }, who: string): void;
+}
+
+/** The mechanisms of this run: the ones in force, and the 2.4 baseline ones (to delegate to). */
+export interface KernelPolicies {
+  readonly entry: EntryMechanism;
+  readonly signalFpu: SignalFpuPolicy;
+  readonly switchFpu: SwitchFpuPolicy;
+  readonly maskStore: SignalMaskStore;
+}
+
+/** The simulated kernel of one run (one CPU). Per-run plugin state goes in slot(). */
+export interface Kernel extends StateHolder {
+  readonly profile: ResolvedProfile;
+  readonly config: KernelConfig;
+  readonly cpu: Cpu;
+  readonly events: KernelEvents;
+  readonly tasks: ReadonlyMap<number, Task>;
+  readonly runqueue: readonly Task[];
+  readonly idle: Task;
+  readonly current: Task;
+  /** the ids of the plugins in this run's variant stack */
+  readonly variantIds: readonly string[];
+  /** simulated cycles so far */
+  readonly cycles: number;
+
+  readonly signal: SignalFunctions;
+  readonly fpu: FpuFunctions;
+  readonly sched: SchedFunctions;
+  readonly mm: MmFunctions;
+  readonly files: FileFunctions;
+  /** the mechanisms in force in this run */
+  readonly policies: KernelPolicies;
+  /** Linux 2.4's own mechanisms (a variant delegates to them for the cases it does not change) */
+  readonly baseline: KernelPolicies;
+  /** the user-space signal mask service, when a plugin of the stack provides one */
+  readonly userSigmask: UserSigmaskService | null;
+
+  /** run a kernel path once: charge its ops (an interrupt may land between them) */
+  run(path: string): void;
+  /** run a one-op path n times (data-dependent work: lines copied, registers converted, ...) */
+  runN(path: string, n: number): void;
+  /** one workload step: enforces the run's step and cycle budgets */
+  step(): void;
+  /** add to a counter shown with the results */
+  count(name: string, n?: number): void;
+  /** deterministic random number in [0, 1) from the experiment's seed */
+  random(): number;
+  /** record a finding; repeats are folded into one with a count */
+  report(f: Finding): void;
+  /** queue a timer or device event at an absolute cycle */
+  scheduleEvent(at: number, kind: "timer" | "device", fire: () => void): void;
+}
