@@ -42,7 +42,8 @@ cli.version("0.1.0");
 
 try {
   cli.parse(process.argv, { run: false });
-  if (!cli.matchedCommand && cli.args.length) {
+  const helped = cli.options["help"] === true || cli.options["h"] === true;
+  if (!cli.matchedCommand && cli.args.length && !helped) {
     console.error(`siglab: unknown command '${cli.args[0]}' (try --help)`);
     process.exitCode = 2;
   } else if (!cli.matchedCommand && !cli.options["help"] && !cli.options["version"]) {

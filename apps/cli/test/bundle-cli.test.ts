@@ -47,9 +47,12 @@ function writeTree(dir: string, files: Record<string, string>): void {
 }
 
 const THIRD_PARTY = {
-  "thirdparty-mask/plugin.json": JSON.stringify({ id: "thirdparty-mask", version: "0.3.1", apiVersion: "1.0", displayName: "Mask", description: "test", options: {}, contributes: ["SignalMaskStore"], main: "dist/index.js" }),
+  "thirdparty-mask/plugin.json": JSON.stringify({ id: "thirdparty-mask", version: "0.3.1", apiVersion: "2.0", displayName: "Mask", description: "test", options: {}, contributes: ["SignalMaskStore"], main: "dist/index.js" }),
   "thirdparty-mask/dist/index.js": "export default () => null;\n",
   "thirdparty-mask/node_modules/dep/index.js": "not embedded\n",
+  "thirdparty-mask/src/index.ts": "// not embedded: only the built code\n",
+  "thirdparty-mask/test/x.test.ts": "// not embedded\n",
+  "thirdparty-mask/examples/mask_demo.ts": "// embedded: an example workload\n",
 };
 
 function deps(over: Partial<BundleCommandDeps> = {}, salt = 0): BundleCommandDeps {
@@ -103,7 +106,25 @@ async function exportBundle(name = "x.siglab"): Promise<string> {
   return file;
 }
 
+describe("bundle options", () => {
+  it("an option an action does not read is an error, not silently ignored", async () => {
+    const cli = cac("siglab");
+    registerBundleCommands(cli, { ...deps(), addRunOptions });
+    cli.parse(["node", "siglab", "bundle", "info", join(root, "work", "none.siglab"), "--timeline"], { run: false });
+    await cli.runMatchedCommand();
+    expect(process.exitCode).toBe(2);
+    process.exitCode = 0;
+    expect(err.join("\n")).toMatch(/siglab bundle info: --timeline has no effect on bundle info/);
+  });
+});
+
 describe("siglab bundle export", () => {
+  it("embeds a third-party plugin's manifest, built code and examples only", async () => {
+    const file = await exportBundle();
+    const b = readBundle(new Uint8Array(readFileSync(file)), { fileName: file });
+    expect(Object.keys(b.embeddedPlugins["thirdparty-mask"]!).sort()).toEqual(["dist/index.js", "examples/mask_demo.ts", "plugin.json"]);
+  });
+
   it("runs every run of the experiment and writes a bundle that reads back", async () => {
     const file = await exportBundle();
     expect(calls).toHaveLength(4);
@@ -113,7 +134,7 @@ describe("siglab bundle export", () => {
     expect(b.plugins.map((p) => `${p.id}@${p.version}:${p.source}`)).toEqual(["sa-nofp@1.0.0:builtin", "thirdparty-mask@0.3.1:embedded"]);
     // built-in hashed over manifest + sources (tests excluded); third-party code embedded without node_modules
     expect(b.plugins[0]!.hash).toBe(hashFileSet({ "plugin.json": readFileSync(join(root, "builtin/sa-nofp/plugin.json")), "src/index.ts": strToU8("export {};\n") }));
-    expect(Object.keys(b.embeddedPlugins["thirdparty-mask"]!).sort()).toEqual(["dist/index.js", "plugin.json"]);
+    expect(Object.keys(b.embeddedPlugins["thirdparty-mask"]!).sort()).toEqual(["dist/index.js", "examples/mask_demo.ts", "plugin.json"]);
     expect(out.at(-1)).toMatch(/wrote .*x\.siglab: 4 runs, \d+ bytes, embeds third-party plugins thirdparty-mask@0\.3\.1/);
   });
 
@@ -122,7 +143,7 @@ describe("siglab bundle export", () => {
     writeFileSync(file, "previous bundle");
     const failing = deps({ runInSandbox: async () => Promise.reject(new Error("sandbox crashed")) });
     const cli = cac("siglab");
-    registerBundleCommands(cli, failing);
+    registerBundleCommands(cli, { ...failing, addRunOptions });
     cli.parse(["node", "siglab", "bundle", "export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "-o", file, "--force"], { run: false });
     await cli.runMatchedCommand();
     expect(process.exitCode).toBe(1);
@@ -200,6 +221,18 @@ describe("siglab bundle info / verify / run", () => {
     expect(JSON.parse(readFileSync(join(root, "config", "trusted-plugins.json"), "utf8")).trusted).toEqual([expect.objectContaining({ id: "thirdparty-mask", version: "0.3.1", hash: expect.stringMatching(/^[0-9a-f]{64}$/) })]);
   });
 
+  it("verify --plugin-dir runs a local build in place of the embedded copy and says what differs", async () => {
+    const file = await exportBundle();
+    const local = join(root, "local");
+    writeTree(local, { ...THIRD_PARTY, "thirdparty-mask/plugin.json": THIRD_PARTY["thirdparty-mask/plugin.json"].replace('"0.3.1"', '"0.4.0"'), "thirdparty-mask/dist/index.js": "export default () => 1;\n" });
+    calls = [];
+    out = [];
+    // the user's own build needs no consent; it replaces the bundle's copy
+    expect(await bundleVerify(file, { pluginDir: local }, deps())).toBe(0);
+    expect(out.join("\n")).toMatch(/plugin thirdparty-mask: the bundle embeds 0\.3\.1 \(sha256 [0-9a-f]{64}\); running the local build 0\.4\.0 from .*local\/thirdparty-mask \(different code, sha256 [0-9a-f]{64}, version 0\.3\.1 -> 0\.4\.0\)/);
+    expect(calls[0]!.opts!.plugins!.map((p) => [p.id, p.origin, p.files["dist/index.js"]])).toEqual([["thirdparty-mask", join(local, "thirdparty-mask"), "export default () => 1;\n"]]);
+  });
+
   it("verify reports the values that differ and exits non-zero", async () => {
     const file = await exportBundle();
     out = [];
@@ -217,7 +250,7 @@ describe("siglab bundle info / verify / run", () => {
     writeFileSync(file, zipSync(files));
     calls = [];
     const cli = cac("siglab");
-    registerBundleCommands(cli, deps());
+    registerBundleCommands(cli, { ...deps(), addRunOptions });
     cli.parse(["node", "siglab", "bundle", "verify", file, "--trust-embedded"], { run: false });
     await cli.runMatchedCommand();
     expect(process.exitCode).toBe(2);
@@ -261,7 +294,7 @@ describe("siglab export csv|trace", () => {
   it("is reachable through cac", async () => {
     const file = await exportBundle();
     const cli = cac("siglab");
-    registerBundleCommands(cli, deps());
+    registerBundleCommands(cli, { ...deps(), addRunOptions });
     out = [];
     cli.parse(["node", "siglab", "export", "csv", file], { run: false });
     await cli.runMatchedCommand();
@@ -273,7 +306,7 @@ describe("siglab export csv|trace", () => {
 describe("-o outputs never destroy data (through cac, as the CLI runs them)", () => {
   async function cacRun(argv: string[]): Promise<number> {
     const cli = cac("siglab");
-    registerBundleCommands(cli, deps());
+    registerBundleCommands(cli, { ...deps(), addRunOptions });
     cli.parse(["node", "siglab", ...argv], { run: false });
     await cli.runMatchedCommand();
     const code = Number(process.exitCode ?? 0);

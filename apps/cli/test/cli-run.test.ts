@@ -65,6 +65,13 @@ describe("siglab run", () => {
     expect(u.out).toMatch(/ERROR \(budget\): .*hang\.ts: stopped after 2 s of host time/);
   }, 120_000);
 
+  it("`siglab plugin new --help` prints the command's help and succeeds", () => {
+    const r = siglab(["plugin", "new", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/siglab plugins <action> \[arg\]/);
+    expect(r.out + r.err).not.toMatch(/unknown command/);
+  });
+
   it("prints a kernel path op by op with --inspect", () => {
     const r = siglab(["run", "lat_syscall", "--param", "iterations=100", "--cpu", "p6-coppermine@1000", "--inspect", "system_call"]);
     expect(r.code).toBe(0);

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_API_VERSION } from "@siglab/core";
+import { BUILTIN_PROFILE_FILES, resolveInheritance } from "@siglab/cpu-profiles";
 import { listPlugins } from "../src/plugins/catalog.js";
 import { pluginSources } from "../src/plugins/load.js";
 import { runExperimentArgs } from "../src/commands/run.js";
@@ -76,6 +77,11 @@ beforeAll(() => {
   plugin(dir, "throws-in-module", manifest("throws-in-module"), `exports.createModule = () => { throw new Error("no module for you"); };`);
   plugin(dir, "throws-in-run", manifest("throws-in-run"), THROWS_IN_RUN);
   plugin(dir, "escapes", manifest("escapes"), `const fs = require("fs"); exports.createModule = () => null;`);
+  // a CPU profile contributed by a plugin (a copy of the P6 Coppermine under its own id)
+  const p6 = resolveInheritance(BUILTIN_PROFILE_FILES).find((p) => p.id === "p6-coppermine")!;
+  const mine = { ...p6, id: "p6-plugin", name: "P6 from a plugin" };
+  plugin(dir, "cpu-plus", manifest("cpu-plus", { contributes: ["CpuProfileContribution"] }), `const P = ${JSON.stringify(mine)};
+exports.createModule = (o, api) => new api.ContainerModule(({ bind }) => bind(api.TOKENS.CpuProfileContribution).toConstantValue({ profiles: () => [P] }));`);
   mkdirSync(join(root, "workloads"));
   writeFileSync(join(root, "workloads", "call250.ts"), WORKLOAD);
 });
@@ -168,6 +174,18 @@ describe("runs with bad plugins fail cleanly; the others go on", () => {
   it("a broken manifest: the run names the file and the field, even with options given", async () => {
     const [, bad] = await run("bad-manifest:x=1");
     expect(bad!.error!.message).toMatch(/bad-manifest\/plugin\.json: \/version/);
+  });
+
+  it("a CPU profile a plugin contributes can be named with --cpu (the run resolves it once the plugin loaded)", async () => {
+    const [r] = await runExperimentArgs("lat_syscall", { pluginDir: dir, variant: "cpu-plus", cpu: "p6-plugin@900", param: "iterations=100" });
+    expect(r!.error).toBeUndefined();
+    expect(r!.cpu).toEqual({ id: "p6-plugin", mhz: 900 });
+    const [d] = await runExperimentArgs("lat_syscall", { pluginDir: dir, variant: "cpu-plus", cpu: "p6-plugin", param: "iterations=100" });
+    expect(d!.cpu).toEqual({ id: "p6-plugin", mhz: 733 }); // the profile's default clock
+    // the same cycles as the built-in profile it copies
+    const [base] = await runExperimentArgs("lat_syscall", { cpu: "p6-coppermine@900", param: "iterations=100" });
+    expect(r!.totalCycles).toBe(base!.totalCycles);
+    await expect(runExperimentArgs("lat_syscall", { cpu: "p6-plugin" })).rejects.toThrow(/unknown CPU profile 'p6-plugin' .*a plugin may contribute others: name it with --variant/);
   });
 
   it("two plugins replacing the same extension point conflict, named both", async () => {

@@ -257,12 +257,12 @@ describe("the sandbox entry (sim.worker.ts) behind the supervisor", () => {
 
   it("stops promise jobs a run or an inspection leaves running forever; the next request gets a fresh worker", async () => {
     const created: number[] = [];
-    const sup = new Supervisor(webWorkerFactory(() => (created.push(1), nodeAsWebWorker(bundle)), { idleGraceMs: 300 }));
+    const sup = new Supervisor(webWorkerFactory(() => (created.push(1), nodeAsWebWorker(bundle)), { idleGraceMs: 300 }), { moduleMs: 400 });
     try {
       const bad = `${HEAD}(async () => { for (;;) await null; })();\nexport default workload({ name: "jobs", params: {}, *main(t) { yield* t.getpid(); t.report("reported", 1, ""); } });\n`;
       const js = transpileToCommonJs(bad, "w.ts");
-      // an inspection posts its answer, then the promise jobs run: the worker never takes the next request
-      await expect(sup.inspect("w.ts", bad, js)).rejects.toThrow(/code the inspection left running \(a promise job that never ends\?\) was stopped after 300 ms of host time/);
+      // an inspection lets the promise jobs run before it answers, under the inspection's budget
+      await expect(sup.inspect("w.ts", bad, js)).rejects.toThrow(/inspecting the workload stopped after 800 ms of host time \(its module, or promise jobs it left running, never finished\)/);
       // a run: the sandbox lets promise jobs run before it posts the result, under the run's budget
       const r = await sup.run({ spec: spec(bad, { budget: { maxHostMs: 800 } }), js, plugins: [], profiles: [] });
       expect(r.error).toMatchObject({ kind: "budget" });

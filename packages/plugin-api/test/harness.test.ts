@@ -54,4 +54,12 @@ describe("@siglab/plugin-api/harness", () => {
     const r = runWorkload({ plugins: [sneaky], variant: "sneaky", workload: "lat_syscall", params: { iterations: 10 } });
     expect(r.error?.message).toBe(`plugin 'sneaky' binds SyscallContribution but its manifest does not list it in "contributes"`);
   });
+
+  it("loads an arrow module that returns its last bind, and refuses an async one", () => {
+    const arrow: PluginModule = { manifest: { ...manifest, id: "arrow", contributes: ["PathContribution"] }, createModule: () => new ContainerModule(({ bind }) => bind(TOKENS.PathContribution).toConstantValue({ paths: () => [] })) };
+    expect(runWorkload({ plugins: [arrow], variant: "arrow", workload: "lat_syscall", params: { iterations: 10 } }).error).toBeUndefined();
+    const later: PluginModule = { manifest: { ...manifest, id: "later" }, createModule: () => new ContainerModule(async () => {}) };
+    const r = runWorkload({ plugins: [later], variant: "later", workload: "lat_syscall", params: { iterations: 10 } });
+    expect(r.error?.message).toBe("plugin 'later' returned a promise from its ContainerModule callback: plugin modules load synchronously");
+  });
 });

@@ -38,10 +38,11 @@ import {
   builtinPluginsDir,
   listPluginFolders,
   pluginCodeFiles,
-  readFolderFiles,
 } from "../bundle-fs.js";
 import { checkOutputTarget, OutputRefusal, writeOutputFile } from "../output.js";
 import { askAtTerminal, configDir, consentToEmbedded } from "../consent.js";
+import { embeddableFiles } from "../plugins/folders.js";
+import { pluginSources } from "../plugins/load.js";
 
 export interface SandboxRunOptions {
   /** Third-party plugin folders (each holds one sub-folder per plugin). */
@@ -147,7 +148,7 @@ function pluginInputs(exp: ExperimentConfig, builtinDir: string, pluginDirs: str
       source: "embedded",
       id,
       version: t.version,
-      files: readFolderFiles(t.dir),
+      files: embeddableFiles(t.dir),
       ...(t.apiVersion ? { apiVersion: t.apiVersion } : {}),
       ...(t.displayName ? { displayName: t.displayName } : {}),
     };
@@ -222,14 +223,43 @@ async function rerun(file: string | undefined, options: BundleCommandOptions, de
   const { log, error } = io(deps);
   if (!file) throw new UsageError(`bundle ${verb}: name a bundle file`);
   const bundle = openBundleFile(file, availableBuiltins(deps.builtinPluginsDir ?? builtinPluginsDir()));
-  const embedded = bundle.plugins.filter((p) => p.source === "embedded");
+  const local = localBuilds(bundle, options, log);
+  // consent concerns the bundle's own code; a local build is the user's own
+  const embedded = bundle.plugins.filter((p) => p.source === "embedded" && !local.has(p.id));
   const consentIo = { log, error, ask: deps.ask ?? askAtTerminal };
   if (!(await consentToEmbedded(file, embedded, { trustEmbedded: options.trustEmbedded === true, dir: deps.configDir ?? configDir() }, consentIo))) return 3;
   for (const w of bundle.warnings) log(`warning: ${w}`);
   // the embedded code goes to the execution host from memory: nothing is extracted to disk
-  const plugins = embeddedPluginSources(bundle);
+  const plugins = embeddedPluginSources(bundle).map((p) => local.get(p.id) ?? p);
   const results = await runAll(expandExperiment(bundle.experiment, deps.maxRuns?.(options)), deps, { plugins, profiles: bundle.profiles }, log);
   return { bundle, results };
+}
+
+/**
+ * --plugin-dir on verify/run: a local build of an embedded plugin replaces the bundle's copy (to
+ * re-verify a bundle against a new build); says which versions and code differ.
+ */
+function localBuilds(bundle: Bundle, options: BundleCommandOptions, log: (l: string) => void): Map<string, PluginSource> {
+  const dirs = list(options.pluginDir as string | string[] | undefined);
+  const out = new Map<string, PluginSource>();
+  if (!dirs.length) return out;
+  const sources = pluginSources(dirs);
+  const byId = new Map(sources.map((s) => [s.id, s]));
+  for (const p of bundle.plugins.filter((x) => x.source === "embedded")) {
+    const s = byId.get(p.id);
+    if (!s) {
+      log(`plugin ${p.id}: no local build in ${dirs.join(", ")}; using the bundle's ${p.version}`);
+      continue;
+    }
+    if (s.refused !== undefined) throw new UsageError(`--plugin-dir: the local build of ${p.id} is refused: ${s.refused}`);
+    const version = (s.manifest as { version?: string }).version ?? "?";
+    const hash = hashFileSet(embeddableFiles(s.origin));
+    const same = hash === p.hash;
+    log(`plugin ${p.id}: the bundle embeds ${p.version} (sha256 ${p.hash}); running the local build ${version} from ${s.origin} (${same ? "the same code" : `different code, sha256 ${hash}`}${version !== p.version ? `, version ${p.version} -> ${version}` : ""})`);
+    out.set(p.id, s);
+  }
+  for (const id of byId.keys()) if (!bundle.plugins.some((x) => x.id === id && x.source === "embedded")) log(`warning: --plugin-dir: ${id} is not a plugin this bundle embeds (ignored)`);
+  return out;
 }
 
 function show(v: unknown): string {
@@ -316,6 +346,27 @@ export async function guarded(deps: BundleCommandDeps, what: string, f: () => Pr
   }
 }
 
+const LIMITS = ["maxSeconds", "maxMemory", "maxRuns", "maxSteps", "maxCycles", "verbose"];
+/** What each action reads; any other option given is an error (never silently ignored). */
+const ACTION_OPTIONS: Record<string, string[] | "run-options"> = {
+  export: "run-options",
+  info: [],
+  verify: ["trustEmbedded", "pluginDir", ...LIMITS],
+  run: ["trustEmbedded", "pluginDir", "out", "o", "force", ...LIMITS],
+};
+
+function refuseIgnoredOptions(action: string, options: BundleCommandOptions, cmd: Command): void {
+  const allowed = ACTION_OPTIONS[action];
+  if (!allowed) return; // the action itself is refused with the list of actions
+  const declared = new Set(cmd.options.flatMap((o) => o.names));
+  for (const [key, v] of Object.entries(options)) {
+    if (key === "--" || v === undefined) continue;
+    if (allowed === "run-options" ? declared.has(key) : allowed.includes(key)) continue;
+    const flag = key.length === 1 ? `-${key}` : `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    throw new UsageError(`${flag} has no effect on bundle ${action} (options of bundle ${action}: ${allowed === "run-options" ? "those of siglab run, -o, --chart, --force" : allowed.length ? allowed.map((k) => (k.length === 1 ? `-${k}` : `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)).join(", ") : "none"})`);
+  }
+}
+
 export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void {
   let bundle = cli
     .command("bundle <action> [...args]", "Experiment bundles: export <workload> [run options] -o file | info <file> | verify <file> | run <file>")
@@ -323,13 +374,13 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
     .option("--chart <file>", "export: add a chart (.svg/.png) to the bundle (repeatable)")
     .option("--trust-embedded", "verify/run: allow the bundle's third-party plugin code (runs only in the sandbox); remembered per content hash")
     .option("--force", "export/run: replace an existing -o file (never an input of the command)")
-    .allowUnknownOptions()
     .example("siglab bundle export lat_sig_catch --cpu p4-northwood@2200 --variant sa-nofp -o x.siglab")
     .example("siglab bundle verify x.siglab");
   if (deps.addRunOptions) bundle = deps.addRunOptions(bundle);
   bundle.action(async (action: string, args: string[], options: BundleCommandOptions) => {
     const what = `bundle ${action}`;
     process.exitCode = await guarded(deps, what, () => {
+      refuseIgnoredOptions(action, options, bundle);
       deps.configure?.(options);
       switch (action) {
         case "export":

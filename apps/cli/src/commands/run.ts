@@ -72,10 +72,13 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
   const workload = resolveWorkload(workloadArg, await pluginExamples(pluginDirs));
   const profiles = runnableProfiles();
   const cpuArgs = list(o["cpu"]);
+  const variantIds = [...list(o["variant"]).map((v) => parseVariant(v).id), ...list(o["preset"])];
   const cpus = (cpuArgs.length ? cpuArgs : [DEFAULT_CPU]).map((c) => {
     const ref = parseCpuRef(c);
     const p = profiles.find((x) => x.id === ref.id);
-    if (!p) throw new UsageError(`unknown CPU profile '${ref.id}' (profiles: ${profiles.map((x) => x.id).join(", ")})`);
+    // a plugin of the stack may contribute it: the run resolves it once the plugins are loaded
+    if (!p && variantIds.length) return { id: ref.id, mhz: ref.mhz ?? 0 };
+    if (!p) throw new UsageError(`unknown CPU profile '${ref.id}' (profiles: ${profiles.map((x) => x.id).join(", ")}; a plugin may contribute others: name it with --variant)`);
     const mhz = ref.mhz ?? p.clock.defaultMhz;
     if (mhz < p.clock.minMhz || mhz > p.clock.maxMhz) throw new UsageError(`${p.id}: ${mhz} MHz is outside the profile's range ${p.clock.minMhz}-${p.clock.maxMhz} MHz`);
     return { id: p.id, mhz };

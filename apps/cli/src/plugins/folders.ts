@@ -85,6 +85,19 @@ export function readPluginFolder(dir: string): PluginFolder {
   return { dir, manifest, source, examples };
 }
 
+/**
+ * What a bundle embeds of a third-party plugin: plugin.json, the built code beside its main, and
+ * its examples/ (no sources, tests, lockfiles or dependencies).
+ */
+export function embeddableFiles(dir: string): Record<string, Uint8Array> {
+  const f = readPluginFolder(dir);
+  const out: Record<string, Uint8Array> = Object.create(null) as Record<string, Uint8Array>;
+  out["plugin.json"] = readFileSync(join(dir, "plugin.json"));
+  for (const [rel, text] of Object.entries(f.source.files)) out[rel] = new TextEncoder().encode(text);
+  for (const e of f.examples) out[`examples/${basename(e.file)}`] = new TextEncoder().encode(e.source);
+  return out;
+}
+
 /** A plugin folder (or --plugin-dir) that was refused, with the plugin id when plugin.json names one. */
 export interface RefusedFolder {
   dir: string;

@@ -62,7 +62,9 @@ export function guardedModule(manifest: PluginManifest, module: ContainerModule,
     for (const name of ["unbind", "unbindAsync", "rebindAsync", "onActivation", "onDeactivation"]) {
       Object.defineProperty(guarded, name, { get: () => refuse(`uses ${name}, which is not part of the plugin API`) });
     }
-    return (module as unknown as { load(o: unknown): void | Promise<void> }).load(guarded);
+    const result: unknown = (module as unknown as { load(o: unknown): unknown }).load(guarded);
+    // an arrow callback that returns its last bind(...) is fine; only a promise means "load me asynchronously"
+    if (typeof (result as { then?: unknown } | null)?.then === "function") refuse("returned a promise from its ContainerModule callback: plugin modules load synchronously");
   });
 }
 

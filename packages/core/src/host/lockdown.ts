@@ -6,7 +6,7 @@
  * Import this module FIRST in a sandbox entry point, before anything that imports the simulator:
  * inversify loads reflect-metadata, which adds methods to the global Reflect. After lockdown the
  * start compartment's `Reflect` binding is still writable, so it gets an extensible copy of the
- * frozen Reflect (hardened once reflect-metadata has loaded, see hardenHostRealm); compartments
+ * frozen Reflect (hardened once reflect-metadata has loaded, by the sandbox's hardenReachable); compartments
  * keep the real, frozen one.
  */
 import "ses";

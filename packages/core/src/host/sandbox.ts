@@ -53,6 +53,9 @@ function hardenReachable(pluginApi: object): void {
     harden(c);
   }
   harden(pluginApi);
+  // the start compartment's extensible copy of Reflect (see lockdown.ts), now that
+  // reflect-metadata has added its methods
+  harden(globalThis.Reflect);
 }
 
 /** After a run, let whatever promise jobs foreign code left behind run now, under this run's budget. */
@@ -133,9 +136,11 @@ export function createSandbox(deps: SandboxDeps): Sandbox {
       post({ type: "phase", id, phase: "simulate" });
       const info: WorkloadInfo = { name: def.name, params: { ...def.params } };
       if (def.description !== undefined) info.description = def.description;
-      post({ type: "inspected", id, ok: true, info });
+      // as for a run: promise jobs the module left run first, under this request's budget
+      afterPromiseJobs(() => post({ type: "inspected", id, ok: true, info }));
     } catch (e) {
-      post({ type: "inspected", id, ok: false, error: thrownMessage(e) });
+      const error = thrownMessage(e);
+      afterPromiseJobs(() => post({ type: "inspected", id, ok: false, error }));
     }
   }
 

@@ -15,6 +15,16 @@ import type { RunError, RunProgress, RunResult } from "../common/results.js";
 import { DEFAULT_HOST_LIMITS, effectiveBudget, type HostLimits } from "./limits.js";
 import type { FromSandbox, ToSandbox, WorkloadInfo } from "./protocol.js";
 
+/** Why an inspection failed: "budget" (module evaluation over time, memory), "workload" (the module is not a workload or threw), "cancelled", "internal". */
+export class InspectError extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface SandboxWorker {
   post(m: ToSandbox): void;
   terminate(): void;
@@ -37,6 +47,8 @@ interface Pending {
   /** host-time budget of the whole request */
   totalMs: number;
   describe: string;
+  /** what the user reads when totalMs runs out */
+  overBudget: string;
   onProgress?: (p: RunProgress) => void;
   settle(outcome: { ok: true; value: FromSandbox } | { ok: false; error: RunError }): void;
 }
@@ -77,6 +89,7 @@ export class Supervisor {
         fresh: req.plugins.some((x) => x.refused === undefined),
         totalMs: budget.maxHostMs,
         describe: spec.workload.file,
+        overBudget: `stopped after ${fmtMs(budget.maxHostMs)} of host time (the run's budget; --max-seconds)`,
         settle: (o) => resolve(o.ok ? (o.value as Extract<FromSandbox, { type: "result" }>).result : errorResult(spec, o.error)),
       };
       if (onProgress) p.onProgress = onProgress;
@@ -94,11 +107,12 @@ export class Supervisor {
         fresh: false,
         totalMs: this.limits.moduleMs * 2,
         describe: file,
+        overBudget: `inspecting the workload stopped after ${fmtMs(this.limits.moduleMs * 2)} of host time (its module, or promise jobs it left running, never finished)`,
         settle: (o) => {
-          if (!o.ok) return reject(new Error(o.error.message));
+          if (!o.ok) return reject(new InspectError(o.error.kind, o.error.message));
           const v = o.value as Extract<FromSandbox, { type: "inspected" }>;
           if (v.ok) resolve(v.info);
-          else reject(new Error(v.error));
+          else reject(new InspectError("workload", v.error));
         },
       });
     });
@@ -141,7 +155,7 @@ export class Supervisor {
     if (!slot.ready) return;
     const p = slot.queue.shift()!;
     slot.current = p;
-    slot.runTimer = setTimeout(() => this.overBudget(slot, `stopped after ${fmtMs(p.totalMs)} of host time (the run's budget; --max-seconds)`), p.totalMs);
+    slot.runTimer = setTimeout(() => this.overBudget(slot, p.overBudget), p.totalMs);
     slot.worker.post(p.msg);
   }
 

@@ -60,7 +60,8 @@ function pickProfile(env: RunEnvironment, extra: CpuProfileFile[], spec: RunSpec
     const ids = files.map((p) => p.id);
     throw new ConfigError(`unknown CPU profile '${spec.cpu.id}' (available: ${ids.join(", ")})`);
   }
-  return resolveProfile(f, spec.cpu.mhz);
+  // a clock of 0 asks for the profile's default (e.g. a profile a plugin contributes, unknown before the run)
+  return resolveProfile(f, spec.cpu.mhz > 0 ? spec.cpu.mhz : undefined);
 }
 
 function pickPlugins(env: RunEnvironment, spec: RunSpec): { plugin: LoadedPlugin; options: Record<string, ParamValue> }[] {
