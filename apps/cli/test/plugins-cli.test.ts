@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_API_VERSION } from "@siglab/core";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { pluginsInfo, pluginsList, registerPluginsCommands } from "../src/commands/plugins.js";
+import { allPresets, findPreset } from "../src/plugins/catalog.js";
 
 let dir: string;
 
@@ -36,13 +37,15 @@ const THIRD = {
   contributes: ["EntryMechanism", "PathTransformContribution"],
   replaces: ["EntryMechanism"],
   main: "main.js",
+  presets: [{ id: "tp-demo-deep", name: "TP demo, deep", description: "tp-demo at depth 8", stack: [{ id: "tp-demo", options: { depth: 8 } }] }],
 };
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "siglab-plugins-cli-"));
   writePlugin("tp-demo", THIRD);
   writeFileSync(join(dir, "tp-demo", "examples", "tp_demo_run.ts"), `import { workload } from "siglab";\nexport default workload({ name: "tp demo run", params: {}, *main(t) { yield* t.getpid(); } });\n`);
-  writePlugin("tp-rival", { ...THIRD, id: "tp-rival", displayName: "Rival entry", options: {} });
+  // its preset takes the id of a built-in one: left out, with the reason
+  writePlugin("tp-rival", { ...THIRD, id: "tp-rival", displayName: "Rival entry", options: {}, presets: [{ id: "linux-2.4.18", name: "mine", description: "a clash", stack: [{ id: "tp-rival" }] }] });
   writePlugin("tp-old", { ...THIRD, id: "tp-old", apiVersion: "0.9" });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -105,6 +108,24 @@ describe("siglab plugins info", () => {
     const e = capture();
     expect(pluginsInfo(undefined, [dir], {}, e.io)).toBe(2);
     expect(e.err.join("\n")).toMatch(/which plugin\?/);
+  });
+});
+
+describe("presets of third-party plugins", () => {
+  it("follow the built-in ones; a taken id is left out and named; --preset finds them only with --plugin-dir", async () => {
+    const { presets, refused } = allPresets([dir]);
+    expect(presets.map((p) => p.id).filter((id) => id.startsWith("tp-") || id === "linux-2.4.18")).toEqual(["linux-2.4.18", "tp-demo-deep"]);
+    expect(presets.find((p) => p.id === "linux-2.4.18")!.name).toBe("Linux 2.4.18 (i386)");
+    expect(refused).toEqual([`${join(dir, "tp-rival")}: preset 'linux-2.4.18' of plugin 'tp-rival' is left out: the id is already a preset`]);
+    expect(await findPreset("tp-demo-deep", [dir])).toEqual([{ id: "tp-demo", options: { depth: 8 } }]);
+    expect(await findPreset("TP demo, deep", [dir])).toEqual([{ id: "tp-demo", options: { depth: 8 } }]);
+    await expect(findPreset("tp-demo-deep", [])).rejects.toThrow(/unknown preset 'tp-demo-deep' \(presets: linux-2\.4\.18, .*; presets of third-party plugins need --plugin-dir\)/);
+  });
+
+  it("plugins info lists the presets that use the plugin", () => {
+    const c = capture();
+    expect(pluginsInfo("tp-demo", [dir], { json: true }, c.io)).toBe(0);
+    expect(JSON.parse(c.out.join("\n")).presets).toEqual([{ id: "tp-demo-deep", name: "TP demo, deep" }]);
   });
 });
 

@@ -86,4 +86,16 @@ describe("plugin folder", () => {
     await expect(h.readPluginCode("old")).rejects.toThrow(/targets plugin API/);
     expect((await scanPluginDir(path.join(root, "missing"), "1.0")).length).toBe(0);
   });
+
+  it("lists the presets of enabled third-party plugins after the built-in ones (a taken id is left out)", async () => {
+    const ws = new Workspace(tmp());
+    await ws.ensure();
+    const preset = (id: string, name: string) => ({ id, name, description: "d", stack: [{ id: "demo", options: { depth: 2 } }] });
+    makePlugin(path.join(ws.pluginDir, "demo"), { apiVersion: PLUGIN_API_VERSION, presets: [preset("demo-fast", "Demo, fast"), preset("base", "not the built-in one")] });
+    const builtin = { id: "base", name: "Baseline", description: "built-in", stack: [] };
+    const h = new HostService(ws, ui, { examples: [], profiles: [], plugins: [], presets: [builtin] }).handlers();
+    expect(await h.listPresets()).toEqual([builtin, preset("demo-fast", "Demo, fast")]);
+    await h.setPluginEnabled("demo", false);
+    expect(await h.listPresets()).toEqual([builtin]);
+  });
 });

@@ -2,7 +2,7 @@
 import type { CAC } from "cac";
 import { EXAMPLES } from "@siglab/core";
 import { runnableProfiles } from "../catalog.js";
-import { listPlugins, PRESETS, pluginExamples } from "../plugins/catalog.js";
+import { allPresets, listPlugins, pluginExamples } from "../plugins/catalog.js";
 
 export function registerListCommand(cli: CAC): void {
   cli
@@ -13,12 +13,13 @@ export function registerListCommand(cli: CAC): void {
       const dirs = o.pluginDir === undefined ? [] : ([] as string[]).concat(o.pluginDir);
       const { plugins, refused } = listPlugins(dirs);
       const extra = await pluginExamples(dirs);
+      const presets = allPresets(dirs);
       const data = {
         examples: [...EXAMPLES, ...extra].map((e) => ({ id: e.id, title: e.title, file: e.file })),
         profiles: runnableProfiles().map((p) => ({ id: p.id, name: p.name, mhz: `${p.clock.minMhz}-${p.clock.maxMhz}`, default: p.clock.defaultMhz })),
         plugins: plugins.map((p) => ({ id: p.manifest.id, version: p.manifest.version, name: p.manifest.displayName, builtin: p.builtin })),
-        presets: PRESETS.map((p) => ({ id: p.id, name: p.name, description: p.description, stack: p.stack })),
-        refused,
+        presets: presets.presets.map((p) => ({ id: p.id, name: p.name, description: p.description, stack: p.stack })),
+        refused: [...refused, ...presets.refused],
       };
       if (o.json) return void process.stdout.write(JSON.stringify(data, null, 2) + "\n");
       console.log("Examples:");
@@ -30,6 +31,6 @@ export function registerListCommand(cli: CAC): void {
       if (!data.plugins.length) console.log("  (none)");
       console.log("\nPresets (use --preset name):");
       for (const p of data.presets) console.log(`  ${p.id.padEnd(18)} ${p.name}: ${p.description}`);
-      for (const r of refused) console.log(`\nrefused plugin: ${r}`);
+      for (const r of data.refused) console.log(`\nrefused: ${r}`);
     });
 }

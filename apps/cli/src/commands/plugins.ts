@@ -6,7 +6,7 @@
 import { dirname, resolve } from "node:path";
 import type { CAC } from "cac";
 import { PLUGIN_API_VERSION, type PluginOptionSpec } from "@siglab/core";
-import { listPlugins, PRESETS, type PluginInfo } from "../plugins/catalog.js";
+import { allPresets, listPlugins, type PluginInfo } from "../plugins/catalog.js";
 import { renderPluginSkeleton } from "../plugins/template/render.js";
 import { NewFolderRefusal, writeNewFolder } from "../new-folder.js";
 
@@ -78,7 +78,7 @@ export function pluginsInfo(id: string | undefined, dirs: string[], opts: { json
   const m = p.manifest;
   // plugins that replace an extension point this one replaces cannot share a stack with it
   const conflicts = plugins.filter((o) => o !== p && (o.manifest.replaces ?? []).some((x) => (m.replaces ?? []).includes(x))).map((o) => o.manifest.id);
-  const presets = PRESETS.filter((s) => s.stack.some((v) => v.id === id)).map((s) => ({ id: s.id, name: s.name }));
+  const presets = allPresets(dirs).presets.filter((s) => s.stack.some((v) => v.id === id)).map((s) => ({ id: s.id, name: s.name }));
   if (opts.json) {
     io.log(JSON.stringify({ manifest: m, builtin: p.builtin, from: from(p), examples: p.examples, conflictsWith: conflicts, presets }, null, 2));
     return 0;

@@ -3,7 +3,7 @@
  * built-in plugins are trusted code of SigLab itself.
  */
 import type { PluginManifest, VariantSpec } from "@siglab/core";
-import { BUILTIN_PLUGINS, PRESETS } from "@siglab/builtin-plugins";
+import { BUILTIN_PLUGINS, PRESETS, type Preset } from "@siglab/builtin-plugins";
 import { UsageError } from "../catalog.js";
 import { scanPluginDirs, vetFolders, type RefusedFolder } from "./folders.js";
 
@@ -38,9 +38,29 @@ export function listPlugins(dirs: string[]): { plugins: PluginInfo[]; refused: s
   };
 }
 
-export async function findPreset(name: string, _dirs: string[]): Promise<VariantSpec[]> {
-  const p = PRESETS.find((x) => x.id === name || x.name === name);
-  if (!p) throw new UsageError(`unknown preset '${name}' (presets: ${PRESETS.map((x) => x.id).join(", ")})`);
+/**
+ * The built-in presets, then those the third-party plugins of `dirs` declare in their manifests.
+ * A third-party preset whose id is taken (by a built-in one or an earlier plugin) is left out and
+ * named in `refused`.
+ */
+export function allPresets(dirs: string[]): { presets: Preset[]; refused: string[] } {
+  const presets = [...PRESETS];
+  const refused: string[] = [];
+  for (const p of listPlugins(dirs).plugins) {
+    if (p.builtin) continue;
+    for (const preset of p.manifest.presets ?? []) {
+      const clash = presets.find((x) => x.id === preset.id);
+      if (clash) refused.push(`${p.dir}: preset '${preset.id}' of plugin '${p.manifest.id}' is left out: the id is already a preset`);
+      else presets.push(preset);
+    }
+  }
+  return { presets, refused };
+}
+
+export async function findPreset(name: string, dirs: string[]): Promise<VariantSpec[]> {
+  const { presets } = allPresets(dirs);
+  const p = presets.find((x) => x.id === name || x.name === name);
+  if (!p) throw new UsageError(`unknown preset '${name}' (presets: ${presets.map((x) => x.id).join(", ")}${dirs.length ? "" : "; presets of third-party plugins need --plugin-dir"})`);
   return p.stack;
 }
 

@@ -12,6 +12,7 @@ import type {
   HostMethod,
   InstallOutcome,
   PluginEntry,
+  PresetEntry,
   ProfileEntry,
   RecentExperiment,
   SaveOutcome,
@@ -89,6 +90,19 @@ export class HostService {
     return [...builtin, ...third];
   }
 
+  /** The built-in presets, then those of enabled third-party plugins (an id already taken is left out). */
+  async listPresets(): Promise<PresetEntry[]> {
+    const presets = [...this.catalog.presets];
+    for (const p of await this.listPlugins()) {
+      if (p.origin !== "third-party" || !p.enabled) continue;
+      for (const preset of p.manifest?.presets ?? []) {
+        if (presets.some((x) => x.id === preset.id)) continue;
+        presets.push({ id: preset.id, name: preset.name, description: preset.description, stack: preset.stack.map((v) => ({ ...v })) });
+      }
+    }
+    return presets;
+  }
+
   /** Installs from an explicit folder (the HTTP host's route; Electron goes through the dialog). */
   async installPlugin(folder: string): Promise<InstallOutcome> {
     try {
@@ -146,7 +160,7 @@ export class HostService {
         pluginApiVersion: PLUGIN_API_VERSION,
       }),
       listExamples: async () => this.catalog.examples,
-      listPresets: async () => this.catalog.presets,
+      listPresets: async () => this.listPresets(),
       listProfiles: async () => this.profileEntries(),
       saveUserProfile: async (profile: CpuProfileFile) => {
         const saved = await this.ws.saveUserProfile(profile, new Set(this.catalog.profiles.map((p) => p.id)));
