@@ -65,6 +65,17 @@ describe("siglab run", () => {
     expect(u.out).toMatch(/ERROR \(budget\): .*hang\.ts: stopped after 2 s of host time/);
   }, 120_000);
 
+  it("says what to write instead when the sandbox refuses text that looks like an HTML comment or import(", () => {
+    const dir = mkdtempSync(join(tmpdir(), "siglab-cli-"));
+    const f = join(dir, "html.ts");
+    writeFileSync(f, `import { workload } from "siglab";\nconst s = "<" + "!-- x";\nconst u = "<!-- x";\nexport default workload({ name: "x", params: {}, *main(t) { yield* t.getpid(); t.report("n", s.length + u.length, ""); } });\n`);
+    const r = siglab(["run", f]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/html\.ts: the text "<!--" or "-->" is refused anywhere in a module, even in a string .*write it as "<" \+ "!--"/);
+    writeFileSync(f, `import { workload } from "siglab";\nconst s = "<" + "!-- x";\nexport default workload({ name: "x", params: {}, *main(t) { yield* t.getpid(); t.report("n", s.length, ""); } });\n`);
+    expect(siglab(["run", f]).code).toBe(0);
+  });
+
   it("`siglab plugin new --help` prints the command's help and succeeds", () => {
     const r = siglab(["plugin", "new", "--help"]);
     expect(r.code).toBe(0);

@@ -62,4 +62,10 @@ describe("@siglab/plugin-api/harness", () => {
     const r = runWorkload({ plugins: [later], variant: "later", workload: "lat_syscall", params: { iterations: 10 } });
     expect(r.error?.message).toBe("plugin 'later' returned a promise from its ContainerModule callback: plugin modules load synchronously");
   });
+
+  it("an unknown libc id in a workload is refused with the ids there are", () => {
+    const source = `import { workload } from "siglab";\nexport default workload({ name: "l", libc: "musl", params: {}, *main(t) { yield* t.getpid(); } });\n`;
+    const r = runWorkload({ workload: { file: "l.ts", source } });
+    expect(r.error?.message).toBe("l.ts: unknown libc model 'musl' (libc models: glibc-2.2, glibc-modern; a plugin of the variant stack may add others)");
+  });
 });

@@ -2,8 +2,8 @@
  * `siglab bundle export|info|verify|run` and `siglab export csv|trace`:
  *   bundle export <workload> [options of siglab run] -o x.siglab [--chart c.svg]... [--force]
  *   bundle info x.siglab
- *   bundle verify x.siglab [--trust-embedded]
- *   bundle run x.siglab [--trust-embedded] [-o results.json|results.csv] [--force]
+ *   bundle verify x.siglab [--trust-embedded] [--plugin-dir DIR]
+ *   bundle run x.siglab [--trust-embedded] [--plugin-dir DIR] [-o results.json|results.csv] [--force]
  *   export csv|trace x.siglab [-o file] [--force]
  * The simulator and the run-argument parser come in as deps (the CLI's main wires them), so these
  * commands work the same in tests with a fake runner. Exit codes: 0 ok, 1 results differ or a run
@@ -218,7 +218,7 @@ export function bundleInfo(file: string | undefined, deps: BundleCommandDeps): n
   return 0;
 }
 
-/** Opens, asks for consent to embedded code, extracts it to a temp folder and re-runs every run. */
+/** Opens, asks for consent to embedded code (or takes local builds, --plugin-dir) and re-runs every run. */
 async function rerun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps, verb: string): Promise<{ bundle: Bundle; results: RunResult[] } | number> {
   const { log, error } = io(deps);
   if (!file) throw new UsageError(`bundle ${verb}: name a bundle file`);

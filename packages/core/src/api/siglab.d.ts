@@ -256,8 +256,11 @@ declare module "siglab" {
     description?: string;
     /** Default parameters (overridable with --param key=value). */
     params: P;
-    /** The program's libc: "glibc-2.2" (2002: integer memcpy, the default) or "glibc-modern" (SSE memcpy). */
-    libc?: "glibc-2.2" | "glibc-modern";
+    /**
+     * The program's libc model: "glibc-2.2" (2002: integer memcpy, the default), "glibc-modern"
+     * (SSE memcpy), or the id of one a plugin of the variant stack adds.
+     */
+    libc?: "glibc-2.2" | "glibc-modern" | (string & {});
     /** Timer interrupts per second (default 100, as on i386 Linux 2.4). */
     hz?: number;
     /** The initial thread of the initial process. */

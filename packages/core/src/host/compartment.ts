@@ -62,7 +62,7 @@ export function evaluateCommonJs(js: string, file: string, opts: EvaluateOptions
     try {
       factory = c.evaluate(`(function (require, module, exports) {${code}\n})\n//# sourceURL=${encodeURI(display)}`);
     } catch (e) {
-      throw new SandboxEvalError(`${display}: ${(e as Error).message}`);
+      throw new SandboxEvalError(`${display}: ${sesRejection((e as Error).message) ?? (e as Error).message}`);
     }
     (factory as (r: unknown, m: unknown, e: unknown) => void)(require, module, module.exports);
     return module.exports;
@@ -81,4 +81,15 @@ function resolveRelative(from: string, id: string, files: Record<string, string>
   const p = parts.join("/");
   for (const cand of [p, `${p}.js`, `${p}.cjs`, `${p}.json`, `${p}/index.js`]) if (Object.prototype.hasOwnProperty.call(files, cand)) return cand;
   throw new SandboxEvalError(`${display}: cannot resolve "${id}"`);
+}
+
+/**
+ * SES rejects, before evaluation, any text that could be an HTML comment or a dynamic import —
+ * also inside strings and comments — and its message names a line of the transpiled code. Say
+ * what to change instead.
+ */
+function sesRejection(message: string): string | null {
+  if (message.includes("SES_HTML_COMMENT_REJECTED")) return `the text "<!--" or "-->" is refused anywhere in a module, even in a string or a comment (the sandbox cannot tell it from an HTML comment); write it as "<" + "!--" or "--" + ">"`;
+  if (message.includes("SES_IMPORT_REJECTED")) return `the text "import(" is refused anywhere in a module, even in a string or a comment (the sandbox cannot tell it from a dynamic import); write it as "import" + "("`;
+  return null;
 }

@@ -155,7 +155,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     started.params = params;
     const libcId = def.libc ?? "glibc-2.2";
     const libc = a.libcs.getContributions().find((l) => l.id === libcId);
-    if (!libc) throw new ConfigError(`${spec.workload.file}: unknown libc model '${libcId}'`);
+    if (!libc) throw new ConfigError(`${spec.workload.file}: unknown libc model '${libcId}' (libc models: ${a.libcs.getContributions().map((l) => l.id).join(", ")}; a plugin of the variant stack may add others)`);
 
     // --- the kernel -------------------------------------------------------------------------
     const hz = def.hz ?? 100;
