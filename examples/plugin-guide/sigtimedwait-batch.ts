@@ -35,6 +35,9 @@ export const manifest: PluginManifest = {
     },
   },
   contributes: ["SyscallContribution", "PathContribution", "InvariantChecker"],
+  presets: [
+    { id: "batch-lost-wakeup", name: "Batch wait, lost wake-ups", description: "rt_sigtimedwait_batch sleeping with the awaited signals still blocked", stack: [{ id: ID, options: { unblockWhileWaiting: false } }] },
+  ],
   main: "dist/index.cjs",
 };
 

@@ -15,6 +15,7 @@ import * as api from "@siglab/plugin-api";
 import type { ParamValue, PluginModule, RunResult, VariantSpec } from "@siglab/plugin-api";
 import { runWorkload } from "@siglab/plugin-api/harness";
 import { createNodeHost } from "@siglab/builtin-plugins/host/node";
+import { validateManifest } from "@siglab/core/plugin-api/manifest-schema.js";
 
 const GUIDE = fileURLToPath(new URL("../../../examples/plugin-guide/", import.meta.url));
 
@@ -291,6 +292,7 @@ describe("the guide's plugins as third-party code", () => {
       const m = load(id).manifest;
       expect(m).toMatchObject({ id, version: "1.0.0", apiVersion: "2.0", main: "dist/index.cjs" });
       expect(JSON.parse(JSON.stringify(m))).toEqual(m);
+      expect(validateManifest(JSON.parse(JSON.stringify(m)), `${id}/plugin.json`)).toEqual(m);
     }
     expect(load("k7-syscall-entry").manifest.replaces).toEqual(["EntryMechanism"]);
   });
@@ -305,5 +307,14 @@ describe("the guide's plugins as third-party code", () => {
     const hosted = await host.run({ spec: { workload: { id: workload.file.replace(/\.ts$/, ""), ...workload }, cpu: { id: "k7-palomino", mhz: 1400 }, variants: [variant], params, seed: 1, timeline: false, budget: {} }, plugins: [source], profiles: [] });
     expect(hosted.error).toBeUndefined();
     expect(JSON.stringify(hosted)).toBe(JSON.stringify(a));
+  });
+});
+
+describe("docs/plugin-authoring.md", () => {
+  it("quotes each worked plugin as it is in examples/plugin-guide (so the guide's code runs)", () => {
+    const guide = readFileSync(fileURLToPath(new URL("../../../docs/plugin-authoring.md", import.meta.url)), "utf8");
+    const quoted = [...guide.matchAll(/<!-- guide-example: (\S+) -->\n```ts\n([\s\S]*?)\n```/g)];
+    expect(quoted.map((m) => m[1])).toEqual(["sigtimedwait-batch", "vsyscall-gettimeofday", "k7-syscall-entry"].map((id) => `examples/plugin-guide/${id}.ts`));
+    for (const [, file, code] of quoted) expect(code, `${file} differs from its quote in the guide`).toBe(readFileSync(join(GUIDE, "../..", file!), "utf8").trimEnd());
   });
 });
