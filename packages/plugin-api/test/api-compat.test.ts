@@ -4,7 +4,12 @@
  *     API shows up as a difference, so it cannot happen without a version decision;
  *   - every earlier baseline of the same major must still be satisfied: each name it exports still
  *     exists, and its type is assignable both ways (members may be added only as optional ones;
- *     nothing a plugin of that version reads or implements may change or go away).
+ *     nothing a plugin of that version reads or implements may change or go away);
+ *   - except the registries a minor version grows (REGISTRIES: the version, the extension points'
+ *     tokens and names, the API's values): each may only gain entries, every old entry unchanged.
+ *     Inside every other type the baseline's registries are read as the current ones, so that a
+ *     new extension point does not count as a change of everything that names the registries
+ *     (a manifest's `contributes`, createModule's `api`).
  * Built by `pnpm --filter @siglab/plugin-api build` (pnpm typecheck runs it first).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,7 +21,11 @@ import { PLUGIN_API_VERSION } from "../src/version.js";
 
 const PKG = join(import.meta.dirname, "..");
 const CURRENT = join(PKG, "dist/index.d.ts");
-const [MAJOR] = PLUGIN_API_VERSION.split(".");
+const [MAJOR, MINOR] = PLUGIN_API_VERSION.split(".");
+
+/** What a minor version may add to (checked by registryChecks); the values are declared by `const`, the others by `type`. */
+const REGISTRY_VALUES = ["PLUGIN_API_VERSION", "TOKENS", "SINGLE_VALUED", "SERVICES"];
+const REGISTRY_TYPES = ["ExtensionPointName", "PluginApi"];
 
 /** Exported names of a declaration file, with their kind and type-parameter count. */
 function exportsOf(file: string): Map<string, { type: boolean; value: boolean; params: number }> {
@@ -41,28 +50,90 @@ function exportsOf(file: string): Map<string, { type: boolean; value: boolean; p
   return out;
 }
 
-/** Type-checks `source` (which imports ./old and ./new); returns the error messages. */
+/**
+ * The baseline's declarations with its registries taken from ./new (and the namespace of values
+ * that only PluginApi uses dropped): every other type of the baseline, compared with the current
+ * one, then differs only where that type itself changed.
+ */
+function withCurrentRegistries(baseline: string): string {
+  const sf = ts.createSourceFile("old.d.ts", baseline, ts.ScriptTarget.ES2022, true);
+  const drop = (st: ts.Statement): boolean =>
+    (ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && REGISTRY_VALUES.includes(d.name.text))) ||
+    (ts.isTypeAliasDeclaration(st) && REGISTRY_TYPES.includes(st.name.text)) ||
+    (ts.isModuleDeclaration(st) && st.name.text === "values");
+  let out = "";
+  let at = 0;
+  for (const st of sf.statements) {
+    if (!drop(st)) continue;
+    out += baseline.slice(at, st.getFullStart());
+    at = st.getEnd();
+  }
+  out += baseline.slice(at);
+  const head = [
+    `import { ${REGISTRY_VALUES.join(", ")} } from "./new.js";`,
+    `import type { ${REGISTRY_TYPES.join(", ")} } from "./new.js";`,
+    `export { ${REGISTRY_VALUES.join(", ")} };`,
+    `export type { ${REGISTRY_TYPES.join(", ")} };`,
+  ];
+  return `${head.join("\n")}\n${out}`;
+}
+
+/** Type-checks `root`; returns the error messages, each with the line of `root` it is about. */
 function typecheck(files: Record<string, string>, root: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), "siglab-api-compat-"));
   try {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [], lib: ["lib.es2023.d.ts"], skipLibCheck: false };
     const program = ts.createProgram([join(dir, root)], options);
-    return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    return ts.getPreEmitDiagnostics(program).map((d) => {
+      const msg = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+      if (!d.file || d.start === undefined) return msg;
+      const line = d.file.getLineAndCharacterOfPosition(d.start).line;
+      const where = d.file.fileName.endsWith(root) ? d.file.text.split("\n")[line]!.replace(/^.*\/\/ /, "") : `${d.file.fileName.replace(/^.*\//, "")}:${line + 1}`;
+      return `${where}: ${msg}`;
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/**
+ * The registries of the baseline (./orig, as committed) against the current ones: every old
+ * extension point keeps its token's type, every old name and single-valued/service entry is still
+ * accepted, every old value of the API is unchanged. New entries are the minor version's additions.
+ */
+const registryChecks = [
+  `type Grows<Old, New> = [Old] extends [New] ? true : "removed or changed";`,
+  `const r0: Both<Pick<typeof N.TOKENS, keyof typeof R.TOKENS>, typeof R.TOKENS> = true; // registry TOKENS: every old extension point, unchanged`,
+  `const r1: Grows<R.ExtensionPointName, N.ExtensionPointName> = true; // registry ExtensionPointName`,
+  `const r2: Grows<typeof R.SINGLE_VALUED, typeof N.SINGLE_VALUED> = true; // registry SINGLE_VALUED`,
+  `const r3: Grows<typeof R.SERVICES, typeof N.SERVICES> = true; // registry SERVICES`,
+  `type OldValues = Exclude<keyof R.PluginApi, ${REGISTRY_VALUES.map((n) => JSON.stringify(n)).join(" | ")}>;`,
+  `const r4: Both<Pick<N.PluginApi, OldValues>, Pick<R.PluginApi, OldValues>> = true; // registry PluginApi: every old value, unchanged`,
+];
+
 function compatSource(old: Map<string, { type: boolean; value: boolean; params: number }>): string {
-  const lines = [`import type * as O from "./old.js";`, `import type * as N from "./new.js";`, `type Both<A, B> = [A] extends [B] ? ([B] extends [A] ? true : "changed") : "changed";`];
+  const lines = [`import type * as O from "./old.js";`, `import type * as N from "./new.js";`, `import type * as R from "./orig.js";`, `type Both<A, B> = [A] extends [B] ? ([B] extends [A] ? true : "changed") : "changed";`];
   let i = 0;
   for (const [name, e] of old) {
     const args = e.params ? `<${Array(e.params).fill("any").join(", ")}>` : "";
     if (e.type) lines.push(`const t${i++}: Both<N.${name}${args}, O.${name}${args}> = true; // type ${name}`);
     if (e.value) lines.push(`const v${i++}: Both<typeof N.${name}, typeof O.${name}> = true; // value ${name}`);
   }
+  lines.push(...registryChecks);
   return lines.join("\n") + "\n";
+}
+
+/** Checks the declarations `current` against the baseline `baseline`; returns the errors. */
+function compatErrors(baseline: string, current: string): string[] {
+  const dir = mkdtempSync(join(tmpdir(), "siglab-api-exports-"));
+  try {
+    writeFileSync(join(dir, "orig.d.ts"), baseline);
+    const old = exportsOf(join(dir, "orig.d.ts"));
+    return typecheck({ "orig.d.ts": baseline, "old.d.ts": withCurrentRegistries(baseline), "new.d.ts": current, "check.ts": compatSource(old) }, "check.ts");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe("plugin API compatibility", () => {
@@ -79,20 +150,43 @@ describe("plugin API compatibility", () => {
   });
 
   const baselines = readdirSync(join(PKG, "api")).filter((f) => f.startsWith(`${MAJOR}.`) && f.endsWith(".d.ts"));
+  it("has the baselines of every earlier minor of this major", () => {
+    expect(baselines.map((f) => Number(f.split(".")[1])).sort((a, b) => a - b)).toEqual([...Array(Number(MINOR) + 1).keys()]);
+  });
+
   it.each(baselines)("everything plugins of API %s use is still there, unchanged", (file) => {
     const old = exportsOf(join(PKG, "api", file));
     const now = exportsOf(CURRENT);
     const missing = [...old.keys()].filter((n) => !now.has(n));
     expect(missing).toEqual([]);
-    const errors = typecheck({ "old.d.ts": readFileSync(join(PKG, "api", file), "utf8"), "new.d.ts": readFileSync(CURRENT, "utf8"), "check.ts": compatSource(old) }, "check.ts");
-    expect(errors).toEqual([]);
+    expect(compatErrors(readFileSync(join(PKG, "api", file), "utf8"), readFileSync(CURRENT, "utf8"))).toEqual([]);
   });
 
-  it("the check catches a breaking change (a required member added to an extension point)", () => {
+  describe("the check can fail", () => {
     const base = readFileSync(join(PKG, "api", `${PLUGIN_API_VERSION}.d.ts`), "utf8");
-    const broken = base.replace("export interface InvariantChecker {", "export interface InvariantChecker {\n\tdetach(): void;");
-    expect(broken).not.toBe(base);
-    const errors = typecheck({ "old.d.ts": base, "new.d.ts": broken, "check.ts": compatSource(exportsOf(join(PKG, "api", `${PLUGIN_API_VERSION}.d.ts`))) }, "check.ts");
-    expect(errors.join("\n")).toMatch(/"changed"/);
+    const changed = (from: string, to: string): string => {
+      expect(base).toContain(from);
+      return base.replace(from, to);
+    };
+
+    it("catches a required member added to an extension point", () => {
+      const errors = compatErrors(base, changed("export interface InvariantChecker {", "export interface InvariantChecker {\n\tdetach(): void;"));
+      expect(errors.join("\n")).toMatch(/^type InvariantChecker: .*"changed"/m);
+    });
+
+    it("catches an extension point taken away", () => {
+      const errors = compatErrors(base, changed("\tInvariantChecker: Token<InvariantChecker>;\n", ""));
+      expect(errors.join("\n")).toMatch(/^registry TOKENS: every old extension point, unchanged: /m);
+    });
+
+    it("catches a value of the API taken away (one plugins get from require)", () => {
+      const errors = compatErrors(base, changed("SYSCALL_EIP, Sigset, TOKENS,", "SYSCALL_EIP, Sigset, TOKENS,".replace(" Sigset,", "")));
+      expect(errors.join("\n")).toMatch(/^registry PluginApi: every old value, unchanged: /m);
+    });
+
+    it("lets a minor version add an extension point and a value", () => {
+      const more = changed("\tInvariantChecker: Token<InvariantChecker>;\n", "\tInvariantChecker: Token<InvariantChecker>;\n\tLaterPoint: Token<InvariantChecker>;\n").replace("SYSCALL_EIP, Sigset, TOKENS,", "SYSCALL_EIP, Sigset, TOKENS, LATER_VALUE,").replace("export declare const SYSCALL_EIP", "export declare const LATER_VALUE = 1;\nexport declare const SYSCALL_EIP");
+      expect(compatErrors(base, more)).toEqual([]);
+    });
   });
 });
