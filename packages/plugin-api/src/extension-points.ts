@@ -1,8 +1,8 @@
 /**
  * Extension points: the interfaces a plugin implements. Single-valued points (an entry mechanism,
- * an FPU policy, the mask store, the thread library) are replaced with `rebind` and must be listed
- * in the manifest's `replaces`; multi-valued points (syscalls, paths, checkers, ...) are added to
- * with `bind` and collected by the core. Tokens are in tokens.ts.
+ * an FPU policy, the mask store, the thread library, the scheduler, the block device) are replaced
+ * with `rebind` and must be listed in the manifest's `replaces`; multi-valued points (syscalls,
+ * paths, checkers, ...) are added to with `bind` and collected by the core. Tokens are in tokens.ts.
  */
 import type { CpuProfileFile, ResolvedProfile } from "./profile-types.js";
 import type { Kernel, Task } from "./kernel.js";
@@ -47,6 +47,70 @@ export interface SignalMaskStore {
   effectiveBlocked(k: Kernel, task: Task): Sigset;
   /** the mask do_signal dequeues with (defaults to effectiveBlocked; a variant may read less) */
   deliveryBlocked?(k: Kernel, task: Task): Sigset;
+}
+
+/**
+ * Which runnable task gets the CPU, and when a timeslice is used up (since plugin API 2.1).
+ *
+ * Why a point of its own: the choice is policy — 2.4's goodness() loop, 2.6's O(1) or CFS, a
+ * round robin for a what-if — while the mechanics around it are the same for every policy and
+ * stay the kernel's: schedule() takes prev off the run queue when it sleeps, falls back to prev
+ * when only the idle task is left, and does switch_mm/switch_to; the timer interrupt re-arms
+ * itself and expires timeouts; try_to_wake_up puts the task on the run queue. The baseline is
+ * Linux 2.4's (kernel/sched.c; k.baseline.scheduler, to delegate to).
+ */
+export interface Scheduler {
+  readonly id: string;
+  /**
+   * schedule()'s choice: a task of k.runqueue, or k.idle when none should run. `prev` is the task
+   * that called schedule() (still on the run queue if it can run). Charges its own work (e.g.
+   * k.runN("goodness", n)) and may refill timeslices (Task.counter). Anything else is refused.
+   */
+  pick_next_task(k: Kernel, prev: Task): Task;
+  /**
+   * The timer tick's accounting for the task it interrupted (`p` may be k.idle): 2.4's
+   * update_process_times (--p->counter; need_resched when the slice is used up).
+   */
+  update_process_times(k: Kernel, p: Task): void;
+  /**
+   * try_to_wake_up's reschedule_idle: `p` was just made runnable; set k.current.needResched when
+   * it should preempt the running task.
+   */
+  reschedule_idle(k: Kernel, p: Task): void;
+}
+
+/** The settings of /dev/siglab-disk that k.files.configureDisk takes (the core checks them). */
+export interface BlockDeviceConfig {
+  /** microseconds from the start of a request to its completion interrupt */
+  latencyUs?: number;
+  /** minimum microseconds between two completions (0: unlimited bandwidth) */
+  intervalUs?: number;
+}
+
+/**
+ * The model of /dev/siglab-disk: when a request completes, and what the driver charges to start
+ * and end it (since plugin API 2.1).
+ *
+ * Why a point of its own: what the experiments compare is how a completion reaches the program (a
+ * record read(), SIGIO or an F_SETSIG signal, an AIO ring); the device behind it is a parameter of
+ * the experiment (a fixed latency, a queue with bandwidth, a seek model). The file side — the
+ * 32-byte records, wake-ups, kill_fasync, aio_complete — stays the kernel's, so every way of
+ * learning of a completion sees the same device. The baseline is a latency with a minimum interval
+ * between completions (k.baseline.blockDevice, to delegate to). A model that keeps state (its
+ * queue) keeps it per run: bind it with toDynamicValue, or keep the state in k.slot().
+ */
+export interface BlockDevice {
+  readonly id: string;
+  /**
+   * Start a request of `bytes` (the driver's make_request). The device queues its completion
+   * interrupt (k.scheduleEvent(at, "device", ...)), whose handler calls `complete(result)` once.
+   */
+  submit(k: Kernel, bytes: number, complete: (result: number) => void): void;
+  /**
+   * Settings a KernelSetupContribution gave with k.files.configureDisk, before the device's first
+   * use (keys and values already checked). Throw to refuse what the model cannot honour.
+   */
+  configure(k: Kernel, cfg: Readonly<BlockDeviceConfig>, who: string): void;
 }
 
 /** A system call added to the table; reached by a workload's `t.syscall(nr, ...args)`. */

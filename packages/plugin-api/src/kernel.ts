@@ -4,7 +4,7 @@
  * and typed per-run state.
  */
 import type { CpuProfileFile, ResolvedProfile } from "./profile-types.js";
-import type { EntryMechanism, SignalFpuPolicy, SignalMaskStore, SwitchFpuPolicy, UserSigmaskService } from "./extension-points.js";
+import type { BlockDevice, BlockDeviceConfig, EntryMechanism, Scheduler, SignalFpuPolicy, SignalMaskStore, SwitchFpuPolicy, UserSigmaskService } from "./extension-points.js";
 import type { AddressSpace, Cpu, FpuRegs, UserRegs } from "./machine.js";
 import type { FrameFpState, PendingSignal, SigInfo, SignalFrame } from "./signals.js";
 import type { Sigset } from "./sigset.js";
@@ -150,7 +150,7 @@ export interface OpenFile {
   flags: number;
 }
 
-/** A device with latency (/dev/siglab-disk): requests complete after a delay, by interrupt. */
+/** /dev/siglab-disk as drivers use it: requests go to the run's BlockDevice and complete by interrupt. */
 export interface LatencyDevice {
   /** start a request of `bytes`; `done` runs in the completion interrupt with the result */
   submit(k: Kernel, bytes: number, done: (result: number) => void): void;
@@ -160,18 +160,29 @@ export interface LatencyDevice {
 export interface FileFunctions {
   /** the open file behind `fd` in `t` (undefined: not open) */
   file(t: Task, fd: number): OpenFile | undefined;
-  /** the run's /dev/siglab-disk */
+  /** the run's /dev/siglab-disk (its requests go to the run's BlockDevice) */
   disk(): LatencyDevice;
-  /** set the disk's latency and interval (once per run, before it is opened); `who` names the caller */
-  configureDisk(cfg: { latencyUs?: number; intervalUs?: number }, who: string): void;
+  /**
+   * Set the disk's latency and interval (at kernel setup, before it is used): the values are
+   * checked, then handed to the run's BlockDevice (its configure); `who` names the caller.
+   */
+  configureDisk(cfg: BlockDeviceConfig, who: string): void;
 }
 
-/** The mechanisms of this run: the ones in force, and the 2.4 baseline ones (to delegate to). */
+/**
+ * The mechanisms of this run: the ones in force, and the 2.4 baseline ones (to delegate to). The
+ * scheduler and the block device are always there; they are optional in the type only because
+ * they came with plugin API 2.1 (a 2.0 type stays assignable).
+ */
 export interface KernelPolicies {
   readonly entry: EntryMechanism;
   readonly signalFpu: SignalFpuPolicy;
   readonly switchFpu: SwitchFpuPolicy;
   readonly maskStore: SignalMaskStore;
+  /** since 2.1 */
+  readonly scheduler?: Scheduler;
+  /** since 2.1 */
+  readonly blockDevice?: BlockDevice;
 }
 
 /** The simulated kernel of one run (one CPU). Per-run plugin state goes in slot(). */

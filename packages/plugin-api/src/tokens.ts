@@ -5,6 +5,7 @@
  * host refuses anything else at bind time.
  */
 import type {
+  BlockDevice,
   CpuProfileContribution,
   EntryMechanism,
   FpuTrapHook,
@@ -13,6 +14,7 @@ import type {
   PageFaultHook,
   PathContribution,
   PathTransformContribution,
+  Scheduler,
   SignalFpuPolicy,
   SignalMaskStore,
   SwitchFpuPolicy,
@@ -33,6 +35,10 @@ export const TOKENS = Object.freeze({
   SwitchFpuPolicy: token<SwitchFpuPolicy>("SwitchFpuPolicy"),
   SignalMaskStore: token<SignalMaskStore>("SignalMaskStore"),
   ThreadLibrary: token<ThreadLibrary>("ThreadLibrary"),
+  /** since plugin API 2.1 */
+  Scheduler: token<Scheduler>("Scheduler"),
+  /** since plugin API 2.1 */
+  BlockDevice: token<BlockDevice>("BlockDevice"),
   // multi-valued: bind to add
   LibcModel: token<LibcModel>("LibcModel"),
   SyscallContribution: token<SyscallContribution>("SyscallContribution"),
@@ -50,7 +56,7 @@ export const TOKENS = Object.freeze({
 export type ExtensionPointName = keyof typeof TOKENS;
 
 /** The single-valued points: a plugin that binds one must `rebind` it and list it in `replaces`. */
-export const SINGLE_VALUED: readonly ExtensionPointName[] = Object.freeze(["EntryMechanism", "SignalFpuPolicy", "SwitchFpuPolicy", "SignalMaskStore", "ThreadLibrary"]);
+export const SINGLE_VALUED: readonly ExtensionPointName[] = Object.freeze(["EntryMechanism", "SignalFpuPolicy", "SwitchFpuPolicy", "SignalMaskStore", "ThreadLibrary", "Scheduler", "BlockDevice"]);
 
 /** Services: bound by at most one plugin of a stack. */
 export const SERVICES: readonly ExtensionPointName[] = Object.freeze(["UserSigmask"]);

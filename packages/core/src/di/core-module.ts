@@ -5,10 +5,12 @@
  * their own token, for variants that delegate to them (Kernel.baseline).
  */
 import { ContainerModule } from "inversify";
-import type { KernelPolicies } from "@siglab/plugin-api";
 import { CORE_CHECKERS } from "../findings/checkers.js";
 import { Int80Entry, TaskBlockedMaskStore } from "../kernel/baseline.js";
+import { LatencyDevice } from "../kernel/device.js";
 import { I387SignalFpu, LazySwitchFpu } from "../kernel/i387.js";
+import type { CorePolicies } from "../kernel/kernel.js";
+import { Goodness24Scheduler } from "../kernel/sched.js";
 import { TOKENS } from "../plugin-api/extension-points.js";
 import { LinuxThreads, LIBC_MODELS } from "../runtime/libraries.js";
 import { UThreadsBlockedChecker } from "../runtime/uthreads.js";
@@ -34,13 +36,23 @@ export const MULTI_POINTS = [
   TOKENS.UserSigmask,
 ] as const;
 
+// loaded into each run's container: the baseline's per-run state (the disk's queue) is per run
 export const coreModule = new ContainerModule(({ bind }) => {
-  const baseline: KernelPolicies = Object.freeze({ entry: new Int80Entry(), signalFpu: new I387SignalFpu(), switchFpu: new LazySwitchFpu(), maskStore: new TaskBlockedMaskStore() });
+  const baseline: CorePolicies = Object.freeze({
+    entry: new Int80Entry(),
+    signalFpu: new I387SignalFpu(),
+    switchFpu: new LazySwitchFpu(),
+    maskStore: new TaskBlockedMaskStore(),
+    scheduler: new Goodness24Scheduler(),
+    blockDevice: new LatencyDevice(),
+  });
   bind(CORE_TOKENS.Baseline).toConstantValue(baseline);
   bind(TOKENS.EntryMechanism).toConstantValue(baseline.entry);
   bind(TOKENS.SignalFpuPolicy).toConstantValue(baseline.signalFpu);
   bind(TOKENS.SwitchFpuPolicy).toConstantValue(baseline.switchFpu);
   bind(TOKENS.SignalMaskStore).toConstantValue(baseline.maskStore);
+  bind(TOKENS.Scheduler).toConstantValue(baseline.scheduler);
+  bind(TOKENS.BlockDevice).toConstantValue(baseline.blockDevice);
   bind(TOKENS.ThreadLibrary).toConstantValue(new LinuxThreads());
   for (const m of Object.values(LIBC_MODELS)) bind(TOKENS.LibcModel).toConstantValue(m);
   // checkers hold per-run state: a fresh instance per resolution

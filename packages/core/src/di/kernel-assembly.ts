@@ -1,6 +1,7 @@
 /** Everything a run needs from the container, injected explicitly by token. */
 import { inject, injectable } from "inversify";
 import type {
+  BlockDevice,
   CpuProfileContribution,
   EntryMechanism,
   FpuTrapHook,
@@ -9,12 +10,14 @@ import type {
   PageFaultHook,
   PathContribution,
   PathTransformContribution,
+  Scheduler,
   SignalFpuPolicy,
   SignalMaskStore,
   SwitchFpuPolicy,
   SyscallContribution,
 } from "../plugin-api/extension-points.js";
-import type { KernelPolicies, UserSigmaskService } from "@siglab/plugin-api";
+import type { UserSigmaskService } from "@siglab/plugin-api";
+import type { CorePolicies } from "../kernel/kernel.js";
 import { TOKENS } from "../plugin-api/extension-points.js";
 import { CORE_TOKENS } from "./core-module.js";
 import type { LibcModel, ThreadLibrary } from "../runtime/libraries.js";
@@ -30,6 +33,8 @@ export class KernelAssembly {
     @inject(TOKENS.SwitchFpuPolicy) readonly switchFpu: SwitchFpuPolicy,
     @inject(TOKENS.SignalMaskStore) readonly maskStore: SignalMaskStore,
     @inject(TOKENS.ThreadLibrary) readonly threads: ThreadLibrary,
+    @inject(TOKENS.Scheduler) readonly scheduler: Scheduler,
+    @inject(TOKENS.BlockDevice) readonly blockDevice: BlockDevice,
     @inject(P(TOKENS.LibcModel)) readonly libcs: ContributionProvider<LibcModel>,
     @inject(P(TOKENS.SyscallContribution)) readonly syscalls: ContributionProvider<SyscallContribution>,
     @inject(P(TOKENS.PathContribution)) readonly paths: ContributionProvider<PathContribution>,
@@ -40,6 +45,6 @@ export class KernelAssembly {
     @inject(P(TOKENS.CpuProfileContribution)) readonly profiles: ContributionProvider<CpuProfileContribution>,
     @inject(P(TOKENS.KernelSetupContribution)) readonly setups: ContributionProvider<KernelSetupContribution>,
     @inject(P(TOKENS.UserSigmask)) readonly userSigmask: ContributionProvider<UserSigmaskService>,
-    @inject(CORE_TOKENS.Baseline) readonly baseline: KernelPolicies,
+    @inject(CORE_TOKENS.Baseline) readonly baseline: CorePolicies,
   ) {}
 }

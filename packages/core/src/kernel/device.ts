@@ -1,12 +1,14 @@
 /**
- * A simulated device with latency, /dev/siglab-disk. A request completes `latencyUs` after it is
- * started, no sooner than `intervalUs` after the previous completion (the device's bandwidth);
- * each completion raises its own device interrupt, whose handler runs end_request and then the
- * submitter's completion (pipe.ts: a record, wake-ups and kill_fasync for a plain fd; the aio
- * plugin: aio_complete into the ring). Shared by the baseline and plugins so that every way of
- * learning of a completion sees the same device.
+ * /dev/siglab-disk. Its model is the run's BlockDevice (an extension point); the baseline one is a
+ * device with latency: a request completes `latencyUs` after it is started, no sooner than
+ * `intervalUs` after the previous completion (the device's bandwidth); each completion raises its
+ * own device interrupt, whose handler runs end_request and then the submitter's completion
+ * (pipe.ts: a record, wake-ups and kill_fasync for a plain fd; the aio plugin: aio_complete into
+ * the ring). Every submitter goes through submitToDisk, so that every way of learning of a
+ * completion sees the same device.
  */
-import type { Kernel } from "./kernel.js";
+import type { BlockDevice, LatencyDevice as DiskView } from "@siglab/plugin-api";
+import { SimError, type Kernel } from "./kernel.js";
 
 export const DISK_PATH = "/dev/siglab-disk";
 /** What read() on the disk returns per finished request (the size of an io_event). */
@@ -21,10 +23,17 @@ export interface DeviceConfig {
 
 export const DEFAULT_DEVICE: Readonly<DeviceConfig> = Object.freeze({ latencyUs: 100, intervalUs: 0 });
 
-export class LatencyDevice {
+/** The baseline BlockDevice: latency plus a minimum interval between completions. One per run. */
+export class LatencyDevice implements BlockDevice {
+  readonly id = "core:latency-disk";
   inFlight = 0;
   private lastAt = 0;
-  constructor(readonly config: DeviceConfig) {}
+  constructor(public config: DeviceConfig = { ...DEFAULT_DEVICE }) {}
+
+  /** configureDisk's settings (checked by configureDevice) replace the defaults, key by key. */
+  configure(_k: Kernel, cfg: Readonly<Partial<DeviceConfig>>): void {
+    this.config = { ...this.config, ...cfg };
+  }
 
   /** Start a request of `bytes` (the driver's make_request); `complete(res)` runs in its interrupt. */
   submit(k: Kernel, bytes: number, complete: (res: number) => void): void {
@@ -43,22 +52,36 @@ export class LatencyDevice {
   }
 }
 
-/** The run's disk (created on first use with the configured or default timing). */
-export function deviceOf(k: Kernel): LatencyDevice {
-  let d = k.disk;
-  if (!d) {
-    d = new LatencyDevice({ ...DEFAULT_DEVICE, ...k.diskConfig });
-    k.disk = d;
-  }
-  return d;
+/**
+ * Start a request of `bytes` on the run's disk; `complete(res)` runs in its completion interrupt.
+ * The device model may call it once per request: a second call ends the run with an error.
+ */
+export function submitToDisk(k: Kernel, bytes: number, complete: (res: number) => void): void {
+  k.diskInUse = true;
+  const dev = k.deps.blockDevice;
+  let done = false;
+  const once = Object.freeze((res: number): void => {
+    if (done) throw new SimError("plugin", `the BlockDevice '${String(dev.id)}' completed a request twice`);
+    done = true;
+    complete(res);
+  });
+  dev.submit(k, bytes, once);
+}
+
+/** The run's disk as plugins' drivers see it (k.files.disk()): requests only. */
+export function deviceOf(k: Kernel): DiskView {
+  k.diskInUse = true;
+  return (k.diskView ??= Object.freeze({ submit: (_k: unknown, bytes: number, done: (res: number) => void) => submitToDisk(k, bytes, done) }));
 }
 
 /** Set the disk's timing for this run (a plugin's KernelSetupContribution); refuses bad values. */
 export function configureDevice(k: Kernel, cfg: Partial<DeviceConfig>, who: string): void {
+  const checked: Partial<DeviceConfig> = {};
   for (const [key, v] of Object.entries(cfg)) {
     if (!(key === "latencyUs" || key === "intervalUs")) throw new Error(`${who}: unknown device setting '${key}' (latencyUs, intervalUs)`);
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new Error(`${who}: device ${key} must be a number >= 0, got ${String(v)}`);
+    checked[key as keyof DeviceConfig] = v;
   }
-  if (k.disk) throw new Error(`${who}: the device is already in use; configure it at kernel setup`);
-  k.diskConfig = { ...k.diskConfig, ...cfg };
+  if (k.diskInUse) throw new Error(`${who}: the device is already in use; configure it at kernel setup`);
+  k.deps.blockDevice.configure(k, Object.freeze(checked), who);
 }

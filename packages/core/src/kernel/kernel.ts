@@ -13,18 +13,19 @@ import { AddressSpace, PAGE_SHIFT, STACK_TOP, USER_CODE_BASE } from "../machine/
 import { Tlb } from "../machine/tlb.js";
 import { hot } from "../machine/typed-arrays.js";
 import { StateMap } from "./slots.js";
-import type { FileFunctions, FpuFunctions, KernelPolicies, MmFunctions, SchedFunctions, SignalFunctions, StateKey } from "@siglab/plugin-api";
+import type { FileFunctions, FpuFunctions, KernelPolicies, LatencyDevice, MmFunctions, SchedFunctions, SignalFunctions, StateKey } from "@siglab/plugin-api";
 import type {
+  BlockDevice,
   EntryMechanism,
   FpuTrapHook,
   PageFaultHook,
+  Scheduler,
   SignalFpuPolicy,
   SignalMaskStore,
   SwitchFpuPolicy,
   SyscallContribution,
   UserSigmaskService,
 } from "../plugin-api/extension-points.js";
-import type { DeviceConfig, LatencyDevice } from "./device.js";
 import { fileFunctions, fpuFunctions, mmFunctions, schedFunctions, signalFunctions } from "./services.js";
 import { KernelEvents } from "./events.js";
 import { markHostThrown } from "../common/host-thrown.js";
@@ -51,16 +52,21 @@ export interface KernelConfig {
   timeline: boolean;
 }
 
+/** The run's mechanisms, all of them (the plugin API's KernelPolicies lists the 2.1 ones as optional). */
+export type CorePolicies = Required<KernelPolicies>;
+
 export interface KernelDeps {
   entry: EntryMechanism;
   signalFpu: SignalFpuPolicy;
   switchFpu: SwitchFpuPolicy;
   maskStore: SignalMaskStore;
+  scheduler: Scheduler;
+  blockDevice: BlockDevice;
   syscalls: SyscallContribution[];
   fpuTrapHooks: FpuTrapHook[];
   pageFaultHooks: PageFaultHook[];
   /** Linux 2.4's own single-valued mechanisms */
-  baseline: KernelPolicies;
+  baseline: CorePolicies;
   userSigmask: UserSigmaskService | null;
 }
 
@@ -106,9 +112,9 @@ export class Kernel {
   lastUser: Task | null = null;
   /** plugins' per-run state */
   readonly #slots = new StateMap();
-  /** /dev/siglab-disk of this run (made on first use) and its timing */
-  disk: LatencyDevice | null = null;
-  diskConfig: Partial<DeviceConfig> = {};
+  /** /dev/siglab-disk was used (its timing can no longer be configured), and its view for plugins */
+  diskInUse = false;
+  diskView: LatencyDevice | undefined;
   /** ids of user-level threads: above any pid, numbered per run */
   nextUThreadId = 0x10000;
   /** the kernel's functions for plugins (Linux's names, bound to this run) */
@@ -118,8 +124,8 @@ export class Kernel {
   readonly mm: MmFunctions;
   readonly files: FileFunctions;
   /** the mechanisms in force, and 2.4's own (for variants to delegate to) */
-  readonly policies: KernelPolicies;
-  readonly baseline: KernelPolicies;
+  readonly policies: CorePolicies;
+  readonly baseline: CorePolicies;
   /** the user-space signal mask service, when a plugin of the stack provides one */
   readonly userSigmask: UserSigmaskService | null;
   /** plugins that changed the mechanism, for evidence in findings */
@@ -155,7 +161,7 @@ export class Kernel {
     this.sched = schedFunctions(this);
     this.mm = mmFunctions(this);
     this.files = fileFunctions(this);
-    this.policies = Object.freeze({ entry: deps.entry, signalFpu: deps.signalFpu, switchFpu: deps.switchFpu, maskStore: deps.maskStore });
+    this.policies = Object.freeze({ entry: deps.entry, signalFpu: deps.signalFpu, switchFpu: deps.switchFpu, maskStore: deps.maskStore, scheduler: deps.scheduler, blockDevice: deps.blockDevice });
     this.baseline = deps.baseline;
     this.userSigmask = deps.userSigmask;
     this.cpu = new Cpu(new Tlb(profile.dtlbEntries));
@@ -342,6 +348,7 @@ export class Kernel {
     this.fireDue();
   }
 
+  /** IRQ0's do_timer: the next tick, expired timeouts, the Scheduler's timeslice accounting. */
   private timerTick(): void {
     this.scheduleEvent(this.ex.cycles - (this.ex.cycles % this.cyclesPerTick) + this.cyclesPerTick, "timer", () => this.timerTick());
     const t = this.current;
@@ -353,10 +360,7 @@ export class Kernel {
         this.wakeUp(s);
       }
     }
-    if (t !== this.idle && --t.counter <= 0) {
-      t.counter = 0;
-      t.needResched = true;
-    }
+    this.deps.scheduler.update_process_times(this, t);
     this.events.emit("tick", t);
   }
 
@@ -397,8 +401,8 @@ export class Kernel {
     t.state = "running";
     t.waitingOn = null;
     this.addToRunqueue(t);
-    // reschedule_idle: on UP, preempt when the woken task has a better goodness (idle always loses)
-    if (this.current === this.idle || t.counter > this.current.counter + 1) this.current.needResched = true;
+    // reschedule_idle: whether the woken task preempts the current one is the Scheduler's call
+    this.deps.scheduler.reschedule_idle(this, t);
   }
 
   private readonly findingIndex = new Map<string, Finding>();

@@ -2,7 +2,7 @@
  * Pipes with blocking and wake-ups (fs/pipe.c), file descriptors, fcntl O_ASYNC/F_SETOWN/F_SETSIG
  * with SIGIO generation (fs/fcntl.c send_sigio) and select (fs/select.c).
  */
-import { deviceOf, DISK_PATH, DISK_RECORD_BYTES } from "./device.js";
+import { DISK_PATH, DISK_RECORD_BYTES, submitToDisk } from "./device.js";
 import { schedule } from "./sched.js";
 import type { Kernel } from "./kernel.js";
 import { send_sig_info, EAGAIN, EINVAL, ERESTARTSYS } from "./signal.js";
@@ -227,7 +227,7 @@ function devRead(k: Kernel, f: File, bytes: number): number {
 function diskWrite(k: Kernel, f: File, fd: number, bytes: number): number {
   k.run("siglab_disk_write");
   if (!(bytes > 0)) return -EINVAL;
-  deviceOf(k).submit(k, bytes, () => {
+  submitToDisk(k, bytes, () => {
     k.run("siglab_disk.record");
     f.pipe.len += DISK_RECORD_BYTES;
     if (f.pipe.readWait.length) wakeAll(k, f.pipe.readWait);

@@ -1,14 +1,80 @@
-/** schedule(), switch_mm, switch_to and sched_yield of Linux 2.4 (kernel/sched.c). */
+/**
+ * schedule(), switch_mm, switch_to and sched_yield of Linux 2.4 (kernel/sched.c). Which task runs
+ * next is the run's Scheduler's choice (an extension point); the baseline one is 2.4's goodness().
+ */
+import type { Scheduler } from "@siglab/plugin-api";
 import { PAGE_SHIFT } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
 import { SimError, SWITCH, type Kernel } from "./kernel.js";
-import type { Task } from "./task.js";
+import { ownTask } from "./own.js";
+import { Task } from "./task.js";
 
-/** 2.4 goodness(): -1 for a yielder, else counter (+1 same mm) + 20 - nice; 0 when counter is 0. */
-function goodness(k: Kernel, p: Task, prev: Task): number {
-  if (p.sched_yield) return -1;
-  if (p.counter === 0) return 0;
-  return p.counter + (p.mm === prev.mm ? 1 : 0) + 20 - p.nice;
+/**
+ * Linux 2.4's scheduling policy, the baseline Scheduler: schedule()'s goodness() loop over the
+ * run queue, recalculate_counters when every runnable task used its slice, the timer tick's
+ * counter-- (update_process_times) and try_to_wake_up's preemption test (reschedule_idle).
+ */
+export class Goodness24Scheduler implements Scheduler {
+  readonly id = "core:goodness-2.4";
+
+  /** 2.4 goodness(): -1 for a yielder, else counter (+1 same mm) + 20 - nice; 0 when counter is 0. */
+  goodness(p: Task, prev: Task): number {
+    if (p.sched_yield) return -1;
+    if (p.counter === 0) return 0;
+    return p.counter + (p.mm === prev.mm ? 1 : 0) + 20 - p.nice;
+  }
+
+  /** for_each_task: p->counter = (p->counter >> 1) + NICE_TO_TICKS(p->nice) */
+  recalculate_counters(k: Kernel): void {
+    k.run("recalculate_counters");
+    for (const t of k.tasks.values()) t.counter = (t.counter >> 1) + k.config.timesliceTicks;
+  }
+
+  /** The best goodness on the run queue (the first of equals); idle when the queue is empty. */
+  pick_next_task(k: Kernel, prev: Task): Task {
+    let next: Task = k.idle;
+    let c = -1000;
+    for (;;) {
+      const rq = k.runqueue;
+      k.runN("goodness", rq.length); // one goodness() evaluation per runnable task
+      for (let i = 0; i < rq.length; i++) {
+        const p = rq[i]!;
+        const w = this.goodness(p, prev);
+        if (w > c) {
+          c = w;
+          next = p;
+        }
+      }
+      if (c !== 0) return next;
+      // every runnable task used its slice: recalculate all counters
+      this.recalculate_counters(k);
+      c = -1000;
+    }
+  }
+
+  /** update_process_times: the interrupted task's slice shrinks by a tick (not the idle task's) */
+  update_process_times(k: Kernel, p: Task): void {
+    if (p !== k.idle && --p.counter <= 0) {
+      p.counter = 0;
+      p.needResched = true;
+    }
+  }
+
+  /** reschedule_idle on UP: preempt when the woken task has a better goodness (idle always loses) */
+  reschedule_idle(k: Kernel, p: Task): void {
+    if (k.current === k.idle || p.counter > k.current.counter + 1) k.current.needResched = true;
+  }
+}
+
+/** The run's Scheduler's choice: a task on the run queue, or the idle task; anything else is refused. */
+function pickNextTask(k: Kernel, prev: Task): Task {
+  const s = k.deps.scheduler;
+  const next = ownTask(s.pick_next_task(k, prev));
+  if (next !== k.idle && !k.runqueue.includes(next)) {
+    const what = next instanceof Task ? `task ${next.pid} (${next.state})` : "something that is not a task";
+    throw new SimError("plugin", `the Scheduler '${String(s.id)}' picked ${what}, which is not on the run queue`);
+  }
+  return next;
 }
 
 /**
@@ -21,25 +87,7 @@ export function __schedule(k: Kernel): Task {
   if (prev !== k.idle && prev.state === "interruptible" && prev.sigpending) prev.state = "running";
   if (prev !== k.idle && prev.state !== "running") k.delFromRunqueue(prev);
   prev.needResched = false;
-  let next: Task = k.idle;
-  let c = -1000;
-  for (;;) {
-    const rq = k.runqueue;
-    k.runN("goodness", rq.length); // one goodness() evaluation per runnable task
-    for (let i = 0; i < rq.length; i++) {
-      const p = rq[i]!;
-      const w = goodness(k, p, prev);
-      if (w > c) {
-        c = w;
-        next = p;
-      }
-    }
-    if (c !== 0) break;
-    // every runnable task used its slice: recalculate all counters
-    k.run("recalculate_counters");
-    for (const t of k.tasks.values()) t.counter = (t.counter >> 1) + k.config.timesliceTicks;
-    c = -1000;
-  }
+  let next = pickNextTask(k, prev);
   if (next === k.idle && prev !== k.idle && prev.state === "running") next = prev;
   k.run("schedule.finish");
   prev.sched_yield = false;

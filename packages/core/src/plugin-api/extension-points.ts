@@ -23,4 +23,7 @@ export {
   type Preset,
   type KernelSetupContribution,
   type UserSigmaskService,
+  type Scheduler,
+  type BlockDevice,
+  type BlockDeviceConfig,
 } from "@siglab/plugin-api";

@@ -54,6 +54,18 @@ export const PluginManifestSchema = Type.Object(
 
 export type PluginManifestJson = Static<typeof PluginManifestSchema>;
 
+/**
+ * Extension points a minor version added: a manifest that targets an older minor of the same
+ * major cannot name them (a SigLab of that version would not know them).
+ */
+const POINT_SINCE: Readonly<Record<string, string>> = Object.freeze({ Scheduler: "2.1", BlockDevice: "2.1" });
+
+function olderMinor(apiVersion: string, since: string): boolean {
+  const [maj, min] = apiVersion.split(".").map(Number) as [number, number];
+  const [smaj, smin] = since.split(".").map(Number) as [number, number];
+  return maj === smaj && min < smin;
+}
+
 /** Validate a parsed plugin.json; errors name the file and the field. */
 export function validateManifest(json: unknown, file: string): PluginManifest {
   if (!Value.Check(PluginManifestSchema, json)) {
@@ -63,6 +75,8 @@ export function validateManifest(json: unknown, file: string): PluginManifest {
   const m = json as PluginManifest;
   for (const point of [...m.contributes, ...(m.replaces ?? [])]) {
     if (!Object.prototype.hasOwnProperty.call(TOKENS, point)) throw new PluginError(`${file}: unknown extension point '${point}' (known: ${Object.keys(TOKENS).join(", ")})`);
+    const since = Object.prototype.hasOwnProperty.call(POINT_SINCE, point) ? POINT_SINCE[point]! : undefined;
+    if (since && olderMinor(m.apiVersion, since)) throw new PluginError(`${file}: ${point} is an extension point of plugin API ${since}, but "apiVersion" is "${m.apiVersion}" (raise it to "${since}")`);
   }
   for (const point of m.replaces ?? []) {
     if (!SINGLE_VALUED.includes(point)) throw new PluginError(`${file}: /replaces: ${point} is multi-valued (only ${SINGLE_VALUED.join(", ")} can be replaced)`);

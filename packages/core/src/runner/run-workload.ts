@@ -175,6 +175,8 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
         signalFpu: a.signalFpu,
         switchFpu: a.switchFpu,
         maskStore: a.maskStore,
+        scheduler: a.scheduler,
+        blockDevice: a.blockDevice,
         syscalls,
         fpuTrapHooks: a.fpuTrapHooks.getContributions(),
         pageFaultHooks: a.pageFaultHooks.getContributions(),
