@@ -7,33 +7,12 @@ import type { Kernel } from "./kernel.js";
 import { NSIG, SIGKILL, SIGRTMIN, SIGSTOP, Sigset } from "./sigset.js";
 import { SignalFrameK, type FrameSigContextK, type SigAction, type SigInfoK, type Task } from "./task.js";
 
-export const SA_SIGINFO = 0x4;
-export const SA_NOFP = 0x02000000;
-export const SA_RESTORER = 0x04000000;
-export const SA_ONSTACK = 0x08000000;
-export const SA_RESTART = 0x10000000;
-export const SA_NODEFER = 0x40000000;
-export const SA_RESETHAND = 0x80000000;
+// the ABI's constants are the plugin API's (the values plugins see are the kernel's own)
+export { SA_SIGINFO, SA_NOFP, SA_RESTORER, SA_ONSTACK, SA_RESTART, SA_NODEFER, SA_RESETHAND, SI_USER, SI_QUEUE, SI_TKILL, SEGV_ACCERR, SIGFRAME_BYTES, RT_SIGFRAME_BYTES, ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, EINTR, EAGAIN, ESRCH, EINVAL, EFAULT, ENOMEM } from "@siglab/plugin-api";
+import { SA_NODEFER, SA_ONSTACK, SA_RESETHAND, SA_RESTART, SA_RESTORER, SA_SIGINFO, SI_USER, SEGV_ACCERR, SIGFRAME_BYTES, RT_SIGFRAME_BYTES, ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, EINTR, EAGAIN, ESRCH, EINVAL, EFAULT, ENOMEM } from "@siglab/plugin-api";
 
-export const SI_USER = 0;
-export const SI_QUEUE = -1;
-export const SI_TKILL = -6;
-export const SEGV_ACCERR = 2;
-
-export const SIGFRAME_BYTES = 732;
-export const RT_SIGFRAME_BYTES = 892;
 /** max_queued_signals (2.4, system-wide) */
 export const MAX_QUEUED_SIGNALS = 1024;
-
-export const ERESTARTSYS = 512;
-export const ERESTARTNOINTR = 513;
-export const ERESTARTNOHAND = 514;
-export const EINTR = 4;
-export const EAGAIN = 11;
-export const ESRCH = 3;
-export const EINVAL = 22;
-export const EFAULT = 14;
-export const ENOMEM = 12;
 
 /** Signals whose default action is to ignore them (2.4 sig_kernel_ignore). */
 const DEFAULT_IGNORE = new Set([17, 18, 23, 28]); // SIGCHLD, SIGCONT, SIGURG, SIGWINCH
