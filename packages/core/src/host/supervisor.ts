@@ -11,6 +11,7 @@
  * intrinsics are frozen and whose reachable host objects are hardened (fresh compartment per run).
  */
 import type { RunSpec } from "../common/experiment.js";
+import { emptyResult } from "../common/empty-result.js";
 import type { RunError, RunProgress, RunResult } from "../common/results.js";
 import { DEFAULT_HOST_LIMITS, effectiveBudget, type HostLimits } from "./limits.js";
 import type { FromSandbox, ToSandbox, WorkloadInfo } from "./protocol.js";
@@ -251,19 +252,5 @@ function fmtMs(ms: number): string {
 
 /** The result of a run that ended without a result from the sandbox. */
 export function errorResult(spec: RunSpec, error: RunError): RunResult {
-  return {
-    workload: spec.workload.id,
-    cpu: { ...spec.cpu },
-    variants: spec.variants,
-    params: { ...spec.params },
-    seed: spec.seed,
-    metrics: [],
-    phases: {},
-    counters: {},
-    findings: [],
-    totalCycles: 0,
-    simSeconds: 0,
-    paths: [],
-    error: { ...error, file: error.file ?? spec.workload.file },
-  };
+  return { ...emptyResult(spec), error: { ...error, file: error.file ?? spec.workload.file } };
 }

@@ -13,7 +13,7 @@ import { AddressSpace, PAGE_SHIFT, STACK_TOP, USER_CODE_BASE } from "../machine/
 import { Tlb } from "../machine/tlb.js";
 import { hot } from "../machine/typed-arrays.js";
 import { StateMap } from "./slots.js";
-import type { FileFunctions, FpuFunctions, KernelPolicies, LatencyDevice, MmFunctions, SchedFunctions, SignalFunctions, StateKey } from "@siglab/plugin-api";
+import type { FileFunctions, FpuFunctions, KernelPolicies, LatencyDevice, MmFunctions, SchedFunctions, SignalFunctions } from "@siglab/plugin-api";
 import type {
   BlockDevice,
   EntryMechanism,
@@ -90,7 +90,7 @@ export class Cpu {
   constructor(readonly tlb: Tlb) {}
 }
 
-export class Kernel {
+export class Kernel extends StateMap {
   readonly phases = new PhaseTable();
   readonly paths: PathRegistry;
   readonly cpu: Cpu;
@@ -110,8 +110,6 @@ export class Kernel {
   private readonly maxCycles: number;
   /** the task whose pages the TLB was last refilled for (see Gate) */
   lastUser: Task | null = null;
-  /** plugins' per-run state */
-  readonly #slots = new StateMap();
   /** /dev/siglab-disk was used (its timing can no longer be configured), and its view for plugins */
   diskInUse = false;
   diskView: LatencyDevice | undefined;
@@ -155,6 +153,7 @@ export class Kernel {
     readonly deps: KernelDeps,
     paths: PathRegistry | ((phases: PhaseTable) => PathRegistry),
   ) {
+    super();
     this.paths = typeof paths === "function" ? paths(this.phases) : paths;
     this.signal = signalFunctions(this);
     this.fpu = fpuFunctions(this);
@@ -191,19 +190,6 @@ export class Kernel {
       this.ex?.ensurePhases(this.phases.names.length);
     }
     return p;
-  }
-
-  slot<T>(key: StateKey<T>): T {
-    return this.#slots.slot(key);
-  }
-  peekSlot<T>(key: StateKey<T>): T | undefined {
-    return this.#slots.peekSlot(key);
-  }
-  setSlot<T>(key: StateKey<T>, value: T): void {
-    this.#slots.setSlot(key, value);
-  }
-  dropSlot(key: StateKey<unknown>): void {
-    this.#slots.dropSlot(key);
   }
 
   run(name: string): void {

@@ -2,7 +2,6 @@
 import { FpuRegs } from "../machine/fpu.js";
 import type { AddressSpace } from "../machine/memory.js";
 import { STACK_TOP, USER_CODE_BASE } from "../machine/memory.js";
-import type { StateKey } from "@siglab/plugin-api";
 import { StateMap } from "./slots.js";
 import { Sigset } from "./sigset.js";
 
@@ -91,7 +90,7 @@ export interface FrameSigContextK {
  * The FP image is kept as saved (fpImage); its i387/FXSR view (`fpstate`) is materialised only
  * when someone reads it (a handler, a checker), which is also when edits become possible.
  */
-export class SignalFrameK {
+export class SignalFrameK extends StateMap {
   /** the FP image save_i387 wrote (null: none); owned by the frame until sigreturn */
   fpImage: FpuRegs | null = null;
   private view: FrameFpStateK | null | undefined = undefined;
@@ -100,8 +99,6 @@ export class SignalFrameK {
   readonly original: { sigcontext: FrameSigContextK; fpstate: FrameFpStateK | null };
   /** state at interruption, recorded by the transparency checker (not visible to the workload) */
   snapshot?: { regs: UserRegs; fpu: FpuRegs; cycle: number };
-  /** plugins' per-frame state (e.g. a lazy FPU record) */
-  readonly #slots = new StateMap();
 
   constructor(
     readonly kind: "sigframe" | "rt_sigframe",
@@ -115,6 +112,7 @@ export class SignalFrameK {
     /** FXSR layout (xmm + mxcsr present) or fsave only */
     readonly fxsr: boolean,
   ) {
+    super();
     this.original = { sigcontext: { ...sigcontext }, fpstate: null };
   }
 
@@ -156,19 +154,6 @@ export class SignalFrameK {
   materialisedView(): FrameFpStateK | null | undefined {
     return this.view;
   }
-
-  slot<T>(key: StateKey<T>): T {
-    return this.#slots.slot(key);
-  }
-  peekSlot<T>(key: StateKey<T>): T | undefined {
-    return this.#slots.peekSlot(key);
-  }
-  setSlot<T>(key: StateKey<T>, value: T): void {
-    this.#slots.setSlot(key, value);
-  }
-  dropSlot(key: StateKey<unknown>): void {
-    this.#slots.dropSlot(key);
-  }
 }
 
 /** i386 signal frames carry XMM0-7 only (32-bit mode). */
@@ -195,7 +180,7 @@ export function cloneFpstate(s: FrameFpStateK | null): FrameFpStateK | null {
   return c;
 }
 
-export class Task {
+export class Task extends StateMap {
   state: TaskState = "running";
   /** ticks left in this timeslice (2.4 p->counter) */
   counter = 6;
@@ -227,8 +212,6 @@ export class Task {
   delayedKind = "";
   /** snapshot of the user-visible FPU state when the task was switched out (checker) */
   switchSnapshot: FpuRegs | null = null;
-  /** plugins' per-task state (user-sigmask page, lazy FPU records, ...) */
-  readonly #slots = new StateMap();
   /** the mask the program means when a library keeps it in user space (the blocked-signal checker) */
   userMask: { has(sig: number): boolean } | null = null;
   /** the last fault (trapno, error code, cr2) for the next signal frame's sigcontext */
@@ -253,18 +236,7 @@ export class Task {
     public mm: AddressSpace,
     public sig: SignalStruct,
     public readonly name: string,
-  ) {}
-
-  slot<T>(key: StateKey<T>): T {
-    return this.#slots.slot(key);
-  }
-  peekSlot<T>(key: StateKey<T>): T | undefined {
-    return this.#slots.peekSlot(key);
-  }
-  setSlot<T>(key: StateKey<T>, value: T): void {
-    this.#slots.setSlot(key, value);
-  }
-  dropSlot(key: StateKey<unknown>): void {
-    this.#slots.dropSlot(key);
+  ) {
+    super();
   }
 }

@@ -7,6 +7,7 @@ import { Container, type ContainerModule } from "inversify";
 import { checkServiceOwners, checkUnique, guardedModule, type Owners } from "../di/plugin-binding.js";
 import { resolveProfile, type CpuProfileFile, type ResolvedProfile } from "@siglab/cpu-profiles";
 import type { ParamValue, RunSpec } from "../common/experiment.js";
+import { emptyResult } from "../common/empty-result.js";
 import type { RunError, RunProgress, RunResult } from "../common/results.js";
 import { asWorkload, createSiglabModule, type WorkloadDef } from "../api/runtime-module.js";
 import { coreModule } from "../di/core-module.js";
@@ -98,20 +99,7 @@ function alive(k: Kernel): Task[] {
 }
 
 export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
-  const started: RunResult = {
-    workload: spec.workload.id,
-    cpu: { ...spec.cpu },
-    variants: spec.variants,
-    params: { ...spec.params },
-    seed: spec.seed,
-    metrics: [],
-    phases: {},
-    counters: {},
-    findings: [],
-    totalCycles: 0,
-    simSeconds: 0,
-    paths: [],
-  };
+  const started: RunResult = emptyResult(spec);
   let k: Kernel | undefined;
   const collector = new Collector((f) => {
     if (k) env.onProgress?.({ fraction: f, cycles: k.cycles, steps: k.steps });

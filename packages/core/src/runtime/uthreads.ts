@@ -13,7 +13,6 @@ import type { Gen } from "./gate.js";
 import { StateMap } from "../kernel/slots.js";
 import {
   type RuntimeThread,
-  type StateKey,
   type ThreadBody as ApiThreadBody,
   type UThread as ApiUThread,
   type UThreadHooks as ApiUThreadHooks,
@@ -52,7 +51,7 @@ export interface FdWait {
   write: boolean;
 }
 
-export class UThreadScheduler implements UserThreadScheduler {
+export class UThreadScheduler extends StateMap implements UserThreadScheduler {
   readonly root: UThread;
   current: UThread;
   readonly ready: UThread[] = [];
@@ -64,9 +63,9 @@ export class UThreadScheduler implements UserThreadScheduler {
   inScheduler = false;
   /** the thread whose UT_PARK is on its way to the trampoline (it may not act meanwhile) */
   parking: UThread | null = null;
-  readonly #slots = new StateMap();
 
   private constructor(readonly task: Task, rootTh: ThreadImpl, readonly hooks: UThreadHooks, readonly library: string) {
+    super();
     this.root = new UThread(task.pid, rootTh, null);
     this.root.state = "running";
     this.current = this.root;
@@ -87,19 +86,6 @@ export class UThreadScheduler implements UserThreadScheduler {
   /** The scheduler a library keeps on `task`, if any. */
   static find(task: Task): UThreadScheduler | null {
     return task.userThreads;
-  }
-
-  slot<T>(key: StateKey<T>): T {
-    return this.#slots.slot(key);
-  }
-  peekSlot<T>(key: StateKey<T>): T | undefined {
-    return this.#slots.peekSlot(key);
-  }
-  setSlot<T>(key: StateKey<T>, value: T): void {
-    this.#slots.setSlot(key, value);
-  }
-  dropSlot(key: StateKey<unknown>): void {
-    this.#slots.dropSlot(key);
   }
 
   /** poll (or block in select on) the fds threads wait for, plus `alsoRead`; wakes the ready ones */
