@@ -14,7 +14,26 @@ export const SIGLAB_CONSTANTS = Object.freeze({
   PROT_NONE: 0, PROT_READ: 1, PROT_WRITE: 2, PROT_EXEC: 4,
   F_GETFL: 3, F_SETFL: 4, F_SETOWN: 8, F_SETSIG: 10, O_NONBLOCK: 0x800, O_ASYNC: 0x2000,
   EINTR: 4, EAGAIN: 11, EFAULT: 14, EINVAL: 22, EBADF: 9, ENOSYS: 38, ECHILD: 10, EPIPE: 32,
-  ESRCH: 3, EPERM: 1, ENOMEM: 12,
+  ESRCH: 3, EPERM: 1, ENOMEM: 12, EIO: 5,
+  // ptrace (asm-i386/ptrace.h, linux/ptrace.h) and wait4 options
+  PTRACE_TRACEME: 0, PTRACE_PEEKTEXT: 1, PTRACE_PEEKDATA: 2, PTRACE_PEEKUSER: 3, PTRACE_POKETEXT: 4,
+  PTRACE_POKEDATA: 5, PTRACE_POKEUSER: 6, PTRACE_CONT: 7, PTRACE_KILL: 8, PTRACE_GETREGS: 12,
+  PTRACE_SETREGS: 13, PTRACE_ATTACH: 16, PTRACE_DETACH: 17, PTRACE_SYSCALL: 24, PTRACE_SETOPTIONS: 0x4200,
+  PTRACE_O_TRACESYSGOOD: 1,
+  // byte offsets of the registers in struct user (PEEKUSER/POKEUSER): 4 × the word's index
+  EBX: 0, ECX: 4, EDX: 8, ESI: 12, EDI: 16, EBP: 20, EAX: 24, ORIG_EAX: 44, EIP: 48, EFL: 56, UESP: 60,
+  WNOHANG: 1, WUNTRACED: 2,
+  __NR_getpid: 20, __NR_getppid: 64, __NR_sigreturn: 119, __NR_rt_sigreturn: 173,
+});
+
+/** The <sys/wait.h> macros over wait4's status word. */
+export const WAIT_MACROS = Object.freeze({
+  WIFEXITED: (s: number): boolean => (s & 0x7f) === 0,
+  WEXITSTATUS: (s: number): number => (s >> 8) & 0xff,
+  WIFSIGNALED: (s: number): boolean => (s & 0x7f) !== 0 && (s & 0x7f) !== 0x7f,
+  WTERMSIG: (s: number): number => s & 0x7f,
+  WIFSTOPPED: (s: number): boolean => (s & 0xff) === 0x7f,
+  WSTOPSIG: (s: number): number => (s >> 8) & 0xff,
 });
 
 export interface WorkloadDef {
@@ -33,7 +52,7 @@ export function workload(def: WorkloadDef): WorkloadDef {
 }
 
 export function createSiglabModule(): Record<string, unknown> {
-  return Object.freeze({ ...SIGLAB_CONSTANTS, workload });
+  return Object.freeze({ ...SIGLAB_CONSTANTS, ...WAIT_MACROS, workload });
 }
 
 /**

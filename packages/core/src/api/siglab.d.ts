@@ -43,7 +43,43 @@ declare module "siglab" {
   export const O_NONBLOCK: 0x800; export const O_ASYNC: 0x2000;
   export const EINTR: 4; export const EAGAIN: 11; export const EFAULT: 14; export const EINVAL: 22;
   export const EBADF: 9; export const ENOSYS: 38; export const ECHILD: 10; export const EPIPE: 32;
-  export const ESRCH: 3; export const EPERM: 1; export const ENOMEM: 12;
+  export const ESRCH: 3; export const EPERM: 1; export const ENOMEM: 12; export const EIO: 5;
+
+  // ptrace requests (Linux 2.4 i386) and the registers' byte offsets in struct user (PEEKUSER/POKEUSER)
+  export const PTRACE_TRACEME: 0; export const PTRACE_PEEKTEXT: 1; export const PTRACE_PEEKDATA: 2;
+  export const PTRACE_PEEKUSER: 3; export const PTRACE_POKETEXT: 4; export const PTRACE_POKEDATA: 5;
+  export const PTRACE_POKEUSER: 6; export const PTRACE_CONT: 7; export const PTRACE_KILL: 8;
+  export const PTRACE_GETREGS: 12; export const PTRACE_SETREGS: 13; export const PTRACE_ATTACH: 16;
+  export const PTRACE_DETACH: 17; export const PTRACE_SYSCALL: 24; export const PTRACE_SETOPTIONS: 0x4200;
+  /** PTRACE_SETOPTIONS: syscall stops report SIGTRAP | 0x80 */
+  export const PTRACE_O_TRACESYSGOOD: 1;
+  export const EBX: 0; export const ECX: 4; export const EDX: 8; export const ESI: 12; export const EDI: 16;
+  export const EBP: 20; export const EAX: 24; export const ORIG_EAX: 44; export const EIP: 48;
+  export const EFL: 56; export const UESP: 60;
+  /** syscall numbers a tracer writes into orig_eax (asm-i386/unistd.h) */
+  export const __NR_getpid: 20; export const __NR_getppid: 64; export const __NR_sigreturn: 119; export const __NR_rt_sigreturn: 173;
+  /** wait4/waitpid options */
+  export const WNOHANG: 1; export const WUNTRACED: 2;
+  /** <sys/wait.h> over waitpid's status word */
+  export function WIFEXITED(status: number): boolean;
+  export function WEXITSTATUS(status: number): number;
+  export function WIFSIGNALED(status: number): boolean;
+  export function WTERMSIG(status: number): number;
+  export function WIFSTOPPED(status: number): boolean;
+  export function WSTOPSIG(status: number): number;
+
+  /**
+   * struct user_regs_struct: what PTRACE_GETREGS copies out and PTRACE_SETREGS copies in. SigLab
+   * keeps syscall arguments out of the registers (ebx..ebp hold the program's values); the
+   * segment words read as the flat user selectors and keep them.
+   */
+  export interface UserRegsStruct {
+    ebx: number; ecx: number; edx: number; esi: number; edi: number; ebp: number; eax: number;
+    xds: number; xes: number; xfs: number; xgs: number;
+    /** the syscall number at a syscall stop; a tracer "nullifies" a syscall by rewriting it */
+    orig_eax: number;
+    eip: number; xcs: number; eflags: number; esp: number; xss: number;
+  }
 
   /** siginfo_t as the kernel fills it (128 bytes on i386). */
   export interface SigInfo {
@@ -213,8 +249,32 @@ declare module "siglab" {
     fork(child: ThreadBody): Sys<number>;
     /** clone(CLONE_VM|...): a thread sharing this address space; returns its tid */
     clone(body: ThreadBody): Sys<number>;
-    /** wait4(-1): reaps one child */
+    /** wait4(-1): reaps one child; `status` is its exit code (a traced child's stop reports as waitpid does) */
     wait(): Sys<{ pid: number; status: number } | number>;
+    /**
+     * waitpid(pid, options) = wait4(pid, &status, options): `status` is the kernel's word — test it
+     * with WIFEXITED/WEXITSTATUS, WIFSIGNALED/WTERMSIG, WIFSTOPPED/WSTOPSIG. A stopped child is
+     * reported once if it is traced (or with WUNTRACED); WNOHANG returns 0 when nothing is ready.
+     */
+    waitpid(pid: number, options?: number): Sys<{ pid: number; status: number } | number>;
+
+    // -- ptrace (Linux 2.4 i386; see docs/uml.md) ------------------------------------------------
+    /** PTRACE_TRACEME: the parent becomes this process's tracer. */
+    ptrace(request: 0): Sys<number>;
+    /** PTRACE_PEEKTEXT/PEEKDATA (addr: a user address) and PTRACE_PEEKUSER (addr: a byte offset such as ORIG_EAX). */
+    ptrace(request: 1 | 2 | 3, pid: number, addr: number): Sys<{ readonly word: number } | number>;
+    /** PTRACE_POKETEXT/POKEDATA/POKEUSER: write `data` (a word) at `addr`. */
+    ptrace(request: 4 | 5 | 6, pid: number, addr: number, data: number): Sys<number>;
+    /** PTRACE_CONT / PTRACE_SYSCALL / PTRACE_DETACH: resume the stopped tracee, delivering `sig` (0: none). */
+    ptrace(request: 7 | 24 | 17, pid: number, addr?: number, sig?: number): Sys<number>;
+    /** PTRACE_KILL / PTRACE_ATTACH (attach sends the tracee SIGSTOP). */
+    ptrace(request: 8 | 16, pid: number): Sys<number>;
+    /** PTRACE_GETREGS: the tracee's registers (it must be stopped). */
+    ptrace(request: 12, pid: number): Sys<UserRegsStruct | number>;
+    /** PTRACE_SETREGS: write the tracee's registers (from an object PTRACE_GETREGS returned, possibly edited). */
+    ptrace(request: 13, pid: number, addr: number, regs: UserRegsStruct): Sys<number>;
+    /** PTRACE_SETOPTIONS: PTRACE_O_TRACESYSGOOD. */
+    ptrace(request: 0x4200, pid: number, addr: number, options: number): Sys<number>;
     exit(code?: number): Sys<never>;
     nanosleep(ns: number): Sys<number>;
     /** Any syscall by number (plugins add syscalls, e.g. io_setup). Args are plain numbers or arrays. */

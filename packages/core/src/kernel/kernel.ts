@@ -382,13 +382,20 @@ export class Kernel extends StateMap {
 
   /** try_to_wake_up: make `t` runnable; preempt the current task if it is idle. */
   wakeUp(t: Task): void {
-    if (t.state !== "interruptible") return;
+    if (t.state !== "interruptible" || t.stopped) return;
     this.run("try_to_wake_up");
     t.state = "running";
     t.waitingOn = null;
     this.addToRunqueue(t);
     // reschedule_idle: whether the woken task preempts the current one is the Scheduler's call
     this.deps.scheduler.reschedule_idle(this, t);
+  }
+
+  /** wake_up_process of a stopped task (a tracer's continue, detach or kill; SIGKILL). */
+  wakeStopped(t: Task): void {
+    if (!t.stopped) return;
+    t.stopped = false;
+    this.wakeUp(t);
   }
 
   private readonly findingIndex = new Map<string, Finding>();

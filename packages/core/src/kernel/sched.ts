@@ -84,7 +84,7 @@ function pickNextTask(k: Kernel, prev: Task): Task {
 export function __schedule(k: Kernel): Task {
   const prev = k.current;
   k.run("schedule");
-  if (prev !== k.idle && prev.state === "interruptible" && prev.sigpending) prev.state = "running";
+  if (prev !== k.idle && prev.state === "interruptible" && prev.sigpending && !prev.stopped) prev.state = "running"; // TASK_STOPPED is not woken by signals
   if (prev !== k.idle && prev.state !== "running") k.delFromRunqueue(prev);
   prev.needResched = false;
   let next = pickNextTask(k, prev);

@@ -5,6 +5,9 @@
  */
 import type { Kernel } from "./kernel.js";
 import { NSIG, SIGKILL, SIGRTMIN, SIGSTOP, Sigset } from "./sigset.js";
+import { PT_PTRACED } from "./ptrace.js";
+
+const SIGCONT = 18;
 import { SignalFrameK, type FrameSigContextK, type SigAction, type SigInfoK, type Task } from "./task.js";
 
 // the ABI's constants are the plugin API's (the values plugins see are the kernel's own)
@@ -19,7 +22,8 @@ const DEFAULT_IGNORE = new Set([17, 18, 23, 28]); // SIGCHLD, SIGCONT, SIGURG, S
 
 function ignoredSignal(t: Task, sig: number): boolean {
   const a = t.sig.action[sig]!;
-  if (t.blocked.has(sig)) return false;
+  // "Don't ignore traced or blocked signals": a tracer sees every signal its tracee gets
+  if (t.ptrace & PT_PTRACED || t.blocked.has(sig)) return false;
   return a.handler === "ignore" || (a.handler === "default" && DEFAULT_IGNORE.has(sig));
 }
 
@@ -32,6 +36,11 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
   if (t.state === "zombie" || t.state === "dead") return -ESRCH;
   k.run("send_sig_info");
   k.count("signals.sent");
+  // handle_stop_signal: SIGKILL and SIGCONT wake a stopped task (and cancel what it stopped with)
+  if ((sig === SIGKILL || sig === SIGCONT) && t.stopped) {
+    t.stopCode = 0;
+    k.wakeStopped(t);
+  }
   if (ignoredSignal(t, sig)) {
     k.run("signal_wake_up");
     return 0;
@@ -99,17 +108,28 @@ export function dequeue_signal(k: Kernel, t: Task, mask: Sigset): { sig: number;
 export type SignalAction =
   | { kind: "none" }
   | { kind: "handler"; frame: SignalFrameK; action: SigAction }
-  | { kind: "terminate"; sig: number };
+  | { kind: "terminate"; sig: number }
+  /** a traced task must stop first (ptrace_signal_stop), then call do_signal again with what the tracer left */
+  | { kind: "trace"; sig: number; info: SigInfoK };
 
 /**
  * do_signal + handle_signal: dequeue one signal and act on it. For a handler, build the frame and
  * point the saved user context at the handler (the runtime then runs it).
  * `syscallResult` is the interrupted syscall's return value (for restart rules) or undefined.
  */
-export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined, syscallEip: number): SignalAction {
-  k.run("do_signal");
+export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined, syscallEip: number, resumed?: { sig: number; info: SigInfoK } | null): SignalAction {
+  // `resumed`: back from a ptrace stop, with the signal the tracer left (or null: none, go on)
+  if (resumed === undefined) k.run("do_signal");
+  let fromTracer = resumed ?? null;
   for (;;) {
-    const d = dequeue_signal(k, t, k.deps.maskStore.deliveryBlocked?.(k, t) ?? k.blockedOf(t));
+    const d = fromTracer ?? dequeue_signal(k, t, k.deps.maskStore.deliveryBlocked?.(k, t) ?? k.blockedOf(t));
+    const traced = fromTracer === null && d !== null && (t.ptrace & PT_PTRACED) !== 0 && d.sig !== SIGKILL;
+    fromTracer = null;
+    if (traced) {
+      // "Let the debugger run": stop before acting on the signal (the caller stops and comes back)
+      k.run("do_signal.ptrace_stop");
+      return { kind: "trace", sig: d.sig, info: d.info };
+    }
     if (!d) {
       // "Did we come from a system call? Restart the system call - no handlers present"
       if (syscallResult !== undefined) {

@@ -16,11 +16,13 @@ export class UserRegs {
   esp = STACK_TOP - 16;
   eip = USER_CODE_BASE;
   eflags = 0x202;
+  /** pt_regs->orig_eax: the syscall number system_call pushed (-1 outside a syscall); a tracer may rewrite it */
+  orig_eax = -1;
 
   copyFrom(o: UserRegs): void {
     this.eax = o.eax; this.ebx = o.ebx; this.ecx = o.ecx; this.edx = o.edx;
     this.esi = o.esi; this.edi = o.edi; this.ebp = o.ebp;
-    this.esp = o.esp; this.eip = o.eip; this.eflags = o.eflags;
+    this.esp = o.esp; this.eip = o.eip; this.eflags = o.eflags; this.orig_eax = o.orig_eax;
   }
   clone(): UserRegs {
     const r = new UserRegs();
@@ -222,9 +224,24 @@ export class Task extends StateMap {
   files: import("./pipe.js").FileTable | null = null;
   /** exit code of the child wait4 reaped last */
   lastReaped = 0;
+  /** the status word wait4 wrote last: (code << 8) exited, sig killed, (sig << 8) | 0x7f stopped */
+  lastStatus = 0;
   /** the user-level threads a library multiplexes on this task (M:N, N:1), if any */
   userThreads: import("../runtime/uthreads.js").UThreadScheduler | null = null;
   waitingOn: unknown = null;
+  /** task->ptrace: PT_PTRACED | PT_TRACESYS | PT_TRACESYSGOOD (kernel/ptrace.ts) */
+  ptrace = 0;
+  /** p_pptr while traced: the tracer (wait4 and SIGCHLD go to it); p_opptr stays `ppid` */
+  tracer: Task | null = null;
+  /**
+   * TASK_STOPPED (a ptrace stop). Kept beside `state`, which stays "interruptible" while stopped so
+   * that the plugin API's TaskState is unchanged; only the tracer's ptrace (or SIGKILL) wakes it.
+   */
+  stopped = false;
+  /** task->exit_code while stopped: the stop signal wait4 reports once (0: reported or none); the tracer's continue signal after */
+  stopCode = 0;
+  /** the signal that killed the task (0: it called exit), for wait4's status word */
+  termSig = 0;
   /** wake-up reason set by the waker (e.g. "signal", "data", "timeout") */
   wakeReason = "";
   timeoutAt = -1;

@@ -11,6 +11,7 @@ import type { Gen } from "./gate.js";
 import type { PthreadHandleImpl, ThreadBody } from "./libraries.js";
 import { describe, fn, num, numList, optNum, plainData, str } from "./sanitize.js";
 import type { ThreadImpl } from "./thread.js";
+import { USER_REGS } from "../kernel/ptrace.js";
 
 type Harden = <T>(x: T) => T;
 const hardenFn = (globalThis as { harden?: Harden }).harden;
@@ -144,6 +145,19 @@ class PthreadFacade {
   self(): number {
     return this.#th.shared.threads.self(this.#th);
   }
+}
+
+const PTRACE_SETREGS_NR = 13;
+
+/** PTRACE_SETREGS's user buffer: a struct user_regs_struct of numbers (missing words keep their value). */
+function userRegsIn(x: unknown): Partial<Record<(typeof USER_REGS)[number], number>> {
+  if (x === null || typeof x !== "object") throw new TypeError(`ptrace(PTRACE_SETREGS, pid, addr, regs): expected the registers object PTRACE_GETREGS returned, got ${describe(x)}`);
+  const out: Partial<Record<(typeof USER_REGS)[number], number>> = {};
+  for (const name of USER_REGS) {
+    const v = optNum((x as Record<string, unknown>)[name], `ptrace(PTRACE_SETREGS) regs.${name}`);
+    if (v !== undefined) out[name] = v;
+  }
+  return out;
 }
 
 function how3(x: unknown, what: string): 0 | 1 | 2 {
@@ -287,6 +301,16 @@ export class ThreadFacade {
   }
   wait(): Gen<{ pid: number; status: number } | number> {
     return exposed(this.#th.wait());
+  }
+  waitpid(pid: unknown, options: unknown = 0): Gen<{ pid: number; status: number } | number> {
+    return exposed(this.#th.waitpid(num(pid, "waitpid(pid)"), num(options, "waitpid(options)")));
+  }
+  ptrace(request: unknown, pid: unknown = 0, addr: unknown = 0, data: unknown = 0): Gen<unknown> {
+    const req = num(request, "ptrace(request)");
+    // PTRACE_SETREGS: the registers are copied out of the workload's object here (__get_user)
+    const regs = req === PTRACE_SETREGS_NR ? userRegsIn(data) : undefined;
+    const d = regs ? 0 : num(data, "ptrace(request, pid, addr, data)");
+    return exposed(this.#th.ptrace(req, num(pid, "ptrace(request, pid)"), num(addr, "ptrace(request, pid, addr)"), d, regs));
   }
   exit(code: unknown = 0): Gen<never> {
     return exposed(this.#th.exit(num(code, "exit(code)")));

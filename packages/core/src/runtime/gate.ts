@@ -7,9 +7,10 @@
 import { markHostThrown } from "../common/host-thrown.js";
 import { do_device_not_available } from "../kernel/i387.js";
 import { SimError, type Kernel } from "../kernel/kernel.js";
-import { schedule, touchHotPages } from "../kernel/sched.js";
+import { schedule, sys_sched_yield, touchHotPages } from "../kernel/sched.js";
 import { do_signal, sys_sigreturn } from "../kernel/signal.js";
-import { NR, NR_NAME } from "../kernel/syscall-nr.js";
+import { CORE_NR_NAME, NR, NR_NAME, NR_SYSCALLS } from "../kernel/syscall-nr.js";
+import { PT_TRACESYS, ptrace_signal_stop, syscall_trace } from "../kernel/ptrace.js";
 import type { SigAction, SignalFrameK, Task } from "../kernel/task.js";
 
 /** EIP just after the `int $0x80` of the libc stub (restart rewinds it by 2). */
@@ -40,11 +41,26 @@ export interface HandlerRunner {
 
 /** counters["syscalls.<name>"] for a syscall number (a plugin's syscall under its own name) */
 export function syscallCounterName(k: Kernel, nr: number): string {
-  const own = NR_NAME[nr];
+  const own = NR_NAME[nr] ?? CORE_NR_NAME[nr];
   if (own) return `syscalls.${own}`;
   const c = k.syscallTable.get(nr);
   return c ? `syscalls.${c.name}` : `syscalls.nr${nr}`;
 }
+
+const ENOSYS = 38;
+
+/** Syscalls a tracer may put in orig_eax in place of another: the ones without arguments. */
+const SUBSTITUTABLE: Readonly<Record<number, (k: Kernel, t: Task) => number>> = Object.freeze({
+  [NR.getpid]: (k: Kernel, t: Task) => {
+    k.ex.run(k.hot.sys_getpid);
+    return t.tgid;
+  },
+  [NR.getppid]: (k: Kernel, t: Task) => {
+    k.run("sys_getppid");
+    return t.ppid;
+  },
+  [NR.sched_yield]: (k: Kernel, t: Task) => sys_sched_yield(k, t),
+});
 
 export class Gate {
   private tlbEpoch = -1;
@@ -74,6 +90,7 @@ export class Gate {
     k.step();
     k.syscallCounts[nr & 511]++;
     this.t.regs.eip = SYSCALL_EIP;
+    this.t.regs.orig_eax = nr; // system_call: pushl %eax
     k.deps.entry.enter(k, this.t, nr);
   }
 
@@ -93,10 +110,10 @@ export class Gate {
    * The work loop of ret_from_sys_call after the flags test found work. Returns the value in eax
    * when user mode continues in the original context (the handler's sigreturn may change it).
    */
-  *exitSlow(result: number | undefined, retest = false): Gen<number> {
+  *exitSlow(result: number | undefined, retest = false, forceIret = false): Gen<number> {
     const k = this.k, t = this.t;
     const entry = k.deps.entry;
-    let mustIret = false;
+    let mustIret = forceIret;
     for (let first = !retest; ; first = false) {
       if (!first && !entry.exitTest(k, t)) break;
       if (t.needResched) {
@@ -106,7 +123,12 @@ export class Gate {
       }
       if (t.sigpending) {
         k.run("signal_return");
-        const act = do_signal(k, t, result, SYSCALL_EIP);
+        let act = do_signal(k, t, result, SYSCALL_EIP);
+        while (act.kind === "trace") {
+          // a traced task stops first; the tracer decides what (if anything) is delivered
+          const left = yield* ptrace_signal_stop(k, t, act.sig, act.info);
+          act = do_signal(k, t, result, SYSCALL_EIP, left);
+        }
         if (act.kind === "handler") {
           entry.leave(k, t, true);
           this.afterReturn(true);
@@ -115,6 +137,7 @@ export class Gate {
         }
         if (act.kind === "terminate") {
           k.count("signals.fatal");
+          t.termSig = act.sig;
           yield* this.runner.doExit(128 + act.sig);
         }
         mustIret = true;
@@ -195,6 +218,11 @@ export class Gate {
     k.run("sigreturn_trampoline");
     const nr = rt ? NR.rt_sigreturn : NR.sigreturn;
     this.enter(nr);
+    if (t.ptrace & PT_TRACESYS) {
+      yield* this.tracesys(nr, () => sys_sigreturn(k, t, rt));
+      yield* this.exitTraced();
+      return;
+    }
     const eax = sys_sigreturn(k, t, rt);
     t.regs.eax = eax;
     // pt_regs changed: the return must be an iret (matters for SYSENTER)
@@ -205,6 +233,46 @@ export class Gate {
       this.afterReturn(false);
       if (k.interruptDue()) yield* this.userInterrupt();
     }
+  }
+
+  /**
+   * entry.S tracesys, for a task traced with PTRACE_SYSCALL: eax = -ENOSYS, syscall_trace (a stop),
+   * the syscall the tracer left in orig_eax (none when it made the number invalid: the
+   * "nullified" syscall), syscall_trace again (a second stop). Returns eax as the tracer left it.
+   */
+  *tracesys(nr: number, body: () => number | Gen<number>): Gen<number> {
+    const k = this.k, t = this.t;
+    k.run("tracesys");
+    t.regs.eax = -ENOSYS;
+    yield* syscall_trace(k, t);
+    k.run("tracesys.dispatch");
+    const now = t.regs.orig_eax;
+    if (now >>> 0 < NR_SYSCALLS) {
+      let r: number;
+      if (now === nr) {
+        const out = body();
+        r = typeof out === "number" ? out : yield* out;
+      } else {
+        const other = SUBSTITUTABLE[now];
+        if (!other) throw new SimError("workload", `the tracer of task ${t.pid} turned syscall ${nr} into ${now}: SigLab keeps syscall arguments out of the saved registers, so a tracer may substitute only a syscall without arguments (${Object.keys(SUBSTITUTABLE).join(", ")}) or an invalid number`, t.pid);
+        k.count("ptrace.substituted_syscalls");
+        r = other(k, t);
+      }
+      t.regs.eax = r | 0;
+    } else k.count("ptrace.skipped_syscalls");
+    k.run("tracesys_exit");
+    yield* syscall_trace(k, t);
+    return t.regs.eax;
+  }
+
+  /** ret_from_sys_call after tracesys: the work loop, then iret (the tracer may have edited pt_regs). */
+  *exitTraced(): Gen<number> {
+    const k = this.k, t = this.t, entry = k.deps.entry;
+    if (entry.exitTest(k, t)) return yield* this.exitSlow(t.regs.eax, false, true);
+    entry.leave(k, t, true);
+    this.afterReturn(false);
+    if (k.interruptDue()) yield* this.userInterrupt();
+    return t.regs.eax;
   }
 
   fail(message: string): never {

@@ -23,7 +23,8 @@ import {
   ESRCH,
 } from "../kernel/signal.js";
 import { Sigset } from "../kernel/sigset.js";
-import { NR } from "../kernel/syscall-nr.js";
+import { CORE_NR, NR } from "../kernel/syscall-nr.js";
+import { forget_tracees, parentOf, PT_PTRACED, PT_TRACESYS, sys_ptrace, wake_up_parent, type PtraceOut, type UserRegsStruct } from "../kernel/ptrace.js";
 import type { HandlerFn, SignalFrameK, SigAction, Task } from "../kernel/task.js";
 import type { Collector } from "./collector.js";
 import { isHostThrown } from "../common/host-thrown.js";
@@ -34,6 +35,16 @@ import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks }
 
 const ECHILD = 10;
 const ENOSYS = 38;
+/** wait4 options (linux/wait.h) */
+const WNOHANG = 1;
+const WUNTRACED = 2;
+
+/** The children wait4 looks at: our own (unless another task traces them) and the tasks we trace. */
+function waitableChildren(k: Kernel, t: Task): Task[] {
+  const out = t.children.filter((c) => c.tracer === null || c.tracer === t);
+  for (const c of k.tasks.values()) if (c.tracer === t && !out.includes(c)) out.push(c);
+  return out;
+}
 
 /** What every thread of a run shares. */
 export interface RuntimeShared {
@@ -174,6 +185,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const g = this.#gate, k = this.#s.k, ex = k.ex;
     if (ex.cycles >= ex.nextEvent) yield* g.userInterrupt();
     g.enter(NR.getpid);
+    if (this.#t.ptrace & PT_TRACESYS) return yield* this.traced(NR.getpid, () => (ex.run(k.hot.sys_getpid), this.#t.tgid));
     ex.run(k.hot.sys_getpid);
     const r = this.#t.tgid;
     if (!g.exitFast(r)) return yield* g.exitSlow(r);
@@ -326,24 +338,34 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *sigsuspend(mask: number[]): Gen<number> {
     const k = this.#s.k, t = this.#t;
     this.#gate.enter(NR.rt_sigsuspend);
-    k.run("sys_sigsuspend");
-    const saved = t.blocked.clone();
-    const m = Sigset.of(mask);
-    m.dropUnblockable();
-    t.blocked = m;
-    k.recalcSigpending(t);
-    while (!t.sigpending) {
-      t.state = "interruptible";
-      t.wakeReason = "";
-      yield* schedule(k);
+    const body = function* (): Gen<number> {
+      k.run("sys_sigsuspend");
+      const saved = t.blocked.clone();
+      const m = Sigset.of(mask);
+      m.dropUnblockable();
+      t.blocked = m;
+      k.recalcSigpending(t);
+      while (!t.sigpending) {
+        t.state = "interruptible";
+        t.wakeReason = "";
+        yield* schedule(k);
+      }
+      // the frame must save the mask from before sigsuspend (2.4 passes &saveset to do_signal)
+      t.sigsuspendSaved = saved;
+      return -4; // -EINTR
+    };
+    let r: number;
+    if (t.ptrace & PT_TRACESYS) r = yield* this.traced(NR.rt_sigsuspend, body);
+    else {
+      r = yield* body();
+      if (!this.#gate.exitFast(r)) return yield* this.#gate.exitSlow(r);
     }
-    // the frame must save the mask from before sigsuspend (2.4 passes &saveset to do_signal)
-    t.sigsuspendSaved = saved;
-    const r = -4; // -EINTR
-    if (!this.#gate.exitFast(r)) return yield* this.#gate.exitSlow(r);
-    t.blocked = saved;
-    t.sigsuspendSaved = null;
-    k.recalcSigpending(t);
+    // no handler ran (setup_frame takes the saved mask when one does): the old mask comes back
+    if (t.sigsuspendSaved) {
+      t.blocked = t.sigsuspendSaved;
+      t.sigsuspendSaved = null;
+      k.recalcSigpending(t);
+    }
     return r;
   }
 
@@ -409,22 +431,53 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     return r < 0 ? r : { pid: r, status: this.#t.lastReaped };
   }
 
-  /** wait4(pid or -1): returns the reaped pid or -errno. */
-  *waitFor(pid: number): Gen<number> {
+  /** waitpid(pid, options) = wait4(pid, &status, options, NULL): the status word as the kernel writes it. */
+  *waitpid(pid: number, options: number): Gen<{ pid: number; status: number } | number> {
+    const r = yield* this.waitFor(pid, options);
+    return r <= 0 ? r : { pid: r, status: this.#t.lastStatus };
+  }
+
+  /**
+   * sys_wait4 (kernel/exit.c): a stopped traced child (or any stopped child with WUNTRACED) is
+   * reported once; a zombie is reaped (a tracee that is not our child goes back to its parent).
+   * Returns the pid, 0 (WNOHANG, nothing yet) or -errno.
+   */
+  *waitFor(pid: number, options = 0): Gen<number> {
     const k = this.#s.k, t = this.#t;
     return yield* this.blocking(NR.wait4, function* () {
       for (;;) {
         k.run("sys_wait4");
-        const kids = t.children.filter((c) => pid === -1 || c.pid === pid);
+        const kids = waitableChildren(k, t).filter((c) => pid === -1 || c.pid === pid);
         if (!kids.length) return -ECHILD;
+        for (const c of kids) {
+          if (c.stopped && c.stopCode && (options & WUNTRACED || c.ptrace & PT_PTRACED)) {
+            k.run("sys_wait4.stopped");
+            t.lastStatus = ((c.stopCode & 0xff) << 8) | 0x7f;
+            c.stopCode = 0;
+            return c.pid;
+          }
+        }
         const z = kids.find((c) => c.state === "zombie");
         if (z) {
+          t.lastReaped = z.exitCode;
+          t.lastStatus = z.termSig ? z.termSig & 0x7f : (z.exitCode & 0xff) << 8;
+          if (z.tracer === t && z.ppid !== t.pid) {
+            // "p_opptr != p_pptr": back to the real parent, which reaps it
+            z.tracer = null;
+            z.ptrace = 0;
+            const real = k.tasks.get(z.ppid);
+            if (real) {
+              send_sig_info(k, 17, { signo: 17, errno: 0, code: 1, pid: z.pid }, real);
+              wake_up_parent(k, real);
+            }
+            return z.pid;
+          }
           z.state = "dead";
           t.children.splice(t.children.indexOf(z), 1);
           k.tasks.delete(z.pid);
-          t.lastReaped = z.exitCode;
           return z.pid;
         }
+        if (options & WNOHANG) return 0;
         t.state = "interruptible";
         t.wakeReason = "";
         t.waitingOn = "wait4";
@@ -435,7 +488,12 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   }
 
   *exit(code = 0): Gen<never> {
+    const t = this.#t;
     this.#gate.enter(NR.exit);
+    if (t.ptrace & PT_TRACESYS) {
+      yield* this.#gate.tracesys(NR.exit, () => this.doExit(code));
+      throw new SimError("workload", `the tracer of task ${t.pid} nullified its exit(): SigLab cannot continue a program after exit()`, t.pid);
+    }
     return yield* this.doExit(code);
   }
 
@@ -451,17 +509,15 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
       t.usedFpu = false;
       k.cpu.TS = true;
     }
-    // orphans are reparented to init (pid 1) or just dropped when init is gone
+    // orphans are reparented to init (pid 1) or just dropped when init is gone; tracees are let go
     for (const c of t.children) c.ppid = 1;
-    const parent = k.tasks.get(t.ppid);
+    forget_tracees(k, t);
+    const parent = parentOf(k, t);
     if (parent && parent.state !== "zombie" && parent.state !== "dead") {
       if (t.tgid !== t.pid && parent.tgid === t.tgid) {
         // a LinuxThreads thread: no SIGCHLD (clone exit signal 0 via the manager is not modelled)
       } else send_sig_info(k, 17, { signo: 17, errno: 0, code: 1, pid: t.pid }, parent);
-      if (parent.waitingOn === "wait4" && parent.state === "interruptible") {
-        parent.wakeReason = "child";
-        k.wakeUp(parent);
-      }
+      wake_up_parent(k, parent);
     } else {
       t.state = "dead";
       k.tasks.delete(t.pid);
@@ -503,6 +559,17 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
       default:
         return yield* this.simple(nr, "sys_ni_syscall", () => -ENOSYS);
     }
+  }
+
+  /** ptrace(request, pid, addr, data): 0 or -errno; PEEK* give { word }, PTRACE_GETREGS the registers. */
+  *ptrace(request: number, pid: number, addr: number, data: number, regs?: Readonly<Partial<UserRegsStruct>>): Gen<number | Readonly<{ word: number }> | Readonly<UserRegsStruct>> {
+    const k = this.#s.k, t = this.#t;
+    const out: PtraceOut = {};
+    const r = yield* this.simple(CORE_NR.ptrace, null, () => sys_ptrace(k, t, request, pid, addr, data, out, regs));
+    if (r < 0) return r;
+    if (out.regs) return Object.freeze({ ...out.regs });
+    if (out.word !== undefined) return Object.freeze({ word: out.word });
+    return r;
   }
 
   // ---- memory --------------------------------------------------------------------------------
@@ -596,6 +663,12 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const g = this.#gate, k = this.#s.k;
     if (k.interruptDue()) yield* g.userInterrupt();
     g.enter(nr);
+    if (this.#t.ptrace & PT_TRACESYS) {
+      return yield* this.traced(nr, () => {
+        if (path) k.run(path);
+        return body();
+      });
+    }
     if (path) k.run(path);
     const r = body();
     if (!g.exitFast(r)) return yield* g.exitSlow(r);
@@ -609,15 +682,25 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     for (;;) {
       if (k.interruptDue()) yield* g.userInterrupt();
       g.enter(nr);
-      const r = yield* body();
-      let out = r;
-      if (!g.exitFast(r)) out = yield* g.exitSlow(r);
-      else if (k.interruptDue()) yield* g.userInterrupt();
+      let out: number;
+      if (t.ptrace & PT_TRACESYS) out = yield* this.traced(nr, body);
+      else {
+        const r = yield* body();
+        out = r;
+        if (!g.exitFast(r)) out = yield* g.exitSlow(r);
+        else if (k.interruptDue()) yield* g.userInterrupt();
+      }
       if (t.regs.eip === SYSCALL_EIP - 2) continue; // restarted by do_signal/handle_signal
       // ERESTART* never reach user space: without a handler they mean -EINTR
       if (out <= -512 && out >= -516) return out === -ERESTARTNOHAND || out === -512 ? -4 : out;
       return out;
     }
+  }
+
+  /** A syscall of a task traced with PTRACE_SYSCALL: tracesys (two stops), then the exit through iret. */
+  *traced(nr: number, body: () => number | Gen<number>): Gen<number> {
+    yield* this.#gate.tracesys(nr, body);
+    return yield* this.#gate.exitTraced();
   }
 
   /** `n` user FPU instructions: #NM first if CR0.TS is set. */

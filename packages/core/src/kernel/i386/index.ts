@@ -3,8 +3,9 @@ import { DEVICE_PATHS } from "./paths-device.js";
 import { ENTRY_PATHS } from "./paths-entry.js";
 import { FPU_PATHS } from "./paths-fpu.js";
 import { SCHED_PATHS } from "./paths-sched.js";
+import { PTRACE_PATHS } from "./paths-ptrace.js";
 import { SIGNAL_PATHS } from "./paths-signal.js";
 import { LINE_PATHS, SYSCALL_PATHS } from "./paths-syscalls.js";
 
 /** Every kernel path of the Linux 2.4 i386 baseline. */
-export const CORE_PATHS: readonly PathDef[] = [...ENTRY_PATHS, ...SIGNAL_PATHS, ...FPU_PATHS, ...SCHED_PATHS, ...SYSCALL_PATHS, ...DEVICE_PATHS, ...LINE_PATHS];
+export const CORE_PATHS: readonly PathDef[] = [...ENTRY_PATHS, ...SIGNAL_PATHS, ...FPU_PATHS, ...SCHED_PATHS, ...SYSCALL_PATHS, ...DEVICE_PATHS, ...PTRACE_PATHS, ...LINE_PATHS];
