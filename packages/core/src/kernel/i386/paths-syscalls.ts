@@ -49,7 +49,11 @@ export const SYSCALL_PATHS: PathDef[] = [
   {
     name: "change_pte_range",
     phase: "mm.mprotect",
-    ops: [op("change_pte_range", "load", 1, "entry = *pte"), op("change_pte_range", "store", 1, "set_pte(pte, pte_modify(entry, newprot))")],
+    ops: [
+      op("change_pte_range", "load", 1, "if (pte_present(*pte))"),
+      op("ptep_get_and_clear", "locked_op", 1, "xchg(&pte->pte_low, 0): an xchg with memory is locked even on UP (pgtable-2level.h)"),
+      op("change_pte_range", "store", 1, "set_pte(pte, pte_modify(entry, newprot))"),
+    ],
   },
   {
     name: "flush_tlb_range",
