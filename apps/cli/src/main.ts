@@ -6,6 +6,7 @@ import { registerListCommand } from "./commands/list.js";
 import { registerPluginsCommands } from "./commands/plugins.js";
 import { registerSuiteCommand } from "./commands/suite.js";
 import { registerCalibrationSuites } from "./commands/suites-calibration.js";
+import { registerUmlSuite } from "./commands/suite-uml.js";
 import { registerCalibrateCommand } from "./commands/calibrate.js";
 import { registerBundleCommands } from "./commands/bundle.js";
 import { registerServeCommand } from "./commands/serve.js";
@@ -27,6 +28,7 @@ registerRunCommand(cli);
 registerListCommand(cli);
 registerPluginsCommands(cli);
 registerCalibrationSuites();
+registerUmlSuite();
 registerSuiteCommand(cli);
 registerCalibrateCommand(cli);
 registerBundleCommands(cli, {

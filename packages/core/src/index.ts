@@ -3,6 +3,7 @@
 export * from "./common/index.js";
 export { runWorkload, DEFAULT_BUDGET, type RunEnvironment } from "./runner/run-workload.js";
 export { EXAMPLES } from "./examples/index.js";
+export { UML_CASES, UML_CPUS, formatUmlComparison, umlComparisonSpecs, umlRow, type UmlCase, type UmlRow } from "./examples/uml-comparison.js";
 export { createSiglabModule, asWorkload, SIGLAB_CONSTANTS, workload } from "./api/runtime-module.js";
 export { PLUGIN_API_VERSION, type PluginManifest, type PluginOptionSpec } from "./plugin-api/manifest.js";
 export { checkApiVersion, checkConflicts, resolveOptions, PluginError, type LoadedPlugin } from "./plugin-api/loaded-plugin.js";

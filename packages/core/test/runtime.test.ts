@@ -26,6 +26,7 @@ describe("examples", () => {
 function smallParams(id: string): Record<string, number> {
   if (id.startsWith("ngpt")) return id === "ngpt_yield" ? { yields: 200 } : { iterations: 50 };
   if (id === "lat_syscall") return { iterations: 2000 };
+  if (id.startsWith("uml_")) return { syscalls: 30 };
   return { iterations: 100 };
 }
 

@@ -10,6 +10,8 @@ const SUGGESTED: Record<string, { id: string; options?: Record<string, string | 
   sigfpe_fixup: [{ id: "lazy-fpu-frame" }],
   longjmp_handler: [{ id: "lazy-fpu-frame" }],
   lat_syscall: [{ id: "sysenter" }],
+  uml_tt: [{ id: "sa-nofp" }],
+  uml_jail: [{ id: "sa-nofp" }],
 };
 
 export const EXAMPLES: ExampleWorkload[] = EXAMPLE_SOURCES.map((e) => (SUGGESTED[e.id] ? { ...e, suggestedVariants: SUGGESTED[e.id] } : { ...e }));
