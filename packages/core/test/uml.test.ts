@@ -69,4 +69,12 @@ describe("the thread's question: three ways for User-mode Linux to enter its ker
     expect(r.findings).toEqual([]);
     expect(c(r, "libc.sse_memcpy_calls")).toBe(N);
   });
+
+  it("uml_compare (the three designs in one run, for the app's charts) gives the single examples' figures", () => {
+    const all = run("uml_compare");
+    expect(all.error).toBeUndefined();
+    expect(metric(all, "tt per guest syscall")).toBeCloseTo(metric(tt, "per guest syscall"), 6);
+    expect(metric(all, "jail per guest syscall")).toBeCloseTo(metric(jail, "per guest syscall"), 6);
+    expect(metric(all, "skas per guest syscall")).toBeCloseTo(metric(skas, "per guest syscall"), 6);
+  });
 });

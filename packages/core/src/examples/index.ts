@@ -12,6 +12,7 @@ const SUGGESTED: Record<string, { id: string; options?: Record<string, string | 
   lat_syscall: [{ id: "sysenter" }],
   uml_tt: [{ id: "sa-nofp" }],
   uml_jail: [{ id: "sa-nofp" }],
+  uml_compare: [{ id: "sa-nofp" }],
 };
 
 export const EXAMPLES: ExampleWorkload[] = EXAMPLE_SOURCES.map((e) => (SUGGESTED[e.id] ? { ...e, suggestedVariants: SUGGESTED[e.id] } : { ...e }));
