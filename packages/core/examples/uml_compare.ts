@@ -23,7 +23,14 @@ export default workload({
 
     /** A guest: N getpid() calls, each answered by the UML kernel (UML_PID); returns cycles per call. */
     function* guestLoop(g: Thread): Sys<number> {
-      if (guestFpu) yield* g.fpu.set("xmm0", [1, 2, 3, 4]);
+      if (guestFpu) {
+        yield* g.fpu.set("st0", 1.5); // live FP state: x87 on every CPU, SSE where there is SSE
+        try {
+          yield* g.fpu.set("xmm0", [1, 2, 3, 4]);
+        } catch {
+          // no SSE registers on this CPU
+        }
+      }
       const start = g.rdtsc();
       for (let i = 0; i < syscalls; i++) {
         const pid = yield* g.getpid();
