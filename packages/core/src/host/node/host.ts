@@ -60,14 +60,25 @@ function fingerprint(extra: string[]): string {
   return h.digest("hex").slice(0, 16);
 }
 
-let built: Promise<{ dir: string; child: string; worker: string }> | null = null;
+type HostBundle = { dir: string; child: string; worker: string };
+/** builds under way in this process: host processes started side by side (--jobs) share one */
+const building = new Map<string, Promise<HostBundle>>();
 
 /** The host's bundle: built once per source state and reused by every later command. */
-async function bundle(workerEntry: string): Promise<{ dir: string; child: string; worker: string }> {
+async function bundle(workerEntry: string): Promise<HostBundle> {
   const key = fingerprint([workerEntry]);
   const dir = join(CACHE, key);
   const out = { dir, child: join(dir, "child.mjs"), worker: join(dir, "worker.mjs") };
   if (existsSync(out.child) && existsSync(out.worker)) return out;
+  let b = building.get(key);
+  if (!b) {
+    b = buildBundle(key, dir, workerEntry, out).finally(() => building.delete(key));
+    building.set(key, b);
+  }
+  return b;
+}
+
+async function buildBundle(key: string, dir: string, workerEntry: string, out: HostBundle): Promise<HostBundle> {
   mkdirSync(CACHE, { recursive: true });
   const tmp = mkdtempSync(join(CACHE, `.build-${key}-`));
   try {
