@@ -24,12 +24,14 @@ import {
   ManifestSchema,
   PluginsFileSchema,
   ResultsFileSchema,
+  ShardFileSchema,
   type BundleManifest,
 } from "./schema.js";
+import { shardInfo, type ShardInfo } from "./shard.js";
 import { checkSchema, decodeText, parseJson } from "./validate.js";
 
 const EXPECTED_ENTRY = [
-  /^(manifest|experiment|plugins|results)\.json$/,
+  /^(manifest|experiment|plugins|results|shard)\.json$/,
   /^summary\.md$/,
   /^workloads\/[^/]+\.ts$/,
   /^profiles\/[^/]+\.json$/,
@@ -132,9 +134,33 @@ function decodePlugins(files: Map<string, Uint8Array>, exp: ExperimentConfig, fi
   return { plugins, embedded };
 }
 
-/** Results that do not line up with the experiment's runs: worth a warning, not a refusal. */
-function resultWarnings(exp: ExperimentConfig, results: RunResult[]): string[] {
-  const specs = expandExperiment(exp);
+/**
+ * shard.json of a part (--shard i/n): its slice must be the one the experiment and i/n give, and
+ * results.json must hold exactly those runs.
+ */
+function decodeShard(files: Map<string, Uint8Array>, exp: ExperimentConfig, results: RunResult[], file: string): ShardInfo | undefined {
+  const bytes = files.get(ENTRY.shard);
+  if (!bytes) return undefined;
+  const shard = checkSchema(ShardFileSchema, parseJson(bytes, file, ENTRY.shard), file, ENTRY.shard);
+  if (shard.index > shard.count) throw new BundleError("inconsistent", file, `shard ${shard.index} of ${shard.count} does not exist`, ENTRY.shard);
+  const expected = shardInfo(exp, shard.index, shard.count);
+  if (shard.totalRuns !== expected.totalRuns) {
+    throw new BundleError("inconsistent", file, `says the experiment has ${shard.totalRuns} runs, experiment.json expands to ${expected.totalRuns}`, ENTRY.shard);
+  }
+  if (JSON.stringify(shard.runs) !== JSON.stringify(expected.runs)) {
+    throw new BundleError("inconsistent", file, `runs of shard ${shard.index}/${shard.count} are not the experiment's runs ${shard.index}, ${shard.index}+${shard.count}, …`, ENTRY.shard);
+  }
+  if (results.length !== shard.runs.length) {
+    throw new BundleError("inconsistent", file, `shard ${shard.index}/${shard.count} holds ${shard.runs.length} runs but results.json has ${results.length}`, ENTRY.results);
+  }
+  return shard;
+}
+
+/** Results that do not line up with the experiment's runs (or a part's runs): worth a warning, not a refusal. */
+function resultWarnings(exp: ExperimentConfig, results: RunResult[], shard?: ShardInfo): string[] {
+  const all = expandExperiment(exp);
+  const specs = shard ? shard.runs.map((n) => all[n - 1]!) : all;
+  const number = (i: number): number => (shard ? shard.runs[i]! : i + 1);
   const out: string[] = [];
   if (specs.length !== results.length) out.push(`the experiment has ${specs.length} runs but results.json holds ${results.length}`);
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -144,7 +170,7 @@ function resultWarnings(exp: ExperimentConfig, results: RunResult[]): string[] {
     // results carry the workload's defaults too: the run's own params must be among them
     const params = Object.entries(s.params).every(([k, v]) => r.params[k] === v);
     if (r.cpu.id !== s.cpu.id || r.cpu.mhz !== s.cpu.mhz || !same(r.variants.map((v) => v.id), s.variants.map((v) => v.id)) || !params || r.seed !== s.seed) {
-      out.push(`result ${i + 1} does not match run ${i + 1} of the experiment (CPU, variants, params or seed)`);
+      out.push(`result ${i + 1} does not match run ${number(i)} of the experiment (CPU, variants, params or seed)`);
     }
   });
   return out;
@@ -165,10 +191,13 @@ export function decodeV1(files: Map<string, Uint8Array>, file: string): Bundle {
   const summary = decodeText(need(files, ENTRY.summary, file), file, ENTRY.summary);
   const charts: Record<string, Uint8Array> = Object.create(null);
   for (const [name, bytes] of files) if (name.startsWith("charts/")) charts[name.slice("charts/".length)] = bytes;
-  const warnings = resultWarnings(experiment, results);
+  const shard = decodeShard(files, experiment, results, file);
+  const warnings = resultWarnings(experiment, results, shard);
   const usedProfiles = new Set(profiles.map((p) => profileEntry(p.id)));
   for (const name of files.keys()) {
     if (name.startsWith("profiles/") && !usedProfiles.has(name)) warnings.push(`${name} is not used by any CPU of the experiment`);
   }
-  return { fileName: file, manifest, experiment, profiles, plugins, embeddedPlugins: embedded, results, summary, charts, warnings };
+  const bundle: Bundle = { fileName: file, manifest, experiment, profiles, plugins, embeddedPlugins: embedded, results, summary, charts, warnings };
+  if (shard) bundle.shard = shard;
+  return bundle;
 }

@@ -15,7 +15,12 @@ export type BundleErrorCode =
   | "unlisted-entry"
   | "missing-plugin"
   | "inconsistent"
-  | "invalid-input";
+  | "invalid-input"
+  // bundle merge: a file that is not a part, parts of different experiments, overlapping parts, runs no part holds
+  | "not-a-part"
+  | "mismatch"
+  | "overlap"
+  | "gap";
 
 export class BundleError extends Error {
   override readonly name = "BundleError";

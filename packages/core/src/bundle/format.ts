@@ -2,6 +2,7 @@
 import type { ExperimentConfig, RunResult } from "../common/index.js";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import type { BundleManifest, BundlePluginRef } from "./schema.js";
+import type { ShardInfo } from "./shard.js";
 
 export type { BundleManifest, BundlePluginRef } from "./schema.js";
 export type { CpuProfileFile };
@@ -15,6 +16,8 @@ export const ENTRY = {
   plugins: "plugins.json",
   results: "results.json",
   summary: "summary.md",
+  /** only in a part written with --shard i/n (which runs results.json holds) */
+  shard: "shard.json",
 } as const;
 
 export const workloadEntry = (id: string): string => `workloads/${id}.ts`;
@@ -40,6 +43,11 @@ export interface Bundle {
   migratedFrom?: number;
   /** Things the user should know that do not stop the bundle from opening. */
   warnings: string[];
+  /**
+   * Set when the bundle is one part of a sharded experiment (--shard i/n): results holds only the
+   * runs shard.runs names, in that order. `bundle merge` joins the parts.
+   */
+  shard?: ShardInfo;
 }
 
 export type BundlePluginInput =
@@ -68,6 +76,8 @@ export interface BundleInput {
   summary?: string;
   /** file name under charts/ (.svg or .png) → content */
   charts?: Record<string, Uint8Array | string>;
+  /** Write a part of a sharded experiment: results are the runs of slice index of count (shardIndices). */
+  shard?: { index: number; count: number };
 }
 
 /** What readers know about the built-in plugins of this SigLab. */

@@ -20,4 +20,6 @@ export { sha256Hex, hashFileSet } from "./hash.js";
 export { unsafeEntryReason } from "./paths.js";
 export { embeddedPluginSources } from "./embedded.js";
 export { formatParams, formatVariants, runLabel } from "./labels.js";
-export { PUBLISHED_SCHEMAS, ManifestSchema, ExperimentFileSchema, PluginsFileSchema } from "./schema.js";
+export { PUBLISHED_SCHEMAS, ManifestSchema, ExperimentFileSchema, PluginsFileSchema, ShardFileSchema } from "./schema.js";
+export { shardIndices, shardInfo, formatRunNumbers, type ShardInfo } from "./shard.js";
+export { mergeBundles, type MergePart, type MergeOptions } from "./merge.js";

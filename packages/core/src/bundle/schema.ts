@@ -193,3 +193,19 @@ export const PUBLISHED_SCHEMAS: Record<string, TSchema> = {
   "experiment.schema.json": ExperimentFileSchema,
   "plugins.schema.json": PluginsFileSchema,
 };
+
+// ---- shard.json (only in a part written with --shard i/n) -------------------------------------
+
+export const ShardFileSchema = Type.Object(
+  {
+    /** this part is slice `index` (1-based) of `count` */
+    index: Type.Integer({ minimum: 1 }),
+    count: Type.Integer({ minimum: 1 }),
+    /** runs of the whole experiment */
+    totalRuns: Type.Integer({ minimum: 0 }),
+    /** the runs this part holds: numbers from 1 in expansion order, ascending (results.json's order) */
+    runs: Type.Array(Type.Integer({ minimum: 1 })),
+  },
+  { ...strict, $id: "urn:siglab:bundle:shard:v1", title: "SigLab bundle shard (format v1)" },
+);
+export type ShardFile = Static<typeof ShardFileSchema>;

@@ -15,6 +15,7 @@ import {
 } from "./format.js";
 import { hashFileSet, sha256Hex } from "./hash.js";
 import { SAFE_ID, unsafeEntryReason } from "./paths.js";
+import { shardInfo, type ShardInfo } from "./shard.js";
 import type { ExperimentFile } from "./schema.js";
 import { summarizeMarkdown } from "./summary.js";
 
@@ -62,7 +63,15 @@ export function buildEntries(input: BundleInput): Map<string, Uint8Array> {
   }
   files.set(ENTRY.plugins, json(refs));
   files.set(ENTRY.results, json(input.results));
-  files.set(ENTRY.summary, strToU8(input.summary ?? summarizeMarkdown(input.results, experiment)));
+  let shard: ShardInfo | undefined;
+  if (input.shard) {
+    const { index, count } = input.shard;
+    if (!(Number.isInteger(index) && Number.isInteger(count) && index >= 1 && index <= count)) fail(`shard ${index}/${count}: expected whole numbers 1 <= i <= n`);
+    shard = shardInfo(experiment, index, count);
+    if (shard.runs.length !== input.results.length) fail(`shard ${index}/${count} holds ${shard.runs.length} runs of ${shard.totalRuns}, but ${input.results.length} results were given`);
+    files.set(ENTRY.shard, json(shard));
+  }
+  files.set(ENTRY.summary, strToU8(input.summary ?? summarizeMarkdown(input.results, experiment, shard)));
   for (const [name, content] of Object.entries(input.charts ?? {})) files.set(`charts/${name}`, bytesOf(content));
 
   for (const name of files.keys()) {
