@@ -35,7 +35,7 @@ export class CompiledPath {
       const c = unit * (l.n ?? 1);
       this.lineCost[i] = c;
       cost += c;
-      const e = ifEffect(l.op);
+      const e = ifEffect(l.op, l.fn);
       if (e !== undefined) { this.lineIf[i] = e; ifEnd = e; }
       const p = cplEffect(l.op);
       if (p !== undefined) { this.lineCpl[i] = p; cplEnd = p; }

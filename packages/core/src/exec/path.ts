@@ -7,9 +7,17 @@ import type { OpClass } from "@siglab/cpu-profiles";
 
 export { op, type OpLine, type PathDef } from "@siglab/plugin-api";
 
+/**
+ * Exceptions that enter through an interrupt gate (IF cleared) in 2.4's trap_init: #DB, NMI and
+ * #PF (set_intr_gate); the others are trap gates and leave IF alone.
+ */
+const INTERRUPT_GATE_EXCEPTIONS = new Set(["#DB", "NMI", "#PF"]);
+
 /** Effect of an op on EFLAGS.IF and CPL, so the slow path knows when interrupts can land. */
-export function ifEffect(op: OpClass): 0 | 1 | undefined {
+export function ifEffect(op: OpClass, fn = ""): 0 | 1 | undefined {
   switch (op) {
+    case "exception_entry":
+      return INTERRUPT_GATE_EXCEPTIONS.has(fn) ? 0 : undefined;
     case "cli":
     case "irq_entry":
     case "sysenter":

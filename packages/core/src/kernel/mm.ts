@@ -33,7 +33,9 @@ export function do_page_fault(k: Kernel, t: Task, addr: number, write: boolean, 
     if (h.onPageFault(k, t, addr, write)) return;
   }
   k.run("bad_area");
-  t.fault = { trapno: 14, err: write ? 7 : 5, cr2: addr }; // err: present | write | user
+  // the error code the CPU pushed: P (a protection fault on a present page; 0: no page), W/R, U/S
+  const present = code === SEGV_ACCERR ? 1 : 0;
+  t.fault = { trapno: 14, err: present | (write ? 2 : 0) | 4, cr2: addr };
   force_sig_info(k, 11, { signo: 11, errno: 0, code, addr }, t);
 }
 
@@ -58,9 +60,12 @@ export function sys_mprotect(k: Kernel, t: Task, addr: number, len: number, prot
   return 0;
 }
 
+/** sys_munmap -> do_munmap: unmap_fixup, zap_page_range (one zap_pte_range per page), flush_tlb_range. */
 export function sys_munmap(k: Kernel, t: Task, addr: number, len: number): number {
-  k.run("sys_mprotect");
-  t.mm.unmap(addr, len);
+  k.run("sys_munmap");
+  if (addr % PAGE_SIZE !== 0) return -EINVAL;
+  const n = t.mm.unmap(addr, len);
+  k.runN("zap_pte_range", n);
   k.run("flush_tlb_range");
   k.cpu.tlb.flushAll();
   k.count("tlb.flushes");

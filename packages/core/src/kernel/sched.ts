@@ -27,6 +27,8 @@ export class Goodness24Scheduler implements Scheduler {
   /** for_each_task: p->counter = (p->counter >> 1) + NICE_TO_TICKS(p->nice) */
   recalculate_counters(k: Kernel): void {
     k.run("recalculate_counters");
+    // for_each_task walks the whole task list (the idle task, init_task, included)
+    k.runN("recalculate_counters.task", k.tasks.size + 1);
     for (const t of k.tasks.values()) t.counter = (t.counter >> 1) + k.config.timesliceTicks;
   }
 
@@ -60,9 +62,14 @@ export class Goodness24Scheduler implements Scheduler {
     }
   }
 
-  /** reschedule_idle on UP: preempt when the woken task has a better goodness (idle always loses) */
+  /**
+   * reschedule_idle on UP: preemption_goodness(current, p) = goodness(p) - goodness(current), both
+   * against current's mm (so current gets the same-mm bonus and p gets it only when it shares the
+   * mm); the idle task always gives way.
+   */
   reschedule_idle(k: Kernel, p: Task): void {
-    if (k.current === k.idle || p.counter > k.current.counter + 1) k.current.needResched = true;
+    const cur = k.current;
+    if (cur === k.idle || this.goodness(p, cur) - this.goodness(cur, cur) > 0) cur.needResched = true;
   }
 }
 
@@ -110,8 +117,10 @@ export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
       k.count("tlb.flushes");
     }
   }
-  k.run("switch_to");
+  // __switch_to: unlazy_fpu(prev) first, then the TSS, segments, debug registers, I/O bitmap
+  k.run("switch_to.save");
   k.deps.switchFpu.switchOut(k, prev);
+  k.run("switch_to");
   k.current = next;
   k.ex.timelineTask = next.pid;
   k.deps.switchFpu.switchIn(k, next);

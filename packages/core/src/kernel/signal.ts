@@ -122,10 +122,16 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
   if (resumed === undefined) k.run("do_signal");
   let fromTracer = resumed ?? null;
   for (;;) {
-    const d = fromTracer ?? dequeue_signal(k, t, k.deps.maskStore.deliveryBlocked?.(k, t) ?? k.blockedOf(t));
+    let d: { sig: number; info: SigInfoK } | null = fromTracer;
+    if (!d) {
+      k.run("dequeue_signal");
+      d = dequeue_signal(k, t, k.deps.maskStore.deliveryBlocked?.(k, t) ?? k.blockedOf(t));
+      if (d) k.run("dequeue_signal.collect");
+      k.run("dequeue_signal.unlock");
+    }
     const traced = fromTracer === null && d !== null && (t.ptrace & PT_PTRACED) !== 0 && d.sig !== SIGKILL;
     fromTracer = null;
-    if (traced) {
+    if (traced && d) {
       // "Let the debugger run": stop before acting on the signal (the caller stops and comes back)
       k.run("do_signal.ptrace_stop");
       return { kind: "trace", sig: d.sig, info: d.info };
@@ -142,6 +148,7 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
       return { kind: "none" };
     }
     const { sig, info } = d;
+    k.run("do_signal.action");
     const ka = t.sig.action[sig]!;
     if (ka.handler === "ignore") continue;
     if (ka.handler === "default") {
@@ -149,6 +156,7 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
       return { kind: "terminate", sig };
     }
     k.count("signals.delivered");
+    k.run("do_signal.deliver");
     // handle_signal: restart rules when we came from a system call
     if (syscallResult !== undefined) {
       const r = -syscallResult;
@@ -200,12 +208,14 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
   const frame = new SignalFrameK(rt ? "rt_sigframe" : "sigframe", address, size, sig, sc, oldset.clone(), rt ? { ...info } : null, k.profile.features.fxsr);
   k.events.emit("signal.interrupt", t, frame);
   k.run(rt ? "setup_rt_frame" : "setup_frame");
-  // the FP image: save_i387 (or a plugin's policy)
+  // setup_sigcontext: tmp = save_i387(fpstate) (or a plugin's policy), between the registers and oldmask
   k.deps.signalFpu.saveToFrame(k, t, frame, ka);
+  k.run(rt ? "setup_rt_frame.tail" : "setup_frame.tail");
   // bytes of the frame proper (save_i387 counts the 624-byte FP image itself)
   let bytes = size - 624;
   if (ka.flags & SA_RESTORER) bytes -= 8;
   else k.run("setup_frame_retcode");
+  k.run(rt ? "setup_rt_frame.regs" : "setup_frame.regs");
   k.count("bytes.copied", bytes);
   t.mm.frames.set(address, frame);
   // regs->esp = frame; regs->eip = handler; eflags &= ~TF; the handler gets sig in its argument

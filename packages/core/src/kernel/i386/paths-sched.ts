@@ -23,7 +23,22 @@ export const SCHED_PATHS: PathDef[] = [
   {
     name: "recalculate_counters",
     phase: "sched.schedule",
-    ops: [op("schedule", "alu", 6, "for_each_task: p->counter = (p->counter >> 1) + NICE_TO_TICKS(p->nice)")],
+    ops: [
+      op("schedule", "sti", 1, "recalculate: spin_unlock_irq(&runqueue_lock)"),
+      op("schedule", "alu", 2, "read_lock(&tasklist_lock)"),
+      op("schedule", "alu", 2, "read_unlock(&tasklist_lock)"),
+      op("schedule", "cli", 1, "spin_lock_irq(&runqueue_lock); goto repeat_schedule"),
+    ],
+  },
+  {
+    // once per task of the task list (for_each_task), runnable or not
+    name: "recalculate_counters.task",
+    phase: "sched.schedule",
+    ops: [
+      op("schedule", "load", 2, "p->counter, p->nice"),
+      op("schedule", "alu", 3, "(p->counter >> 1) + NICE_TO_TICKS(p->nice); p = p->next_task"),
+      op("schedule", "store", 1, "p->counter = ..."),
+    ],
   },
   {
     name: "schedule.finish",
@@ -53,7 +68,9 @@ export const SCHED_PATHS: PathDef[] = [
     ],
   },
   {
-    name: "switch_to",
+    // the switch_to macro up to __switch_to's first statement, unlazy_fpu(prev) (the FPU save, if
+    // any, runs between this path and the rest of __switch_to: "switch_to")
+    name: "switch_to.save",
     phase: "sched.switch_to",
     ops: [
       op("switch_to", "push", 3, "pushl %esi; pushl %edi; pushl %ebp"),
@@ -62,6 +79,12 @@ export const SCHED_PATHS: PathDef[] = [
       op("switch_to", "push", 1, "pushl %4 (next->thread.eip)"),
       op("switch_to", "alu", 1, "jmp __switch_to"),
       op("__switch_to", "alu", 2, "unlazy_fpu(prev): if (prev->flags & PF_USEDFPU)"),
+    ],
+  },
+  {
+    name: "switch_to",
+    phase: "sched.switch_to",
+    ops: [
       op("__switch_to", "store", 1, "tss->esp0 = next->esp0"),
       op("__switch_to", "mov_from_sreg", 2, "asm volatile(\"movl %%fs,%0\"); movl %%gs"),
       op("__switch_to", "mov_sreg", 2, "loadsegment(fs, next->fs); loadsegment(gs, next->gs)"),
@@ -96,20 +119,18 @@ export const SCHED_PATHS: PathDef[] = [
   {
     name: "sys_sched_yield",
     phase: "syscall.body",
-    ops: [
-      op("sys_sched_yield", "cli", 1, "spin_lock_irq(&runqueue_lock)"),
-      op("sys_sched_yield", "alu", 4, "nr_pending = nr_running - 1 (UP)"),
-      op("sys_sched_yield", "sti", 1),
-    ],
+    // "This test does not have to be atomic": no lock until move_last_runqueue (sys_sched_yield.yield)
+    ops: [op("sys_sched_yield", "alu", 3, "nr_pending = nr_running; nr_pending-- (UP); if (nr_pending)")],
   },
   {
     name: "sys_sched_yield.yield",
     phase: "syscall.body",
     ops: [
+      op("sys_sched_yield", "alu", 1, "if (current->policy == SCHED_OTHER)"),
       op("sys_sched_yield", "store", 2, "current->policy |= SCHED_YIELD; current->need_resched = 1"),
-      op("move_last_runqueue", "cli", 1),
+      op("move_last_runqueue", "cli", 1, "spin_lock_irq(&runqueue_lock)"),
       op("move_last_runqueue", "alu", 4, "list_del; list_add_tail(&p->run_list, &runqueue_head)"),
-      op("move_last_runqueue", "sti", 1),
+      op("move_last_runqueue", "sti", 1, "spin_unlock_irq(&runqueue_lock)"),
     ],
   },
   {

@@ -39,16 +39,39 @@ export const SIGNAL_PATHS: PathDef[] = [
   {
     name: "do_signal",
     phase: "signal.frame",
+    ops: [op("do_signal", "alu", 3, "if ((regs->xcs & 3) != 3) return 1; oldset = &current->blocked")],
+  },
+  {
+    // once per turn of do_signal's loop (an ignored signal is followed by another dequeue)
+    name: "dequeue_signal",
+    phase: "signal.frame",
+    ops: [op("dequeue_signal", "cli", 1, "spin_lock_irq(&current->sigmask_lock)"), op("dequeue_signal", "alu", 6, "next_signal: first bit of pending & ~blocked")],
+  },
+  {
+    name: "dequeue_signal.collect",
+    phase: "signal.frame",
     ops: [
-      op("do_signal", "alu", 3, "if ((regs->xcs & 3) != 3) return 1; oldset = &current->blocked"),
-      op("dequeue_signal", "cli", 1, "spin_lock_irq(&current->sigmask_lock)"),
-      op("dequeue_signal", "alu", 6, "next_signal: first bit of pending & ~blocked"),
       op("dequeue_signal", "store", 3, "collect_signal: unlink the sigqueue entry, copy siginfo out"),
       op("dequeue_signal", "slab_alloc", 1, "kmem_cache_free(sigqueue_cachep)"),
       op("recalc_sigpending", "alu", 4),
-      op("dequeue_signal", "sti", 1, "spin_unlock_irq"),
-      op("do_signal", "mov_dr", 1, "__asm__(\"movl %0,%%db7\" : : \"r\" (current->thread.debugreg[7]))"),
-      op("do_signal", "alu", 6, "ka = &current->sig->action[signr-1]; SIG_IGN/SIG_DFL tests"),
+    ],
+  },
+  {
+    name: "dequeue_signal.unlock",
+    phase: "signal.frame",
+    ops: [op("dequeue_signal", "sti", 1, "spin_unlock_irq")],
+  },
+  {
+    name: "do_signal.action",
+    phase: "signal.frame",
+    ops: [op("do_signal", "alu", 6, "ka = &current->sig->action[signr-1]; SIG_IGN/SIG_DFL tests")],
+  },
+  {
+    // only for a signal with a handler, after the SIG_IGN/SIG_DFL tests
+    name: "do_signal.deliver",
+    phase: "signal.frame",
+    ops: [
+      op("do_signal", "mov_dr", 1, "__asm__(\"movl %0,%%db7\" : : \"r\" (current->thread.debugreg[7])): re-enable watchpoints"),
       op("handle_signal", "alu", 4, "orig_eax >= 0: restart rules"),
     ],
   },
@@ -61,11 +84,22 @@ export const SIGNAL_PATHS: PathDef[] = [
       op("setup_frame", "put_user", 2, "__put_user(sig, &frame->sig); exec_domain map"),
       op("setup_sigcontext", "mov_from_sreg", 2, "movl %%gs,%0; movl %%fs,%0"),
       op("setup_sigcontext", "put_user", 19, "gs fs es ds edi esi ebp esp ebx edx ecx eax trapno err eip cs eflags esp_at_signal ss"),
-      op("setup_sigcontext", "put_user", 3, "fpstate pointer, oldmask, cr2"),
+    ],
+  },
+  {
+    // setup_sigcontext after tmp = save_i387(fpstate) (the FP save runs between the two paths)
+    name: "setup_frame.tail",
+    phase: "signal.frame",
+    ops: [
+      op("setup_sigcontext", "put_user", 3, "fpstate pointer (or NULL), oldmask, cr2"),
       op("setup_frame", "put_user", 1, "__copy_to_user(&frame->extramask, &set->sig[1])"),
       op("setup_frame", "put_user", 1, "pretcode = ka->sa.sa_restorer (SA_RESTORER) or &frame->retcode"),
-      op("setup_frame", "store", 6, "regs->esp = frame; regs->eip = handler; ds = es = ss = __USER_DS; cs = __USER_CS; eflags &= ~TF"),
     ],
+  },
+  {
+    name: "setup_frame.regs",
+    phase: "signal.frame",
+    ops: [op("setup_frame", "store", 6, "regs->esp = frame; regs->eip = handler; ds = es = ss = __USER_DS; cs = __USER_CS; eflags &= ~TF")],
   },
   {
     name: "setup_frame_retcode",
@@ -83,11 +117,21 @@ export const SIGNAL_PATHS: PathDef[] = [
       op("setup_rt_frame", "put_user", 5, "uc_flags, uc_link, uc_stack.ss_sp/ss_flags/ss_size"),
       op("setup_sigcontext", "mov_from_sreg", 2),
       op("setup_sigcontext", "put_user", 19),
-      op("setup_sigcontext", "put_user", 3),
+    ],
+  },
+  {
+    name: "setup_rt_frame.tail",
+    phase: "signal.frame",
+    ops: [
+      op("setup_sigcontext", "put_user", 3, "fpstate pointer (or NULL), oldmask, cr2"),
       op("setup_rt_frame", "put_user", 2, "__copy_to_user(&frame->uc.uc_sigmask, set, 8)"),
       op("setup_rt_frame", "put_user", 1, "pretcode"),
-      op("setup_rt_frame", "store", 6, "regs->esp/eip/segments/eflags"),
     ],
+  },
+  {
+    name: "setup_rt_frame.regs",
+    phase: "signal.frame",
+    ops: [op("setup_rt_frame", "store", 6, "regs->esp/eip/segments/eflags")],
   },
   {
     name: "handle_signal_mask",

@@ -56,6 +56,31 @@ export const SYSCALL_PATHS: PathDef[] = [
     ],
   },
   {
+    name: "sys_munmap",
+    phase: "mm.mprotect",
+    ops: [
+      op("do_munmap", "alu", 4, "len = PAGE_ALIGN(len); addr/len checks"),
+      op("down_write", "alu", 3, "&current->mm->mmap_sem"),
+      op("find_vma_prev", "load", 4),
+      op("find_vma_prev", "alu", 6),
+      op("do_munmap", "alu", 8, "unlink the vmas in range (free list); spin_lock(&mm->page_table_lock)"),
+      op("unmap_fixup", "alu", 12, "area wholly or partly unmapped: adjust or split the vma"),
+      op("unmap_fixup", "slab_alloc", 1, "kmem_cache_free(vm_area_cachep, area)"),
+      op("zap_page_range", "alu", 4, "tlb_gather_mmu; pgd/pmd walk"),
+    ],
+  },
+  {
+    // once per page in the range (the simulator's pages are all present)
+    name: "zap_pte_range",
+    phase: "mm.mprotect",
+    ops: [
+      op("zap_pte_range", "load", 1, "pte = *ptep"),
+      op("zap_pte_range", "alu", 3, "pte_none; pte_present; VALID_PAGE && !PageReserved"),
+      op("tlb_remove_page", "store", 1, "pte_clear(ptep)"),
+      op("free_page_and_swap_cache", "alu", 20, "page_cache_release -> __free_pages_ok: zone lock, buddy merge (estimate)"),
+    ],
+  },
+  {
     name: "flush_tlb_range",
     phase: "mm.mprotect",
     ops: [
