@@ -470,3 +470,143 @@ describe("every shipped example: export → open → verify is identical (execut
     expect(cmp.differences).toEqual([]);
   });
 });
+
+describe("--jobs, --shard and bundle merge (fake runner)", () => {
+  /** A CLI with the bundle commands; returns the exit code. */
+  async function cliRun(args: string[], d: BundleCommandDeps = deps()): Promise<number | undefined> {
+    const cli = cac("siglab");
+    registerBundleCommands(cli, { ...d, addRunOptions });
+    cli.parse(["node", "siglab", "bundle", ...args], { run: false });
+    await cli.runMatchedCommand();
+    const code = process.exitCode === undefined ? undefined : Number(process.exitCode);
+    process.exitCode = 0;
+    return code;
+  }
+  const entries = (file: string) => unzipSync(new Uint8Array(readFileSync(file)));
+  const text = (b: Uint8Array | undefined) => new TextDecoder().decode(b);
+
+  it("runs --jobs at a time and logs and stores the runs in run order, whatever order they finish in", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const slowFirst = deps({
+      async runInSandbox(spec) {
+        calls.push({ spec, pluginFiles: [] });
+        inFlight++;
+        most = Math.max(most, inFlight);
+        // the first runs take longest: they finish last
+        await new Promise((r) => setTimeout(r, 40 - 10 * calls.length));
+        inFlight--;
+        return fakeResult(spec);
+      },
+    });
+    const a = join(root, "work", "a.siglab");
+    const b = join(root, "work", "b.siglab");
+    expect(await bundleExport("lat_sig_catch", { ...exportArgs, o: a, jobs: "1" }, slowFirst)).toBe(0);
+    const linesA = out.filter((l) => l.startsWith("run "));
+    expect(most).toBe(1);
+    out = [];
+    most = 0;
+    calls = [];
+    expect(await bundleExport("lat_sig_catch", { ...exportArgs, o: b, jobs: 3 }, slowFirst)).toBe(0);
+    expect(most).toBe(3);
+    expect(out.filter((l) => l.startsWith("run "))).toEqual(linesA);
+    expect(linesA.map((l) => l.split(" ")[1])).toEqual(["1/4", "2/4", "3/4", "4/4"]);
+    expect(text(entries(a)["results.json"])).toBe(text(entries(b)["results.json"]));
+  });
+
+  it("bad --jobs and --shard are usage errors before anything runs", async () => {
+    for (const bad of [["--jobs", "0"], ["--jobs", "abc"], ["--jobs", "1.5"], ["--jobs", "257"], ["--shard", "0/4"], ["--shard", "5/4"], ["--shard", "x"], ["--shard", "2"]]) {
+      err = [];
+      expect(await cliRun(["export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "-o", join(root, "work", "x.siglab"), ...bad]), bad.join(" ")).toBe(2);
+      expect(err.join("\n")).toMatch(new RegExp(`siglab bundle export: ${bad[0]}: expected`));
+    }
+    expect(calls).toHaveLength(0);
+    expect(walk(join(root, "work"))).toEqual([]);
+    err = [];
+    expect(await cliRun(["merge", join(root, "work", "p.siglab"), "-o", join(root, "work", "all.siglab"), "--jobs", "2"])).toBe(2);
+    expect(await cliRun(["verify", join(root, "work", "p.siglab"), "--shard", "1/2"])).toBe(2);
+    expect(err.join("\n")).toMatch(/--jobs has no effect on bundle merge \(options of bundle merge: --out, -o, --force\)/);
+    expect(err.join("\n")).toMatch(/--shard has no effect on bundle verify/);
+  });
+
+  it("export --shard i/n writes parts that bundle merge joins into the unsharded export's bundle", async () => {
+    const whole = join(root, "work", "whole.siglab");
+    expect(await cliRun(["export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "--cpu", "p3-coppermine@800", "--variant", "sa-nofp,thirdparty-mask", "-o", whole])).toBe(0);
+    calls = [];
+    out = [];
+    const parts: string[] = [];
+    for (const i of [1, 2, 3]) {
+      const p = join(root, "work", `part-${i}.siglab`);
+      parts.push(p);
+      expect(await cliRun(["export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "--cpu", "p3-coppermine@800", "--variant", "sa-nofp,thirdparty-mask", "--shard", `${i}/3`, "-o", p])).toBe(0);
+    }
+    // 4 runs dealt round robin over 3 parts: runs 1 and 4, 2, 3; each run once
+    expect(calls).toHaveLength(4);
+    expect(out.filter((l) => l.startsWith("run ")).map((l) => l.split(" ")[1])).toEqual(["1/4", "4/4", "2/4", "3/4"]);
+    expect(out.filter((l) => l.startsWith("wrote "))[0]).toMatch(/part-1\.siglab: part 1 of 3, 2 of 4 runs, \d+ bytes/);
+    const part1 = readBundle(new Uint8Array(readFileSync(parts[0]!)));
+    expect(part1.shard).toEqual({ index: 1, count: 3, totalRuns: 4, runs: [1, 4] });
+    out = [];
+    expect(bundleInfo(parts[0], deps())).toBe(0);
+    expect(out.join("\n")).toMatch(/part 1 of 3 \(--shard 1\/3\): runs 1, 4 of 4; bundle merge joins the parts/);
+
+    const all = join(root, "work", "all.siglab");
+    out = [];
+    expect(await cliRun(["merge", parts[2]!, parts[0]!, parts[1]!, "-o", all])).toBe(0);
+    expect(out.at(-1)).toMatch(/wrote .*all\.siglab: 3 parts joined, 4 runs, \d+ bytes/);
+    const a = entries(all);
+    const w = entries(whole);
+    expect(text(a["results.json"])).toBe(text(w["results.json"]));
+    expect(Object.keys(a).sort()).toEqual(Object.keys(w).sort());
+    for (const name of Object.keys(w).filter((n) => n !== "manifest.json")) expect(text(a[name]), name).toBe(text(w[name]));
+    const { createdAt: _a, ...ma } = JSON.parse(text(a["manifest.json"]));
+    const { createdAt: _w, ...mw } = JSON.parse(text(w["manifest.json"]));
+    expect(ma).toEqual(mw);
+    expect(walk(join(root, "work"))).toEqual(["all.siglab", "part-1.siglab", "part-2.siglab", "part-3.siglab", "whole.siglab"]);
+
+    // never over an existing file without --force, never over one of its inputs
+    err = [];
+    expect(await cliRun(["merge", ...parts, "-o", all])).toBe(2);
+    expect(err.join("\n")).toMatch(/siglab bundle merge: .*all\.siglab: .*--force/);
+    expect(await cliRun(["merge", ...parts, "-o", all, "--force"])).toBe(0);
+    err = [];
+    expect(await cliRun(["merge", ...parts, "-o", parts[0]!, "--force"])).toBe(2);
+    expect(err.join("\n")).toMatch(/part-1\.siglab: .*input/);
+    expect(readBundle(new Uint8Array(readFileSync(parts[0]!))).shard?.index).toBe(1);
+
+    // a part re-runs (verify) its own runs only
+    calls = [];
+    out = [];
+    expect(await bundleVerify(parts[0], { trustEmbedded: true }, deps())).toBe(0);
+    expect(calls.map((c) => c.spec.cpu.id + ":" + c.spec.variants.length)).toEqual(["p4-northwood:0", "p3-coppermine:2"]);
+    expect(out.join("\n")).toMatch(/part 1 of 3: re-running runs 1, 4 of 4/);
+    expect(out.at(-1)).toBe("identical: all 2 runs reproduce the bundle's results");
+  });
+
+  it("merge refuses gaps, overlaps, parts of another experiment and whole bundles, writing nothing", async () => {
+    const mk = async (name: string, shard: string, extra: string[] = []) => {
+      const p = join(root, "work", name);
+      expect(await cliRun(["export", "lat_sig_catch", "--cpu", "p4-northwood@2200", "--cpu", "p3-coppermine@800", ...extra, ...(shard ? ["--shard", shard] : []), "-o", p])).toBe(0);
+      return p;
+    };
+    const p1 = await mk("p1.siglab", "1/2");
+    const p2 = await mk("p2.siglab", "2/2");
+    const other = await mk("other.siglab", "2/2", ["--variant", "sa-nofp"]);
+    const whole = await mk("whole.siglab", "");
+    const all = join(root, "work", "all.siglab");
+    const cases: [string[], RegExp][] = [
+      [[p1], /refused: .*all\.siglab: the parts leave runs out: part 2 of 2 \(runs 2\) is missing/],
+      [[p1, p2, p2], /refused: .*p2\.siglab: is part 2 of 2, and so is .*p2\.siglab: the parts overlap/],
+      [[p1, other], /refused: .*other\.siglab: comes from a different experiment than .*p1\.siglab \(experiment\.json, plugins\.json differ\)/],
+      [[p1, whole], /refused: .*whole\.siglab: is not a part of a sharded experiment/],
+      [[p1, join(root, "work", "nope.siglab")], /nope\.siglab: cannot read \(ENOENT\)/],
+      [[], /name the parts to join/],
+    ];
+    for (const [parts, message] of cases) {
+      err = [];
+      expect(await cliRun(["merge", ...parts, "-o", all]), parts.join(" ")).toBe(2);
+      expect(err.join("\n")).toMatch(message);
+    }
+    expect(existsSync(all)).toBe(false);
+  });
+});

@@ -1,9 +1,10 @@
 /**
- * `siglab bundle export|info|verify|run` and `siglab export csv|trace`:
- *   bundle export <workload> [options of siglab run] -o x.siglab [--chart c.svg]... [--force]
+ * `siglab bundle export|info|verify|run|merge` and `siglab export csv|trace`:
+ *   bundle export <workload> [options of siglab run, --jobs N, --shard i/n] -o x.siglab [--chart c.svg]... [--force]
  *   bundle info x.siglab
- *   bundle verify x.siglab [--trust-embedded] [--plugin-dir DIR]
- *   bundle run x.siglab [--trust-embedded] [--plugin-dir DIR] [-o results.json|results.csv] [--force]
+ *   bundle verify x.siglab [--trust-embedded] [--plugin-dir DIR] [--jobs N]
+ *   bundle run x.siglab [--trust-embedded] [--plugin-dir DIR] [--jobs N] [-o results.json|results.csv] [--force]
+ *   bundle merge part-1.siglab part-2.siglab ... -o all.siglab [--force]
  *   export csv|trace x.siglab [-o file] [--force]
  * The simulator and the run-argument parser come in as deps (the CLI's main wires them), so these
  * commands work the same in tests with a fake runner. Exit codes: 0 ok, 1 results differ or a run
@@ -19,8 +20,10 @@ import {
   compareResults,
   DEFAULT_LIMITS,
   formatParams,
+  formatRunNumbers,
   formatVariants,
   hashFileSet,
+  mergeBundles,
   readBundle,
   runLabel,
   writeBundle,
@@ -43,6 +46,7 @@ import { checkOutputTarget, OutputRefusal, writeOutputFile } from "../output.js"
 import { askAtTerminal, configDir, consentToEmbedded } from "../consent.js";
 import { embeddableFiles } from "../plugins/folders.js";
 import { pluginSources } from "../plugins/load.js";
+import { parseJobs, parseShard, runSpecs, selectShard } from "../run/parallel.js";
 
 export interface SandboxRunOptions {
   /** Third-party plugin folders (each holds one sub-folder per plugin). */
@@ -118,8 +122,8 @@ function io(deps: BundleCommandDeps) {
   return { log: deps.log ?? ((l: string) => console.log(l)), error: deps.error ?? ((l: string) => console.error(l)) };
 }
 
-/** Reads and checks a bundle file; the size limit is checked before reading it into memory. */
-export function openBundleFile(path: string, available?: AvailablePlugin[]): Bundle {
+/** A bundle file's bytes; the size limit is checked before reading it into memory. */
+function bundleFileBytes(path: string): Uint8Array {
   let size: number;
   try {
     size = statSync(path).size;
@@ -129,7 +133,12 @@ export function openBundleFile(path: string, available?: AvailablePlugin[]): Bun
   if (size > DEFAULT_LIMITS.maxBundleBytes) {
     throw new BundleError("too-large", path, `file is ${size} bytes, over the ${DEFAULT_LIMITS.maxBundleBytes}-byte limit`);
   }
-  return readBundle(new Uint8Array(readFileSync(path)), { fileName: path, ...(available ? { available } : {}) });
+  return new Uint8Array(readFileSync(path));
+}
+
+/** Reads and checks a bundle file; the size limit is checked before reading it into memory. */
+export function openBundleFile(path: string, available?: AvailablePlugin[]): Bundle {
+  return readBundle(bundleFileBytes(path), { fileName: path, ...(available ? { available } : {}) });
 }
 
 function pluginInputs(exp: ExperimentConfig, builtinDir: string, pluginDirs: string[]): BundlePluginInput[] {
@@ -155,14 +164,19 @@ function pluginInputs(exp: ExperimentConfig, builtinDir: string, pluginDirs: str
   });
 }
 
-async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRunOptions, log: (l: string) => void): Promise<RunResult[]> {
-  const results: RunResult[] = [];
-  for (const [i, spec] of specs.entries()) {
-    const r = await deps.runInSandbox(spec, opts);
-    log(`run ${i + 1}/${specs.length} ${runLabel(spec)}${formatParams(spec.params) ? ` ${formatParams(spec.params)}` : ""}: ${r.error ? `FAILED (${r.error.kind}: ${r.error.message})` : `${r.totalCycles} cycles`}`);
-    results.push(r);
-  }
-  return results;
+/**
+ * Runs the specs --jobs at a time; logs one line per run in run order (the same lines as one at a
+ * time). `numbers`: the runs' numbers in the whole experiment (a part's), `total` its run count.
+ */
+async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRunOptions, log: (l: string) => void, o: { jobs: number; numbers?: number[]; total?: number }): Promise<RunResult[]> {
+  const total = o.total ?? specs.length;
+  return runSpecs(specs, (spec) => deps.runInSandbox(spec, opts), {
+    jobs: o.jobs,
+    onResult: (i, r) => {
+      const spec = specs[i]!;
+      log(`run ${o.numbers?.[i] ?? i + 1}/${total} ${runLabel(spec)}${formatParams(spec.params) ? ` ${formatParams(spec.params)}` : ""}: ${r.error ? `FAILED (${r.error.kind}: ${r.error.message})` : `${r.totalCycles} cycles`}`);
+    },
+  });
 }
 
 export async function bundleExport(workload: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): Promise<number> {
@@ -170,6 +184,8 @@ export async function bundleExport(workload: string | undefined, options: Bundle
   const out = options.out ?? options.o;
   if (!workload) throw new UsageError("bundle export: name a workload (the same arguments as siglab run)");
   if (typeof out !== "string" || !out) throw new UsageError("bundle export: -o <file> is required");
+  const jobs = parseJobs(options["jobs"]);
+  const shard = parseShard(options["shard"]);
   // refuse a bad -o before the (long) runs; the write checks again
   checkOutputTarget(out, outputOptions(options, exportInputs(workload, options, list(options["pluginDir"] as string | string[] | undefined))));
   const resolved = await deps.resolveRunArgs(workload, options);
@@ -177,7 +193,15 @@ export async function bundleExport(workload: string | undefined, options: Bundle
   const plugins = pluginInputs(resolved.experiment, deps.builtinPluginsDir ?? builtinPluginsDir(), pluginDirs);
   const charts: Record<string, Uint8Array> = {};
   for (const c of list(options.chart)) charts[basename(c)] = readFileSync(c);
-  const results = await runAll(expandExperiment(resolved.experiment), deps, { pluginDirs, profiles: resolved.profiles }, log);
+  const all = expandExperiment(resolved.experiment, deps.maxRuns?.(options));
+  const picked = selectShard(all.length, shard);
+  const results = await runAll(
+    picked.map((k) => all[k]!),
+    deps,
+    { pluginDirs, profiles: resolved.profiles },
+    log,
+    { jobs, numbers: picked.map((k) => k + 1), total: all.length },
+  );
   const bytes = writeBundle({
     experiment: resolved.experiment,
     profiles: resolved.profiles,
@@ -185,10 +209,12 @@ export async function bundleExport(workload: string | undefined, options: Bundle
     results,
     charts,
     appVersion: deps.appVersion ?? cliVersion(),
+    ...(shard ? { shard } : {}),
   });
   writeOutputFile(out, bytes, outputOptions(options, exportInputs(workload, options, [...list(options["pluginDir"] as string | string[] | undefined), ...pluginDirs])));
   const embedded = plugins.filter((p) => p.source === "embedded").map((p) => `${p.id}@${p.version}`);
-  log(`wrote ${out}: ${results.length} runs, ${bytes.length} bytes${embedded.length ? `, embeds third-party plugins ${embedded.join(", ")}` : ""}`);
+  const what = shard ? `part ${shard.index} of ${shard.count}, ${results.length} of ${all.length} runs` : `${results.length} runs`;
+  log(`wrote ${out}: ${what}, ${bytes.length} bytes${embedded.length ? `, embeds third-party plugins ${embedded.join(", ")}` : ""}`);
   return results.some((r) => r.error) ? 1 : 0;
 }
 
@@ -204,6 +230,7 @@ export function bundleInfo(file: string | undefined, deps: BundleCommandDeps): n
   log(`CPUs: ${e.cpus.map((c) => `${c.id}@${c.mhz}`).join(", ")}`);
   log(`variant stacks: ${e.stacks.map((s) => formatVariants(s) || "baseline").join(" | ")}`);
   log(`params: ${formatParams(e.params, ", ") || "(none)"}; seed ${e.seed}${e.sweep ? `; sweep ${e.sweep.param} over ${e.sweep.values.join(", ")}` : ""}`);
+  if (b.shard) log(`part ${b.shard.index} of ${b.shard.count} (--shard ${b.shard.index}/${b.shard.count}): runs ${formatRunNumbers(b.shard.runs)} of ${b.shard.totalRuns}; bundle merge joins the parts`);
   log("plugins:");
   for (const p of b.plugins) {
     const state = p.source === "embedded" ? "embedded third-party code (needs --trust-embedded to run)" : missing.has(`${p.id}@${p.version}`) ? "built-in, MISSING here" : "built-in";
@@ -219,9 +246,10 @@ export function bundleInfo(file: string | undefined, deps: BundleCommandDeps): n
 }
 
 /** Opens, asks for consent to embedded code (or takes local builds, --plugin-dir) and re-runs every run. */
-async function rerun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps, verb: string): Promise<{ bundle: Bundle; results: RunResult[] } | number> {
+async function rerun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps, verb: string): Promise<{ bundle: Bundle; results: RunResult[]; numbers: number[] } | number> {
   const { log, error } = io(deps);
   if (!file) throw new UsageError(`bundle ${verb}: name a bundle file`);
+  const jobs = parseJobs(options["jobs"]);
   const bundle = openBundleFile(file, availableBuiltins(deps.builtinPluginsDir ?? builtinPluginsDir()));
   const local = localBuilds(bundle, options, log);
   // consent concerns the bundle's own code; a local build is the user's own
@@ -231,8 +259,18 @@ async function rerun(file: string | undefined, options: BundleCommandOptions, de
   for (const w of bundle.warnings) log(`warning: ${w}`);
   // the embedded code goes to the execution host from memory: nothing is extracted to disk
   const plugins = embeddedPluginSources(bundle).map((p) => local.get(p.id) ?? p);
-  const results = await runAll(expandExperiment(bundle.experiment, deps.maxRuns?.(options)), deps, { plugins, profiles: bundle.profiles }, log);
-  return { bundle, results };
+  const all = expandExperiment(bundle.experiment, deps.maxRuns?.(options));
+  // a part (--shard) re-runs its own runs
+  const numbers = bundle.shard ? bundle.shard.runs : all.map((_, k) => k + 1);
+  if (bundle.shard) log(`${file}: part ${bundle.shard.index} of ${bundle.shard.count}: re-running runs ${formatRunNumbers(numbers)} of ${all.length}`);
+  const results = await runAll(
+    numbers.map((n) => all[n - 1]!),
+    deps,
+    { plugins, profiles: bundle.profiles },
+    log,
+    { jobs, numbers, total: all.length },
+  );
+  return { bundle, results, numbers };
 }
 
 /**
@@ -279,7 +317,7 @@ export async function bundleVerify(file: string | undefined, options: BundleComm
   const runs = new Set(cmp.differences.map((d) => d.run));
   log(`DIFFERENT: ${runs.has(-1) ? "the number of runs differs; " : ""}${[...runs].filter((x) => x >= 0).length} of ${r.bundle.results.length} runs differ`);
   for (const d of cmp.differences) {
-    const where = d.run < 0 ? "runs" : `run ${d.run + 1} (${runLabel(r.bundle.results[d.run]!)})`;
+    const where = d.run < 0 ? "runs" : `run ${r.numbers[d.run] ?? d.run + 1} (${runLabel(r.bundle.results[d.run]!)})`;
     log(`  ${where} ${d.path}: bundle ${show(d.expected)}, now ${show(d.actual)}`);
   }
   if (cmp.truncated) log("  (more differences not shown)");
@@ -294,14 +332,36 @@ export async function bundleRun(file: string | undefined, options: BundleCommand
   const r = await rerun(file, options, deps, "run");
   if (typeof r === "number") return r;
   r.results.forEach((res, i) => {
-    for (const m of res.metrics) log(`  run ${i + 1} ${m.name}: ${m.value} ${m.unit}`);
-    for (const f of res.findings) log(`  run ${i + 1} ${f.severity} ${f.kind}: ${f.message}`);
+    const n = r.numbers[i] ?? i + 1;
+    for (const m of res.metrics) log(`  run ${n} ${m.name}: ${m.value} ${m.unit}`);
+    for (const f of res.findings) log(`  run ${n} ${f.severity} ${f.kind}: ${f.message}`);
   });
   if (typeof out === "string" && out) {
     writeOutputFile(out, out.toLowerCase().endsWith(".csv") ? toCsv(r.results) : JSON.stringify(r.results, null, 2) + "\n", outOpts);
     log(`wrote ${out}`);
   }
   return r.results.some((x) => x.error) ? 1 : 0;
+}
+
+/**
+ * Joins the parts of a sharded experiment (bundle export --shard i/n) into the bundle the unsharded
+ * export would have written; refuses parts of different experiments, overlapping parts and gaps.
+ */
+export function bundleMerge(files: string[], options: BundleCommandOptions, deps: BundleCommandDeps): number {
+  const { log } = io(deps);
+  const out = options.out ?? options.o;
+  if (!files.length) throw new UsageError("bundle merge: name the parts to join (e.g. bundle merge part-*.siglab -o all.siglab)");
+  if (typeof out !== "string" || !out) throw new UsageError("bundle merge: -o <file> is required");
+  const outOpts = outputOptions(options, files);
+  checkOutputTarget(out, outOpts); // before reading the parts; the write checks again
+  const { bytes, bundle } = mergeBundles(
+    files.map((f) => ({ fileName: f, bytes: bundleFileBytes(f) })),
+    { fileName: out },
+  );
+  writeOutputFile(out, bytes, outOpts);
+  const failed = bundle.results.filter((r) => r.error).length;
+  log(`wrote ${out}: ${files.length} part${files.length === 1 ? "" : "s"} joined, ${bundle.results.length} runs${failed ? ` (${failed} failed)` : ""}, ${bytes.length} bytes`);
+  return 0;
 }
 
 export function exportFromBundle(format: string | undefined, file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): number {
@@ -351,8 +411,9 @@ const LIMITS = ["maxSeconds", "maxMemory", "maxRuns", "maxSteps", "maxCycles", "
 const ACTION_OPTIONS: Record<string, string[] | "run-options"> = {
   export: "run-options",
   info: [],
-  verify: ["trustEmbedded", "pluginDir", ...LIMITS],
-  run: ["trustEmbedded", "pluginDir", "out", "o", "force", ...LIMITS],
+  verify: ["trustEmbedded", "pluginDir", "jobs", ...LIMITS],
+  run: ["trustEmbedded", "pluginDir", "jobs", "out", "o", "force", ...LIMITS],
+  merge: ["out", "o", "force"],
 };
 
 function refuseIgnoredOptions(action: string, options: BundleCommandOptions, cmd: Command): void {
@@ -369,13 +430,15 @@ function refuseIgnoredOptions(action: string, options: BundleCommandOptions, cmd
 
 export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void {
   let bundle = cli
-    .command("bundle <action> [...args]", "Experiment bundles: export <workload> [run options] -o file | info <file> | verify <file> | run <file>")
-    .option("-o, --out <file>", "export: the bundle file to write; run: write the new results (.json, or .csv)")
+    .command("bundle <action> [...args]", "Experiment bundles: export <workload> [run options] -o file | info <file> | verify <file> | run <file> | merge <parts...> -o file")
+    .option("-o, --out <file>", "export/merge: the bundle file to write; run: write the new results (.json, or .csv)")
     .option("--chart <file>", "export: add a chart (.svg/.png) to the bundle (repeatable)")
     .option("--trust-embedded", "verify/run: allow the bundle's third-party plugin code (runs only in the sandbox); remembered per content hash")
-    .option("--force", "export/run: replace an existing -o file (never an input of the command)")
+    .option("--force", "export/run/merge: replace an existing -o file (never an input of the command)")
     .example("siglab bundle export lat_sig_catch --cpu p4-northwood@2200 --variant sa-nofp -o x.siglab")
-    .example("siglab bundle verify x.siglab");
+    .example("siglab bundle verify x.siglab")
+    .example("siglab bundle export aio_ring --variant aio --sweep batch=1,4,16,32 --shard 2/4 -o part-2.siglab")
+    .example("siglab bundle merge part-*.siglab -o all.siglab");
   if (deps.addRunOptions) bundle = deps.addRunOptions(bundle);
   bundle.action(async (action: string, args: string[], options: BundleCommandOptions) => {
     const what = `bundle ${action}`;
@@ -391,8 +454,10 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
           return bundleVerify(args[0], options, deps);
         case "run":
           return bundleRun(args[0], options, deps);
+        case "merge":
+          return bundleMerge(args, options, deps);
         default:
-          throw new UsageError(`unknown action "${action}" (export, info, verify or run)`);
+          throw new UsageError(`unknown action "${action}" (export, info, verify, run or merge)`);
       }
     });
   });

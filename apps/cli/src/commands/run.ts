@@ -1,6 +1,7 @@
 /**
  * `siglab run <example-id | path.ts> [--cpu id[@MHz]]... [--variant id[:k=v,...]]... [--preset name]
- *   [--param k=v]... [--sweep k=v1,v2,...] [--seed N] [--timeline] [--json] [--plugin-dir DIR]...`
+ *   [--param k=v]... [--sweep k=v1,v2,...] [--seed N] [--timeline] [--json] [--plugin-dir DIR]...
+ *   [--jobs N] [--shard i/n]`
  */
 import type { CAC, Command } from "cac";
 import { checkExperimentSize, expandExperiment, type ExperimentConfig, type RunResult, type VariantSpec, type ParamValue } from "@siglab/core";
@@ -11,6 +12,7 @@ import { typecheckWorkload, CompileError } from "../run/compile.js";
 import { configureHost, runInSandbox } from "../run/host.js";
 import { hostLimitsFrom, LIMIT_OPTIONS, parseSeed } from "../run/limits.js";
 import { findPreset, pluginExamples } from "../plugins/catalog.js";
+import { parseJobs, parseShard, runSpecs, selectShard, shardDescription, type Shard } from "../run/parallel.js";
 
 export const DEFAULT_CPU = "p4-northwood";
 
@@ -62,6 +64,8 @@ export function addRunOptions(cmd: Command): Command {
     .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)");
   for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
   return cmd
+    .option("--jobs <n>", "runs at a time, each in an execution host of its own (default: the number of cores)")
+    .option("--shard <i/n>", "run only the i-th of n round-robin slices of the runs (1 <= i <= n; docs/scale-out.md)")
     .option("--typecheck", "type-check the workload against the API before running (default for files)")
     .option("--inspect <path>", "print a kernel path op by op (a path name, or 'top' for the five costliest)")
     .option("--json", "print one JSON document");
@@ -118,19 +122,32 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
   return { experiment, profiles: profiles.filter((p) => cpus.some((c) => c.id === p.id)), pluginDirs, maxRuns: limits.maxRuns };
 }
 
-export async function runExperimentArgs(workloadArg: string, o: Record<string, unknown>): Promise<RunResult[]> {
+/** The runs of `siglab run`'s arguments (the --shard slice of them), --jobs at a time, in run order. */
+export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>): Promise<{ results: RunResult[]; total: number; shard?: Shard }> {
+  // bad --jobs/--shard fail before anything is resolved or started
+  const jobs = parseJobs(o["jobs"]);
+  const shard = parseShard(o["shard"]);
   const { experiment, pluginDirs, maxRuns } = await resolveRunArgs(workloadArg, o);
-  const results: RunResult[] = [];
-  for (const spec of expandExperiment(experiment, maxRuns)) results.push(await runInSandbox(spec, { pluginDirs: pluginDirs ?? [] }));
-  return results;
+  const specs = expandExperiment(experiment, maxRuns);
+  const picked = selectShard(specs.length, shard).map((k) => specs[k]!);
+  const results = await runSpecs(picked, (spec) => runInSandbox(spec, { pluginDirs: pluginDirs ?? [] }), { jobs });
+  return { results, total: specs.length, ...(shard ? { shard } : {}) };
+}
+
+export async function runExperimentArgs(workloadArg: string, o: Record<string, unknown>): Promise<RunResult[]> {
+  return (await runExperimentSlice(workloadArg, o)).results;
 }
 
 export function registerRunCommand(cli: CAC): void {
   addRunOptions(cli.command("run <workload>", "Run a workload (example id or .ts file) on CPUs x variant stacks")).action(async (workload: string, o: Record<string, unknown>) => {
     try {
-      const results = await runExperimentArgs(workload, o);
-      if (o["json"]) process.stdout.write(JSON.stringify({ runs: results }, null, 2) + "\n");
-      else for (const r of results) console.log(formatRun(r) + (o["inspect"] ? "\n" + formatPaths(r, String(o["inspect"])) : "") + "\n");
+      const { results, total, shard } = await runExperimentSlice(workload, o);
+      const part = shard ? shardDescription(total, shard) : undefined;
+      if (o["json"]) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
+      else {
+        if (part) console.log(part.text + "\n");
+        for (const r of results) console.log(formatRun(r) + (o["inspect"] ? "\n" + formatPaths(r, String(o["inspect"])) : "") + "\n");
+      }
       process.exitCode = results.some((r) => r.error) ? 1 : 0;
     } catch (e) {
       reportCliError(e);

@@ -1,4 +1,7 @@
-/** `siglab suite examples`: every shipped example on the default profile, with a summary. */
+/**
+ * `siglab suite examples [--cpu id@MHz] [--json] [--jobs N] [--shard i/n]`: every shipped example on
+ * the default profile, with a summary. Other suites (uml, calibration, predictions) register here.
+ */
 import type { CAC } from "cac";
 import { EXAMPLES, type RunResult, type VariantSpec } from "@siglab/core";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
@@ -6,16 +9,24 @@ import { parseCpuRef } from "@siglab/cpu-profiles";
 import { runnableProfiles, UsageError } from "../catalog.js";
 import { configureHost, runInSandbox, stopSandbox } from "../run/host.js";
 import { hostLimitsFrom, LIMIT_OPTIONS } from "../run/limits.js";
+import { parseJobs, parseShard, runSpecs, selectShard, shardDescription } from "../run/parallel.js";
 import { DEFAULT_CPU, reportCliError } from "./run.js";
 
 export type SuiteRunner = (name: string, o: Record<string, unknown>) => Promise<number>;
 const suites: Record<string, SuiteRunner> = {
   examples: runExamplesSuite,
 };
+/** suites that run their runs --jobs at a time and take --shard */
+const parallel = new Set(["examples"]);
 
-/** Other suites (calibration, predictions) register here. */
-export function registerSuite(name: string, run: SuiteRunner): void {
+/**
+ * Other suites (uml, calibration, predictions) register here. `parallel`: the suite reads --jobs
+ * and --shard itself; for the others either option is refused rather than silently ignored.
+ */
+export function registerSuite(name: string, run: SuiteRunner, opts: { parallel?: boolean } = {}): void {
   suites[name] = run;
+  if (opts.parallel) parallel.add(name);
+  else parallel.delete(name);
 }
 
 async function runExamplesSuite(_name: string, o: Record<string, unknown>): Promise<number> {
@@ -23,16 +34,17 @@ async function runExamplesSuite(_name: string, o: Record<string, unknown>): Prom
   const p = runnableProfiles().find((x) => x.id === ref.id);
   if (!p) throw new UsageError(`unknown CPU profile '${ref.id}'`);
   const cpu = { id: p.id, mhz: ref.mhz ?? p.clock.defaultMhz };
-  const results: RunResult[] = [];
+  const jobs = parseJobs(o["jobs"]);
+  const shard = parseShard(o["shard"]);
   // the core's examples on the baseline; the built-in plugins' examples with the stack they need
   const shipped = [...EXAMPLES.map((e) => ({ ...e, variants: [] as VariantSpec[] })), ...BUILTIN_PLUGINS.flatMap((p) => (p.examples ?? []).map((e) => ({ ...e, variants: e.suggestedVariants ?? [] })))];
-  for (const e of shipped) {
-    results.push(await runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu, variants: e.variants, params: {}, seed: 1 }));
-  }
+  const picked = selectShard(shipped.length, shard).map((k) => shipped[k]!);
+  const results: RunResult[] = await runSpecs(picked, (e) => runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu, variants: e.variants, params: {}, seed: 1 }), { jobs });
+  const part = shard ? shardDescription(shipped.length, shard) : undefined;
   if (o["json"]) {
-    process.stdout.write(JSON.stringify({ runs: results }, null, 2) + "\n");
+    process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
   } else {
-    console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, Linux 2.4.18 (i386) baseline unless a [plugin] is named\n`);
+    console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, Linux 2.4.18 (i386) baseline unless a [plugin] is named${part ? `; ${part.text}` : ""}\n`);
     for (const r of results) {
       const head = r.metrics[0];
       const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)`;
@@ -47,13 +59,18 @@ export function registerSuiteCommand(cli: CAC): void {
   const cmd = cli
     .command("suite <name>", `Run a suite: ${Object.keys(suites).join(", ")} (more with plugins/calibration)`)
     .option("--cpu <id@MHz>", "CPU for the examples suite")
-    .option("--json", "print JSON");
+    .option("--json", "print JSON")
+    .option("--jobs <n>", "examples suite: runs at a time, each in an execution host of its own (default: the number of cores)")
+    .option("--shard <i/n>", "examples suite: run only the i-th of n round-robin slices of its runs");
   for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
   cmd.action(async (name: string, o: Record<string, unknown>) => {
       try {
         configureHost({ limits: hostLimitsFrom(o), verbose: o["verbose"] === true });
         const s = suites[name];
         if (!s) throw new UsageError(`unknown suite '${name}' (suites: ${Object.keys(suites).join(", ")})`);
+        for (const flag of ["jobs", "shard"]) {
+          if (o[flag] !== undefined && !parallel.has(name)) throw new UsageError(`--${flag} has no effect on suite ${name} (it runs its runs one after another; --jobs and --shard apply to suite ${[...parallel].join(", ")})`);
+        }
         process.exitCode = await s(name, o);
       } catch (e) {
         reportCliError(e);

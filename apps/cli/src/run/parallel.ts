@@ -1,0 +1,152 @@
+/**
+ * --jobs N and --shard i/n: the runs of one command run up to N at a time (each in an execution
+ * host of its own, run/host.ts), and a command may run only the i-th of n slices of its expanded
+ * experiment (round robin over the runs in expansion order; @siglab/core bundle/shard.ts). Results
+ * come back, and are reported, in run order whatever order they finish in, so the output is the
+ * same bytes as with --jobs 1. A progress line goes to stderr, on a terminal only.
+ */
+import { availableParallelism } from "node:os";
+import type { RunResult } from "@siglab/core";
+import { formatRunNumbers, shardIndices } from "@siglab/core/bundle/index.js";
+import { UsageError } from "../catalog.js";
+
+/** More would only start more host processes than any machine has cores for. */
+export const MAX_JOBS = 256;
+/** A sanity bound: more slices than this many are a typo, not a cluster. */
+export const MAX_SHARDS = 100_000;
+
+export interface Shard {
+  /** 1-based */
+  index: number;
+  count: number;
+}
+
+/** --jobs: a whole number 1..MAX_JOBS; default the machine's available parallelism. */
+export function parseJobs(v: unknown): number {
+  if (v === undefined) return Math.max(1, Math.min(MAX_JOBS, availableParallelism()));
+  const s = typeof v === "string" || typeof v === "number" ? String(v).trim() : "";
+  const n = /^\d+$/.test(s) ? Number(s) : NaN;
+  if (!(Number.isInteger(n) && n >= 1 && n <= MAX_JOBS)) {
+    throw new UsageError(`--jobs: expected the number of runs to run at a time, a whole number from 1 to ${MAX_JOBS}, got '${Array.isArray(v) ? v.join(", ") : String(v)}'`);
+  }
+  return n;
+}
+
+/** --shard i/n: the i-th (1..n) of n slices, or undefined when not given. */
+export function parseShard(v: unknown): Shard | undefined {
+  if (v === undefined) return undefined;
+  const s = typeof v === "string" || typeof v === "number" ? String(v).trim() : "";
+  const m = /^(\d+)\/(\d+)$/.exec(s);
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!(count >= 1 && count <= MAX_SHARDS && index >= 1 && index <= count)) {
+    throw new UsageError(`--shard: expected i/n, the i-th of n slices of the runs with 1 <= i <= n <= ${MAX_SHARDS.toLocaleString("en")} (e.g. --shard 2/4), got '${Array.isArray(v) ? v.join(", ") : String(v)}'`);
+  }
+  return { index, count };
+}
+
+/** The 0-based indices (expansion order) a command with --shard runs: all without it. */
+export function selectShard(total: number, shard: Shard | undefined): number[] {
+  return shard ? shardIndices(total, shard.index, shard.count) : Array.from({ length: total }, (_, k) => k);
+}
+
+/** The `shard` member of a --json document and its text line: which runs this output holds. */
+export function shardDescription(total: number, shard: Shard) {
+  const runs = shardIndices(total, shard.index, shard.count).map((k) => k + 1);
+  return {
+    json: { index: shard.index, count: shard.count, totalRuns: total, runs },
+    text: `shard ${shard.index}/${shard.count}: runs ${formatRunNumbers(runs)} of ${total} (numbered from 1 in expansion order)`,
+  };
+}
+
+interface ProgressStream {
+  isTTY?: boolean;
+  write(s: string): unknown;
+}
+
+/** "siglab: 3/12 runs done, 2 running" on one line of a terminal's stderr, redrawn in place. */
+export class ProgressLine {
+  private shown = false;
+  private last = 0;
+  private readonly on: boolean;
+
+  constructor(
+    private readonly total: number,
+    private readonly stream: ProgressStream = process.stderr,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.on = stream.isTTY === true && total > 1 && process.env["TERM"] !== "dumb";
+  }
+
+  update(done: number, running: number, force = false): void {
+    if (!this.on) return;
+    const t = this.now();
+    if (!force && this.shown && t - this.last < 100) return;
+    this.last = t;
+    this.stream.write(`\r\x1b[Ksiglab: ${done}/${this.total} runs done${running ? `, ${running} running` : ""}`);
+    this.shown = true;
+  }
+
+  /** Takes the line away (before other output, and at the end). */
+  clear(): void {
+    if (!this.shown) return;
+    this.stream.write("\r\x1b[K");
+    this.shown = false;
+  }
+}
+
+export interface RunSpecsOptions {
+  /** runs at a time (--jobs) */
+  jobs: number;
+  /** each result in run order, as soon as it and every run before it are done */
+  onResult?(position: number, r: RunResult): void;
+  progress?: ProgressLine;
+}
+
+/**
+ * Runs `items` with up to `jobs` runs at a time, started in order; returns the results in order.
+ * A rejected run (an internal failure: run errors are results) stops starting new runs and rejects.
+ */
+export async function runSpecs<T>(items: readonly T[], run: (item: T, position: number) => Promise<RunResult>, o: RunSpecsOptions): Promise<RunResult[]> {
+  const results: RunResult[] = new Array<RunResult>(items.length);
+  const have: boolean[] = new Array<boolean>(items.length).fill(false);
+  const progress = o.progress ?? new ProgressLine(items.length);
+  let next = 0;
+  let flushed = 0;
+  let done = 0;
+  let running = 0;
+  let failed = false;
+  const lane = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      running++;
+      progress.update(done, running);
+      let r: RunResult;
+      try {
+        r = await run(items[i]!, i);
+      } catch (e) {
+        failed = true;
+        throw e;
+      } finally {
+        running--;
+      }
+      results[i] = r;
+      have[i] = true;
+      done++;
+      while (flushed < items.length && have[flushed]) {
+        if (o.onResult) {
+          progress.clear();
+          o.onResult(flushed, results[flushed]!);
+        }
+        flushed++;
+      }
+      progress.update(done, running, done === items.length);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(o.jobs, items.length)) }, lane));
+  } finally {
+    progress.clear();
+  }
+  return results;
+}
