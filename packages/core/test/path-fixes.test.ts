@@ -148,3 +148,55 @@ describe("page faults and munmap", () => {
     expect(r.counters["tlb.flushes"]).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe("mprotect: mprotect_fixup splits and merges vmas as 2.4 does", () => {
+  it("splits at the start, in the middle and at the end, merges anonymous neighbours back, and skips unchanged vmas", async () => {
+    const { AddressSpace } = await import("../src/machine/memory.js");
+    const mm = new AddressSpace(1);
+    const a = mm.mmapAnon(4 * 4096, 3);
+    const count = () => mm.vmas.filter((v) => v.start >= a && v.end <= a + 4 * 4096).length;
+    const r1 = mm.protect(a + 4096, 4096, 1);
+    expect(r1 !== -1 && r1.fixups).toEqual(["middle"]);
+    expect(count()).toBe(3);
+    const r2 = mm.protect(a + 4096, 4096, 3); // back to RW: joins prev, then next
+    expect(r2 !== -1 && [r2.fixups, r2.mergedNext]).toEqual([["all_merged"], true]);
+    expect(count()).toBe(1);
+    const r3 = mm.protect(a, 4096, 1);
+    expect(r3 !== -1 && r3.fixups).toEqual(["start"]);
+    const r4 = mm.protect(a + 3 * 4096, 4096, 1);
+    expect(r4 !== -1 && r4.fixups).toEqual(["end"]);
+    const same = mm.protect(a, 4096, 1);
+    expect(same !== -1 && [same.fixups, same.ptes]).toEqual([["same"], 0]);
+    expect(mm.protect(a + 8 * 4096, 4096, 1)).toBe(-1); // not mapped: -ENOMEM
+    mm.unmap(a + 4096, 4096);
+    expect(mm.vmas.some((v) => v.start <= a + 4096 && a + 4096 < v.end)).toBe(false);
+  });
+
+  it("an unchanged mprotect costs no PTE rewrite and no TLB flush", () => {
+    const r = runSource(W(`
+      const a = yield* t.mmap(4096, PROT_READ);
+      yield* t.mprotect(a, 4096, PROT_READ);`));
+    expect(r.error).toBeUndefined();
+    expect(pathCount(r, "change_pte_range")).toBe(0);
+    expect(pathCount(r, "flush_tlb_range")).toBe(0);
+    expect(r.counters["mm.mprotect_fixup.same"]).toBe(1);
+  });
+
+  it("the GC write barrier splits a vma and merges it back on every trap, on every CPU profile", () => {
+    for (const [cpu, mhz] of [["p5-p54c", 133], ["p6-coppermine", 1000], ["p4-northwood", 2200]] as const) {
+      const r = runSource(`${require_gc()}`, { cpu, mhz, params: { iterations: 40, pages: 4 } }, "gc_barrier.ts");
+      expect(r.error).toBeUndefined();
+      const splits = (r.counters["mm.mprotect_fixup.start"] ?? 0) + (r.counters["mm.mprotect_fixup.end"] ?? 0) + 2 * (r.counters["mm.mprotect_fixup.middle"] ?? 0);
+      expect(splits).toBe(pathCount(r, "mprotect_fixup.split"));
+      expect(splits).toBeGreaterThanOrEqual(40); // at least one new vma per re-protect
+      // and the handler's mprotect joins every piece back (into prev, then with next)
+      expect((r.counters["mm.mprotect_fixup.all_merged"] ?? 0) + (r.counters["mm.vma_merges"] ?? 0)).toBe(splits);
+      expect(r.counters["tlb.flushes"]).toBeGreaterThanOrEqual(80);
+    }
+  });
+});
+
+import { EXAMPLES } from "../src/index.js";
+function require_gc(): string {
+  return EXAMPLES.find((e) => e.id === "gc_barrier")!.source;
+}

@@ -1,5 +1,5 @@
 /** Page faults, mmap and mprotect (arch/i386/mm/fault.c, mm/mmap.c, mm/mprotect.c). */
-import { PAGE_SIZE, PROT_WRITE } from "../machine/memory.js";
+import { PAGE_SIZE, PROT_WRITE, type MprotectFixup } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
 import type { Kernel } from "./kernel.js";
 import { force_sig_info, SEGV_ACCERR, EINVAL, ENOMEM } from "./signal.js";
@@ -45,18 +45,52 @@ export function sys_mmap(k: Kernel, t: Task, len: number, prot: number): number 
   return t.mm.mmapAnon(len, prot);
 }
 
-/** sys_mprotect: rewrite the PTEs, then flush_tlb_range — a full CR3 reload on i386 2.4. */
+/** The cost of each mprotect_fixup case (mm/mprotect.c). */
+const FIXUP_PATHS: Record<MprotectFixup, readonly string[]> = {
+  same: [],
+  all: ["mprotect_fixup_all"],
+  all_merged: ["mprotect_fixup_all.merge"],
+  start: ["mprotect_fixup.split"],
+  start_merged: ["mprotect_fixup_start.merge"],
+  end: ["mprotect_fixup.split"],
+  middle: ["mprotect_fixup.split", "mprotect_fixup.split"],
+};
+
+/**
+ * sys_mprotect: for each vma in the range mprotect_fixup (split, rewrite or merge) and
+ * change_protection (the PTEs, then flush_tlb_range — a full CR3 reload on i386 2.4); a vma whose
+ * flags do not change costs neither. Then the merge with the next vma, and up_write.
+ */
 export function sys_mprotect(k: Kernel, t: Task, addr: number, len: number, prot: number): number {
-  k.run("sys_mprotect");
-  if (addr % PAGE_SIZE !== 0) return -EINVAL;
-  const n = t.mm.protect(addr, len, prot);
-  if (n < 0) return -ENOMEM;
-  k.runN("change_pte_range", n);
-  k.run("flush_tlb_range");
-  if (k.cpu.cr3 === t.mm.asid) {
-    k.cpu.tlb.flushAll();
-    k.count("tlb.flushes");
+  if (addr % PAGE_SIZE !== 0) {
+    k.run("sys_mprotect");
+    return -EINVAL;
   }
+  k.run("sys_mprotect");
+  const r = t.mm.protect(addr, len, prot);
+  if (r === -1) {
+    k.run("up_write");
+    return -ENOMEM;
+  }
+  for (const f of r.fixups) {
+    k.run("mprotect_fixup");
+    for (const p of FIXUP_PATHS[f]) k.run(p);
+    k.count(`mm.mprotect_fixup.${f}`);
+  }
+  if (r.ptes > 0) {
+    k.run("change_protection");
+    k.runN("change_pte_range", r.ptes);
+    k.run("flush_tlb_range");
+    if (k.cpu.cr3 === t.mm.asid) {
+      k.cpu.tlb.flushAll();
+      k.count("tlb.flushes");
+    }
+  }
+  if (r.mergedNext) {
+    k.run("sys_mprotect.merge_next");
+    k.count("mm.vma_merges");
+  }
+  k.run("up_write");
   return 0;
 }
 
@@ -67,6 +101,7 @@ export function sys_munmap(k: Kernel, t: Task, addr: number, len: number): numbe
   const n = t.mm.unmap(addr, len);
   k.runN("zap_pte_range", n);
   k.run("flush_tlb_range");
+  k.run("up_write");
   k.cpu.tlb.flushAll();
   k.count("tlb.flushes");
   return 0;

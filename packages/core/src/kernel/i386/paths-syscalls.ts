@@ -38,13 +38,74 @@ export const SYSCALL_PATHS: PathDef[] = [
     name: "sys_mprotect",
     phase: "mm.mprotect",
     ops: [
-      op("sys_mprotect", "alu", 4, "PAGE_ALIGN, range checks"),
+      op("sys_mprotect", "alu", 4, "start & ~PAGE_MASK; len = PAGE_ALIGN(len); end < start; prot bits"),
       op("down_write", "alu", 3, "&current->mm->mmap_sem"),
-      op("find_vma_prev", "load", 4),
+      op("find_vma_prev", "load", 4, "mm->mmap_cache, then the rb tree"),
       op("find_vma_prev", "alu", 6),
-      op("mprotect_fixup", "alu", 12, "mprotect_fixup_all/start/end/middle: may split the vma"),
-      op("change_protection", "alu", 4, "spin_lock(&mm->page_table_lock); pgd/pmd walk"),
     ],
+  },
+  {
+    // once per vma in the range (the estimates below count the instructions of 2.4.22's mm/mprotect.c and mm/mmap.c)
+    name: "mprotect_fixup",
+    phase: "mm.mprotect",
+    ops: [op("sys_mprotect", "alu", 3, "newflags = prot | (vm_flags & ~(PROT_READ|PROT_WRITE|PROT_EXEC)); VM_MAY* check"), op("mprotect_fixup", "alu", 4, "newflags == vm_flags? protection_map[newflags & 0xf]; which case")],
+  },
+  {
+    name: "mprotect_fixup_all",
+    phase: "mm.mprotect",
+    ops: [op("mprotect_fixup_all", "alu", 3, "prev adjacent and can_vma_merge(prev, newflags)?"), op("mprotect_fixup_all", "store", 2, "vma->vm_flags = newflags; vma->vm_page_prot = prot")],
+  },
+  {
+    // the whole vma joins prev: __vma_unlink, kmem_cache_free
+    name: "mprotect_fixup_all.merge",
+    phase: "mm.mprotect",
+    ops: [
+      op("mprotect_fixup_all", "alu", 3, "prev->vm_end == vma->vm_start && can_vma_merge(prev, newflags)"),
+      op("mprotect_fixup_all", "store", 1, "prev->vm_end = vma->vm_end"),
+      op("__vma_unlink", "alu", 20, "prev->vm_next = vma->vm_next; rb_erase(&vma->vm_rb, &mm->mm_rb); mmap_cache"),
+      op("mprotect_fixup_all", "slab_alloc", 1, "kmem_cache_free(vm_area_cachep, vma)"),
+      op("mprotect_fixup_all", "store", 1, "mm->map_count--"),
+    ],
+  },
+  {
+    // one new vma: *n = *vma, then __insert_vm_struct (mprotect_fixup_start and _end)
+    name: "mprotect_fixup.split",
+    phase: "mm.mprotect",
+    ops: [
+      op("mprotect_fixup_start", "slab_alloc", 1, "n = kmem_cache_alloc(vm_area_cachep, SLAB_KERNEL)"),
+      op("mprotect_fixup_start", "load", 11, "*n = *vma (struct vm_area_struct, 22 words)"),
+      op("mprotect_fixup_start", "store", 11),
+      op("mprotect_fixup_start", "store", 5, "n->vm_end/vm_start, vm_flags, vm_raend, vm_page_prot; vma->vm_pgoff"),
+      op("lock_vma_mappings", "alu", 2, "if (vma->vm_file) spin_lock(&mapping->i_shared_lock)"),
+      op("find_vma_prepare", "load", 6, "walk mm->mm_rb down to the insertion point"),
+      op("find_vma_prepare", "alu", 8),
+      op("__vma_link", "store", 4, "__vma_link_list: prev->vm_next, n->vm_next"),
+      op("__vma_link_rb", "alu", 16, "rb_link_node; rb_insert_color (recolour/rotate)"),
+      op("__insert_vm_struct", "store", 1, "mm->map_count++"),
+    ],
+  },
+  {
+    // mprotect_fixup_start when the head can join prev: no allocation
+    name: "mprotect_fixup_start.merge",
+    phase: "mm.mprotect",
+    ops: [op("mprotect_fixup_start", "alu", 3, "prev adjacent and can_vma_merge(prev, newflags)"), op("mprotect_fixup_start", "store", 2, "prev->vm_end = end; vma->vm_start = end")],
+  },
+  {
+    // sys_mprotect's tail: the last vma joins next
+    name: "sys_mprotect.merge_next",
+    phase: "mm.mprotect",
+    ops: [
+      op("sys_mprotect", "alu", 3, "next && prev->vm_end == next->vm_start && can_vma_merge(next, prev->vm_flags)"),
+      op("sys_mprotect", "store", 1, "prev->vm_end = next->vm_end"),
+      op("__vma_unlink", "alu", 20, "rb_erase(&next->vm_rb, &mm->mm_rb); list unlink"),
+      op("sys_mprotect", "slab_alloc", 1, "kmem_cache_free(vm_area_cachep, next)"),
+      op("sys_mprotect", "store", 1, "mm->map_count--"),
+    ],
+  },
+  {
+    name: "change_protection",
+    phase: "mm.mprotect",
+    ops: [op("change_protection", "alu", 4, "dir = pgd_offset(current->mm, start); flush_cache_range; spin_lock(&mm->page_table_lock)"), op("change_pmd_range", "alu", 3, "pmd walk; pte_offset")],
   },
   {
     name: "change_pte_range",
@@ -86,8 +147,12 @@ export const SYSCALL_PATHS: PathDef[] = [
     ops: [
       op("flush_tlb_range", "alu", 2, "if (mm == current->active_mm) __flush_tlb()"),
       op("__flush_tlb", "mov_cr3", 1, "movl %cr3,%0; movl %0,%cr3 — the whole non-global TLB"),
-      op("up_write", "alu", 2),
     ],
+  },
+  {
+    name: "up_write",
+    phase: "mm.mprotect",
+    ops: [op("up_write", "alu", 2, "&current->mm->mmap_sem")],
   },
   {
     name: "page_fault",
