@@ -1,0 +1,213 @@
+/**
+ * --jobs N and --shard i/n with the real execution host: the same bytes as one run at a time
+ * (also with third-party plugin code and a run over its host-time budget), one locked-down host
+ * process per run in flight that dies with the CLI, round-robin slices, clear usage errors, and the
+ * progress line (a terminal's stderr only).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PLUGIN_API_VERSION, type RunResult } from "@siglab/core";
+import { runExperimentArgs } from "../src/commands/run.js";
+import { hostCount, stopSandbox } from "../src/run/host.js";
+import { parseJobs, parseShard, ProgressLine, runSpecs } from "../src/run/parallel.js";
+
+const ROOT = join(import.meta.dirname, "../../..");
+let root: string;
+
+function siglab(args: string[]) {
+  const r = spawnSync("node", ["--import", "tsx", "apps/cli/src/main.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** A third-party plugin: syscall 250 returns 7. */
+const NR250 = `
+const { ContainerModule, TOKENS } = require("@siglab/plugin-api");
+exports.createModule = () => new ContainerModule(({ bind }) => {
+  bind(TOKENS.SyscallContribution).toConstantValue({ nr: 250, name: "seven", handler: () => 7 });
+});`;
+
+/** spin=1 loops after its report: the host-time budget stops it (its worker is killed and replaced). */
+const MIX = `import { workload } from "siglab";
+export default workload({
+  name: "mix",
+  params: { spin: 0, n: 50 },
+  *main(t, { spin, n }) {
+    for (let i = 0; i < n; i++) yield* t.getpid();
+    const r = yield* t.syscall(250);
+    t.report("nr250", typeof r === "number" ? r : -1, "value");
+    if (spin) for (;;) {}
+  },
+});
+`;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "siglab-jobs-"));
+  const p = join(root, "plugins", "nr250");
+  mkdirSync(p, { recursive: true });
+  writeFileSync(join(p, "plugin.json"), JSON.stringify({ id: "nr250", version: "1.0.0", apiVersion: PLUGIN_API_VERSION, displayName: "nr250", description: "test", options: {}, contributes: ["SyscallContribution"], main: "index.js" }));
+  writeFileSync(join(p, "index.js"), NR250);
+  writeFileSync(join(root, "mix.ts"), MIX);
+});
+
+afterAll(() => {
+  stopSandbox();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("--jobs (in process, the real host pool)", () => {
+  it("gives the same results as --jobs 1 with third-party plugin runs and runs over budget, from one host process per run in flight", async () => {
+    const args = { pluginDir: join(root, "plugins"), baseline: true, variant: "nr250", sweep: "spin=1,0", maxSeconds: 2 };
+    const one = await runExperimentArgs(join(root, "mix.ts"), { ...args, jobs: 1 });
+    expect(hostCount()).toBe(1);
+    stopSandbox();
+    const two = await runExperimentArgs(join(root, "mix.ts"), { ...args, jobs: "2" });
+    expect(hostCount()).toBe(2);
+    stopSandbox();
+    expect(JSON.stringify(two)).toBe(JSON.stringify(one));
+    // baseline: ENOSYS; with the plugin: 7; the spinning runs stopped by their own budget only
+    const nr = (r: RunResult) => r.metrics.find((m) => m.name === "nr250")?.value;
+    expect(one.map((r) => r.error?.kind ?? nr(r))).toEqual(["budget", -38, "budget", 7]);
+    expect(one[0]!.error!.message).toMatch(/mix\.ts: stopped after 2 s of host time/);
+  }, 120_000);
+
+  it("bad --jobs and --shard are usage errors before anything starts", async () => {
+    stopSandbox();
+    for (const [o, m] of [
+      [{ jobs: 0 }, /--jobs: expected .* from 1 to 256, got '0'/],
+      [{ jobs: "abc" }, /--jobs: .*got 'abc'/],
+      [{ jobs: [2, 3] }, /--jobs: .*got '2, 3'/],
+      [{ shard: "0/2" }, /--shard: expected i\/n.*got '0\/2'/],
+      [{ shard: "3/2" }, /--shard: .*got '3\/2'/],
+      [{ shard: "1/0" }, /--shard: .*got '1\/0'/],
+      [{ shard: "1-2" }, /--shard: .*got '1-2'/],
+    ] as const) {
+      await expect(runExperimentArgs("lat_syscall", o)).rejects.toThrow(m);
+    }
+    expect(hostCount()).toBe(0);
+    expect(parseJobs(undefined)).toBeGreaterThanOrEqual(1);
+    expect(parseShard(" 2/4 ")).toEqual({ index: 2, count: 4 });
+  });
+});
+
+describe("the progress line", () => {
+  const tty = () => {
+    const writes: string[] = [];
+    return { writes, stream: { isTTY: true, write: (s: string) => writes.push(s) } };
+  };
+
+  it("is drawn on a terminal's stderr only, and cleared before ordered output and at the end", async () => {
+    const t = tty();
+    let clock = 0;
+    const events: string[] = [];
+    const results = await runSpecs(
+      [30, 10, 20],
+      async (ms, i) => {
+        await new Promise((r) => setTimeout(r, ms));
+        clock += 1000;
+        return { workload: `w${i}` } as RunResult;
+      },
+      {
+        jobs: 2,
+        progress: new ProgressLine(3, { isTTY: true, write: (s: string) => (t.writes.push(s), events.push(s.includes("runs done") ? "draw" : "clear")) }, () => clock),
+        onResult: (i) => events.push(`result ${i}`),
+      },
+    );
+    expect(results.map((r) => r.workload)).toEqual(["w0", "w1", "w2"]);
+    expect(t.writes.some((w) => /\r\x1b\[Ksiglab: 3\/3 runs done/.test(w))).toBe(true);
+    expect(events.filter((e) => e.startsWith("result"))).toEqual(["result 0", "result 1", "result 2"]);
+    // every result is preceded by a cleared line, and the line is gone at the end
+    for (const [k, e] of events.entries()) if (e.startsWith("result") && k > 0 && events[k - 1] === "draw") throw new Error(`${e} written over the progress line`);
+    expect(events.at(-1)).toBe("clear");
+  });
+
+  it("writes nothing when stderr is not a terminal or for a single run", async () => {
+    const writes: string[] = [];
+    const p = new ProgressLine(5, { isTTY: false, write: (s: string) => writes.push(s) });
+    p.update(1, 1, true);
+    p.clear();
+    const q = new ProgressLine(1, { isTTY: true, write: (s: string) => writes.push(s) });
+    q.update(1, 0, true);
+    expect(writes).toEqual([]);
+  });
+});
+
+describe("the CLI", () => {
+  it("run --json: --jobs 2 prints the bytes of runs one at a time and nothing on stderr off a terminal; --shard prints its slice", async () => {
+    const args = ["run", "lat_syscall", "--cpu", "p4-northwood@2200", "--cpu", "p6-coppermine@1000", "--baseline", "--variant", "sysenter", "--sweep", "iterations=100,200", "--json"];
+    // runs one at a time, in this process: what --jobs 1 prints
+    const one = await runExperimentArgs("lat_syscall", { cpu: ["p4-northwood@2200", "p6-coppermine@1000"], baseline: true, variant: "sysenter", sweep: "iterations=100,200", jobs: 1 });
+    stopSandbox();
+    const b = siglab([...args, "--jobs", "2"]);
+    expect(b.code, b.err).toBe(0);
+    expect(b.out).toBe(JSON.stringify({ runs: one }, null, 2) + "\n");
+    expect(b.err).toBe("");
+    const s = siglab([...args, "--shard", "2/3"]);
+    expect(s.code, s.err).toBe(0);
+    const doc = JSON.parse(s.out) as { shard: unknown; runs: RunResult[] };
+    expect(doc.shard).toEqual({ index: 2, count: 3, totalRuns: 8, runs: [2, 5, 8] });
+    expect(JSON.stringify(doc.runs)).toBe(JSON.stringify([one[1], one[4], one[7]]));
+  }, 240_000);
+
+  it("suite examples takes --jobs and --shard; other suites refuse them; bad values exit 2", () => {
+    const a = siglab(["suite", "examples", "--json", "--shard", "1/11", "--jobs", "2"]);
+    expect(a.code, a.err).toBe(0);
+    const doc = JSON.parse(a.out) as { shard: { runs: number[]; totalRuns: number }; runs: RunResult[] };
+    expect(doc.shard.runs).toEqual([1, 12]);
+    expect(doc.runs.map((r) => r.workload)).toEqual(["gc_barrier", "sa_nofp_hazard"]);
+    const u = siglab(["suite", "uml", "--jobs", "2"]);
+    expect(u.code).toBe(2);
+    expect(u.err).toMatch(/--jobs has no effect on suite uml/);
+    const z = siglab(["run", "lat_syscall", "--jobs", "0"]);
+    expect(z.code).toBe(2);
+    expect(z.err).toMatch(/siglab: --jobs: expected the number of runs to run at a time, a whole number from 1 to 256, got '0'/);
+  }, 240_000);
+
+  it.skipIf(process.platform !== "linux")("with --jobs 2 every host process is locked down like the one host, and all die with the CLI", async () => {
+    const spin = join(root, "spin.ts");
+    writeFileSync(spin, `import { workload } from "siglab";\nexport default workload({ name: "spin", params: { spin: 1 }, *main(t, { spin }) { yield* t.getpid(); if (spin) for (;;) {} } });\n`);
+    const cli = spawn("node", ["--import", "tsx", "apps/cli/src/main.ts", "run", spin, "--sweep", "spin=1,1,1", "--jobs", "2", "--max-seconds", "90"], { cwd: ROOT, env: { ...process.env, SIGLAB_JOBS_TEST_SECRET: "s3cret" }, stdio: "ignore" });
+    const hostsOf = (pid: number): { pid: number; cmd: string }[] => {
+      const kids = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
+      return kids.flatMap((k) => {
+        let cmd = "";
+        try {
+          cmd = readFileSync(`/proc/${k}/cmdline`, "utf8").split("\0").join(" ");
+        } catch {
+          return [];
+        }
+        return [...(cmd.includes("siglab-host") && cmd.includes("child.mjs") ? [{ pid: k, cmd }] : []), ...hostsOf(k)];
+      });
+    };
+    const alive = (pid: number) => {
+      try {
+        return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    try {
+      let hosts: { pid: number; cmd: string }[] = [];
+      for (let t = Date.now(); hosts.length < 2 && Date.now() - t < 90_000; ) {
+        await new Promise((r) => setTimeout(r, 200));
+        hosts = hostsOf(cli.pid!);
+      }
+      // two runs in flight, two host processes (the third run waits for one of them)
+      expect(hosts).toHaveLength(2);
+      for (const h of hosts) {
+        const names = readFileSync(`/proc/${h.pid}/environ`, "utf8").split("\0").filter(Boolean).map((kv) => kv.split("=")[0]);
+        expect(names.filter((n) => n !== "NODE_CHANNEL_FD" && n !== "NODE_CHANNEL_SERIALIZATION_MODE")).toEqual([]);
+        expect(h.cmd).toContain("--experimental-permission");
+        expect(h.cmd).not.toMatch(/--allow-child-process|--allow-fs-write|--allow-addons|--allow-wasi/);
+        for (const m of h.cmd.matchAll(/--allow-fs-read=(\S+)/g)) expect(m[1]).toMatch(/siglab-host/);
+      }
+      cli.kill("SIGTERM");
+      for (let t = Date.now(); hosts.some((h) => alive(h.pid)) && Date.now() - t < 15_000; ) await new Promise((r) => setTimeout(r, 200));
+      expect(hosts.filter((h) => alive(h.pid))).toEqual([]);
+    } finally {
+      cli.kill("SIGKILL");
+    }
+  }, 240_000);
+});
