@@ -14,7 +14,7 @@ import { loadLayout, loadRunState, loadSettings, MAX_PARAM_DOCS, rememberParams,
 import { decodeShare, encodeShare, findShareFragment, MAX_LINK_CHARS, ShareError, type SharePayload } from "../src/renderer/state/share.js";
 import { clockLabel, shortCpuLabel, shortRunLabels } from "../src/renderer/results/labels.js";
 import { orderPhases, phaseColors } from "../src/renderer/results/palette.js";
-import { alignOps, defaultPair, diffPath, fnDeltas, pathSummary } from "../src/renderer/results/path-diff.js";
+import { alignOps, counterpart, defaultPair, diffPath, fnDeltas, pathSummary } from "../src/renderer/results/path-diff.js";
 import { describeRunError, runErrorLine } from "../src/renderer/results/errors.js";
 
 const source = (id: string): string => EXAMPLES.find((e) => e.id === id)!.source;
@@ -250,6 +250,14 @@ describe("path diff", () => {
     const d = diffPath(ra, rb, "setup_frame");
     expect([d.perExecA, d.perExecB]).toEqual([150, 57]);
     expect(diffPath(ra, rb, "only_a").rows.map((r) => r.kind)).toEqual(["removed"]);
+    const path = (name: string, phase: string) => ({ name, phase, origin: "core", count: 1, cycles: 1, ops: [op("f", "o", 1)] });
+    const base = run("p4-northwood", 2200, [], { paths: [path("save_i387", "signal.fpu_save"), path("system_call", "syscall.entry")] });
+    const nofp = run("p4-northwood", 2200, [{ id: "sa-nofp" }], { paths: [path("save_i387.nofp", "signal.fpu_save"), path("system_call", "syscall.entry")] });
+    expect(counterpart("save_i387", base, nofp)).toBe("save_i387.nofp");
+    expect(counterpart("save_i387.nofp", nofp, base)).toBe("save_i387");
+    expect(counterpart("system_call", base, nofp)).toBe("system_call");
+    expect(counterpart("only_a", ra, rb)).toBeNull();
+    expect(diffPath(base, nofp, "save_i387", "save_i387.nofp").rows.map((r) => r.kind)).toEqual(["same"]);
     const other = run("p6-coppermine", 1000, []);
     expect(defaultPair([ra, other, rb])).toEqual([0, 2]);
     expect(defaultPair([ra, other])).toEqual([0, 1]);

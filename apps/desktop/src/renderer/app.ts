@@ -10,13 +10,22 @@ import { toCsv } from "@siglab/core/export/index.js";
 import { compareResults } from "@siglab/core/bundle/compare.js";
 import type { Bundle, BundleInput } from "@siglab/core/bundle/format.js";
 import { monaco } from "./monaco-setup.js";
+import { describeRunError, runErrorLine } from "./results/errors.js";
+import { cpuLabel } from "./results/labels.js";
 import { ResultsView } from "./results/results-view.js";
 import { appWording, CompileFailure, RunCancelled, SimClient, toPluginSource } from "./sim-client.js";
+import { adjustCpus, describeAdjustment, featureNeeds } from "./state/cpu-features.js";
+import { LAYOUT_KEY, loadLayout, loadRunState, loadSettings, rememberParams, RUN_STATE_KEY, saveJson, SETTINGS_KEY, type LayoutPrefs, type SavedRunState, type Settings, type StorageLike } from "./state/persist.js";
+import { decodeShare, encodeShare, findShareFragment, ShareError, type SharedConfig } from "./state/share.js";
+import { firstTypeError } from "./typecheck.js";
 import { clear, h, toast } from "./ui/dom.js";
 import { askText, showMessage } from "./ui/modal.js";
 import { PluginsView } from "./ui/plugins-view.js";
 import { ProfilesView } from "./ui/profiles-view.js";
-import { defaultRunConfig, maxSecondsOf, RunConfigView, type RunConfigState } from "./ui/run-config.js";
+import { defaultCpus, defaultRunConfig, maxSecondsOf, RunConfigView, type RunConfigState } from "./ui/run-config.js";
+import { makeSplitter } from "./ui/splitter.js";
+import { checkSourceUrlTemplate, DEFAULT_SOURCE_URL_TEMPLATE, sourceUrl } from "../common/url-policy.js";
+import type { CpuRef, ParamValue, VariantSpec } from "../common/contracts.js";
 import type { PluginSource } from "@siglab/core/host/protocol.js";
 
 interface Doc {
@@ -65,7 +74,25 @@ export class App {
   private docs = new Map<string, Doc>();
   private editor!: monaco.editor.IStandaloneCodeEditor;
   private readonly sim = new SimClient();
-  private readonly runConfig = new RunConfigView({ cpus: [], stacks: [{ variants: [] }], params: {}, sweep: { enabled: false, param: "", values: "" }, seed: 1, timeline: false });
+  private readonly runConfig = new RunConfigView(
+    { cpus: [], stacks: [{ variants: [] }], params: {}, sweep: { enabled: false, param: "", values: "" }, seed: 1, timeline: false },
+    { changed: () => this.persistRunConfig(), stackAdded: () => this.checkCpuFeatures() },
+  );
+  /** local storage (null where the page may not use it) */
+  private readonly storage: StorageLike | null = ((): StorageLike | null => {
+    try {
+      return window.localStorage;
+    } catch {
+      return null;
+    }
+  })();
+  /** each document's parameters, kept across reloads */
+  private savedParams: Record<string, Record<string, ParamValue>> = {};
+  /** set once the saved run configuration was read: saving before that would overwrite it */
+  private restored = false;
+  private layoutPrefs: LayoutPrefs = {};
+  private settings: Settings = {};
+  private lastShareLink = "";
   private readonly results: ResultsView;
   private readonly profilesView: ProfilesView;
   private readonly pluginsView: PluginsView;
@@ -83,9 +110,11 @@ export class App {
   private readonly banner = h("div.banner#doc-banner", { hidden: true });
   /** one line when the open workload could not be inspected (e.g. over the module budget) */
   private readonly inspectStatus = h("div.inspect-status#inspect-status", { role: "status", "aria-live": "polite", hidden: true });
+  /** why the CPU selection was changed for this workload (SSE registers, SEP for sysenter), with Undo */
+  private readonly cpuNote = h("div.cpu-note#cpu-note", { role: "status", "aria-live": "polite", hidden: true });
   private readonly docTitle = h("span.doc-title#doc-title");
   private readonly editorHost = h("div.editor#editor");
-  private readonly workloadView = h("section.workload-view#workload-view", null, h("div.doc-bar", null, this.docTitle, h("span.spacer")), this.banner, this.inspectStatus, this.editorHost);
+  private readonly workloadView = h("section.workload-view#workload-view", null, h("div.doc-bar", null, this.docTitle, h("span.spacer")), this.banner, this.cpuNote, this.inspectStatus, this.editorHost);
   private readonly center = h("main.center");
   private readonly runButton = h("button.primary.run#run-button", { title: "Run (Ctrl/Cmd+Enter)", onclick: () => void this.run() }, "▶ Run");
   private readonly cancelButton = h("button#cancel-button", { disabled: true, title: "Cancel the run", onclick: () => this.cancel() }, "■ Cancel");
@@ -97,7 +126,19 @@ export class App {
     private readonly host: HostApi,
     private readonly root: HTMLElement,
   ) {
-    this.results = new ResultsView({ saveExport: (n, d) => this.saveExport(n, d) });
+    const app = this;
+    this.results = new ResultsView({
+      saveExport: (n, d) => this.saveExport(n, d),
+      sourceUrl: (fn) => sourceUrl(this.settings.sourceUrlTemplate ?? DEFAULT_SOURCE_URL_TEMPLATE, fn),
+      openExternal: (url) => void this.openExternal(url),
+      get phaseNorm() {
+        return app.layoutPrefs.phaseNorm ?? "iterations";
+      },
+      setPhaseNorm: (norm) => {
+        this.layoutPrefs.phaseNorm = norm;
+        this.saveLayout();
+      },
+    });
     this.profilesView = new ProfilesView(async (p) => {
       try {
         await this.host.saveUserProfile(p);
@@ -127,9 +168,25 @@ export class App {
       h("button#export-bundle", { onclick: () => void this.exportBundle(), title: "Export experiment as a .siglab bundle" }, "Export bundle"),
       h("button#import-bundle", { onclick: () => void this.importBundle(), title: "Open a .siglab bundle" }, "Open bundle"),
       h("button#export-csv", { onclick: () => void this.exportCsv(), title: "Export results as CSV" }, "CSV"),
+      h("button#copy-link", { onclick: () => void this.copyLink(), title: "Copy a link with this workload, its configuration and seed (nothing is uploaded: it is all in the link)" }, "Copy link"),
+      h("button#open-link", { onclick: () => void this.openLinkDialog(), title: "Open a SigLab link someone shared" }, "Open link…"),
+      h("button#settings", { onclick: () => void this.editSettings(), title: "Settings: where Linux function names link to", "aria-label": "Settings" }, "⚙"),
       this.progress, this.status, this.cancelButton, this.runButton);
     this.center.append(this.workloadView);
-    this.root.append(toolbar, h("div.layout", null, this.explorer, this.center, this.runConfig.el), this.results.el);
+    if (this.storage) {
+      this.layoutPrefs = loadLayout(this.storage);
+      const st = loadSettings(this.storage, checkSourceUrlTemplate);
+      this.settings = st.value ?? {};
+      if (st.note) toast(st.note, "error");
+    }
+    const splitter = makeSplitter({
+      root: this.root, pane: this.results.el, ...(this.layoutPrefs.resultsHeight !== undefined ? { initial: this.layoutPrefs.resultsHeight } : {}),
+      onResize: (px) => {
+        this.layoutPrefs.resultsHeight = px;
+        this.saveLayout();
+      },
+    });
+    this.root.append(toolbar, h("div.layout", null, this.explorer, this.center, this.runConfig.el), splitter, this.results.el);
     this.editor = monaco.editor.create(this.editorHost, { automaticLayout: true, minimap: { enabled: false }, fontSize: 13, scrollBeyondLastLine: false, tabSize: 2 });
     this.editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => void this.run());
     this.editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => void this.save());
@@ -145,8 +202,10 @@ export class App {
     [this.info, this.examples, this.presets, this.profiles, this.plugins, this.workloads, this.drafts, this.recent] = await Promise.all([
       this.host.info(), this.host.listExamples(), this.host.listPresets(), this.host.listProfiles(), this.host.listPlugins(), this.host.listWorkloads(), this.host.listDrafts(), this.host.listRecent(),
     ]);
-    this.runConfig.state = defaultRunConfig(this.profiles);
+    this.runConfig.state = this.restoreRunConfig();
     this.runConfig.setCatalog(this.profiles, this.plugins, this.presets);
+    this.restored = true;
+    this.persistRunConfig();
     this.profilesView.setEntries(this.profiles);
     this.pluginsView.setEntries(this.plugins, this.info.pluginDir);
     await this.refreshPluginExamples();
@@ -155,6 +214,8 @@ export class App {
     if (lastNew) this.openNew(lastNew.source, lastNew.key);
     else if (this.examples[0]) this.openExample(this.examples[0].id);
     this.exposeTestHooks();
+    window.addEventListener("hashchange", () => void this.openSharedFromLocation());
+    await this.openSharedFromLocation();
     this.root.removeAttribute("aria-busy");
     document.body.dataset.ready = "true";
     performance.mark("siglab-ready");
@@ -174,6 +235,19 @@ export class App {
       results: () => this.results.currentResults,
       /** milliseconds from creating each sandbox worker to its "ready" */
       workerStarts: () => [...this.sim.workerStarts],
+      /** what a rendered chart shows: its x labels, axis titles and dataset colours */
+      chartInfo: (chartId: string) => {
+        const c = this.results.chart(chartId);
+        if (!c) return null;
+        const title = (axis: string): string => String((c.options.scales?.[axis] as { title?: { text?: string } } | undefined)?.title?.text ?? "");
+        return { labels: (c.data.labels ?? []).map(String), xTitle: title("x"), yTitle: title("y"), datasets: c.data.datasets.map((d) => ({ label: String(d.label ?? ""), color: String(d.backgroundColor ?? "") })) };
+      },
+      /** zoom level of a rendered chart (1 = not zoomed) */
+      chartZoom: (chartId: string) => this.results.chart(chartId)?.getZoomLevel() ?? null,
+      /** the last link "Copy link" made */
+      shareLink: () => this.lastShareLink,
+      /** the run configuration as the panel holds it */
+      runConfig: () => JSON.parse(JSON.stringify(this.runConfig.state)) as RunConfigState,
       /** the app's execution host itself (the security corpus runs through it) */
       host: {
         run: (config: ExperimentConfig) => this.sim.run(config, [], [], { onProgress: () => undefined, onResult: () => undefined }),
@@ -185,6 +259,7 @@ export class App {
   // ---- views & explorer ------------------------------------------------------------------------------
   showView(v: View): void {
     this.view = v;
+    this.root.dataset.view = v;
     for (const [k, b] of Object.entries(this.viewTabs)) b.setAttribute("aria-selected", String(k === v));
     clear(this.center);
     this.center.append(v === "workload" ? this.workloadView : v === "profiles" ? this.profilesView.el : this.pluginsView.el);
@@ -224,6 +299,8 @@ export class App {
 
   private activate(doc: Doc, banner?: HTMLElement | null): void {
     this.doc = doc;
+    // each document keeps its own parameters (across reloads too)
+    this.runConfig.state.params = { ...(this.savedParams[doc.key] ?? {}) };
     this.editor.setModel(doc.model);
     this.editor.updateOptions({ readOnly: doc.readOnly });
     this.docTitle.textContent = doc.title + (doc.readOnly ? " (read-only example)" : "");
@@ -234,6 +311,8 @@ export class App {
     if (banner) this.setBanner(banner);
     this.showView("workload");
     this.renderExplorer();
+    this.runConfig.render();
+    this.checkCpuFeatures();
     this.scheduleInspect(0);
   }
 
@@ -254,7 +333,7 @@ export class App {
     const has = (v: { id: string }): boolean => this.runConfig.state.stacks.some((st) => st.variants.some((x) => x.id === v.id));
     const banner = wanted.length && !wanted.every(has)
       ? h("span", null, `This example is meant to be compared with ${wanted.map((v) => v.id).join(" + ")}. `,
-          h("button#add-suggested", { onclick: () => { this.runConfig.state.stacks.push({ variants: wanted.map((v) => ({ ...v })) }); this.runConfig.render(); } }, "Add that variant stack"))
+          h("button#add-suggested", { onclick: () => { this.runConfig.state.stacks.push({ variants: wanted.map((v) => ({ ...v })) }); this.runConfig.render(); this.checkCpuFeatures(); } }, "Add that variant stack"))
       : null;
     this.activate(doc, banner);
   }
@@ -276,13 +355,13 @@ export class App {
     this.activate(doc, banner);
   }
 
-  openNew(source: string, key?: string): void {
+  openNew(source: string, key?: string, opts: { saveDraft?: boolean; banner?: HTMLElement } = {}): void {
     const k = key ?? `new:untitled-${Date.now().toString(36)}`;
     const id = k.slice(4);
     const doc = this.docFor(k, () => ({ kind: "new", id, title: `${id} (unsaved)`, file: `${id}.ts`, readOnly: false, saved: "", source, uri: `file:///new/${id}.ts` }));
     this.untitled++;
-    this.activate(doc);
-    if (!key) void this.host.saveDraft(k, source);
+    this.activate(doc, opts.banner ?? null);
+    if (!key || opts.saveDraft) void this.host.saveDraft(k, source);
   }
 
   private onEdit(doc: Doc): void {
@@ -327,7 +406,9 @@ export class App {
 
   private showInspectStatus(err: Error | null): void {
     this.inspectStatus.hidden = err === null;
-    this.inspectStatus.textContent = err ? appWording(err.message) : "";
+    this.inspectStatus.textContent = !err ? "" : err instanceof CompileFailure && this.doc
+      ? runErrorLine({ kind: "compile", message: err.message, file: this.doc.file, ...(err.line ? { line: err.line } : {}), ...(err.column ? { column: err.column } : {}) })
+      : appWording(err.message);
     if (err) this.inspectStatus.dataset.kind = err instanceof CompileFailure ? "compile" : /of host time/.test(err.message) ? "budget" : "error";
     else delete this.inspectStatus.dataset.kind;
   }
@@ -389,6 +470,32 @@ export class App {
   private async runExperiment(): Promise<void> {
     const doc = this.doc;
     if (!doc || this.sim.busy) return;
+    // Type errors refuse the run, as `siglab run file.ts` does (shipped examples are not type-checked
+    // there either: they are read-only, and the CLI runs them as they are).
+    if (doc.kind !== "example") {
+      this.status.textContent = "Checking types…";
+      let problem: Awaited<ReturnType<typeof firstTypeError>> = null;
+      try {
+        problem = await firstTypeError(doc.model);
+      } catch (err) {
+        toast(`Could not type-check the workload (${(err as Error).message}); running it anyway`, "error");
+      }
+      if (doc !== this.doc) return;
+      if (problem) {
+        const file = doc.file.split("/").pop()!;
+        const more = problem.count > 1 ? ` (${problem.count - 1} more error${problem.count > 2 ? "s" : ""})` : "";
+        const what = problem.syntax ? "syntax error" : "type error";
+        const line = `${what[0]!.toUpperCase()}${what.slice(1)} at ${file}:${problem.line}:${problem.column}: ${problem.message}${more}`;
+        this.results.setRefusal({ kind: problem.syntax ? "syntax" : "type", line });
+        this.status.textContent = `Not run: ${what} at line ${problem.line}:${problem.column}`;
+        document.body.dataset.refused = String(Number(document.body.dataset.refused ?? 0) + 1);
+        this.editor.setPosition({ lineNumber: problem.line, column: problem.column });
+        this.editor.revealPositionInCenterIfOutsideViewport({ lineNumber: problem.line, column: problem.column });
+        return;
+      }
+    }
+    // Every run would fail on CPUs without a feature the workload needs: pick one that has it.
+    if (this.runConfig.state.cpus.length && this.needsAdjustment(true)) this.checkCpuFeatures(true);
     // The parameter panel must match the source being run (edits may be newer than the last inspect).
     await this.inspectNow();
     let config: ExperimentConfig;
@@ -431,8 +538,15 @@ export class App {
       });
       this.results.setResults(results, config, profiles);
       const findings = results.reduce((n, r) => n + r.findings.length, 0);
-      const failed = results.filter((r) => r.error).length;
-      this.status.textContent = `Done: ${results.length} run${results.length === 1 ? "" : "s"} in ${((performance.now() - started) / 1000).toFixed(1)} s · ${findings} finding${findings === 1 ? "" : "s"}${failed ? ` · ${failed} failed` : ""}`;
+      const failed = results.filter((r) => r.error);
+      const runs = (n: number): string => `${n} run${n === 1 ? "" : "s"}`;
+      const secs = `${((performance.now() - started) / 1000).toFixed(1)} s`;
+      if (failed.length && failed.length === results.length) {
+        const kinds = [...new Set(failed.map((r) => describeRunError(r.error!).category))];
+        this.status.textContent = `Failed: ${failed.length === 1 ? "the run" : `all ${runs(failed.length)}`} (${kinds.join(", ")}) in ${secs}`;
+      } else {
+        this.status.textContent = `Done: ${runs(results.length)} in ${secs} · ${findings} finding${findings === 1 ? "" : "s"}${failed.length ? ` · ${failed.length} failed` : ""}`;
+      }
       if (this.bundleExpected) this.reportBundleComparison(results);
       await this.remember(doc, config, results);
     } catch (err) {
@@ -444,6 +558,205 @@ export class App {
     } finally {
       this.setRunning(false);
     }
+  }
+
+  // ---- CPU features ------------------------------------------------------------------------------------
+  private featureAdjustment(): { needs: ReturnType<typeof featureNeeds>; adj: ReturnType<typeof adjustCpus> } | null {
+    const doc = this.doc;
+    if (!doc) return null;
+    const needs = featureNeeds(doc.model.getValue(), this.runConfig.state.stacks.map((st) => st.variants));
+    return { needs, adj: adjustCpus(this.runConfig.state.cpus, this.profiles.map((p) => p.profile), needs) };
+  }
+
+  /** Whether the selection must change: any chosen CPU lacks a need (onlyIfAll: every chosen CPU does). */
+  private needsAdjustment(onlyIfAll = false): boolean {
+    const f = this.featureAdjustment();
+    if (!f || f.adj.impossible || f.adj.removed.length === 0) return false;
+    return !onlyIfAll || f.adj.removed.length === this.runConfig.state.cpus.length;
+  }
+
+  /**
+   * When the open workload (SSE registers) or a variant stack (SEP for sysenter) needs a feature a
+   * chosen CPU lacks, selects CPUs that have it and says so above the editor, with Undo.
+   */
+  private checkCpuFeatures(keepNote = false): void {
+    const f = this.featureAdjustment();
+    if (!keepNote || (f && (f.adj.removed.length || f.adj.impossible))) {
+      clear(this.cpuNote);
+      this.cpuNote.hidden = true;
+    }
+    if (!f || (f.adj.removed.length === 0 && !f.adj.impossible)) return;
+    const profiles = this.profiles.map((p) => p.profile);
+    const text = describeAdjustment(f.adj, f.needs, profiles, (c) => cpuLabel(c, profiles));
+    this.cpuNote.dataset.kind = f.adj.impossible ? "impossible" : "adjusted";
+    if (f.adj.impossible) {
+      this.cpuNote.append(h("span", null, text));
+    } else {
+      const before = this.runConfig.state.cpus.map((c) => ({ ...c }));
+      this.runConfig.state.cpus = f.adj.cpus;
+      this.runConfig.render();
+      this.cpuNote.append(h("span", null, text), " ",
+        h("button.small#undo-cpu", { onclick: () => { this.runConfig.state.cpus = before; this.runConfig.render(); this.cpuNote.hidden = true; } }, "Undo"));
+    }
+    this.cpuNote.hidden = false;
+  }
+
+  // ---- choices kept across reloads ---------------------------------------------------------------------
+  private restoreRunConfig(): RunConfigState {
+    const base = defaultRunConfig(this.profiles);
+    if (!this.storage) return base;
+    const loaded = loadRunState(this.storage);
+    const notes: string[] = loaded.note ? [loaded.note] : [];
+    const s = loaded.value;
+    if (!s) {
+      if (loaded.note) toast(notes.join(" "), "error");
+      return base;
+    }
+    const fixed = this.fitToCatalog(s.cpus, s.stacks);
+    if (fixed.notes.length) notes.push(`From your saved run configuration: ${fixed.notes.join("; ")}.`);
+    if (notes.length) toast(notes.join(" "), "error");
+    this.savedParams = s.params;
+    const state: RunConfigState = { ...base, cpus: fixed.cpus.length ? fixed.cpus : defaultCpus(this.profiles), stacks: fixed.stacks.map((variants) => ({ variants })), seed: s.seed, timeline: s.timeline };
+    if (s.maxSeconds !== undefined) state.maxSeconds = s.maxSeconds;
+    return state;
+  }
+
+  /** CPUs and stacks this app can run: unknown profiles and plugins are dropped, clocks kept in range. */
+  private fitToCatalog(cpus: CpuRef[], stacks: VariantSpec[][]): { cpus: CpuRef[]; stacks: VariantSpec[][]; notes: string[] } {
+    const notes: string[] = [];
+    const out: CpuRef[] = [];
+    for (const c of cpus) {
+      const p = this.profiles.find((x) => x.profile.id === c.id)?.profile;
+      if (!p) notes.push(`no CPU profile "${c.id}" here`);
+      else if (out.some((x) => x.id === c.id)) continue;
+      else if (c.mhz < p.clock.minMhz || c.mhz > p.clock.maxMhz) {
+        notes.push(`${p.name}: ${c.mhz} MHz is outside ${p.clock.minMhz}-${p.clock.maxMhz} MHz, using ${p.clock.defaultMhz} MHz`);
+        out.push({ id: c.id, mhz: p.clock.defaultMhz });
+      } else out.push({ id: c.id, mhz: c.mhz });
+    }
+    const known = new Set(this.plugins.map((p) => p.id));
+    const missing = new Set<string>();
+    const kept = stacks.map((st) => st.filter((v) => (known.has(v.id) ? true : (missing.add(v.id), false))));
+    if (missing.size) notes.push(`no plugin ${[...missing].map((m) => `"${m}"`).join(", ")} here (left out of the variant stacks)`);
+    const seen = new Set<string>();
+    const unique = kept.filter((st) => {
+      const k = JSON.stringify(st);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    return { cpus: out, stacks: unique.length ? unique : [[]], notes };
+  }
+
+  private persistRunConfig(): void {
+    if (!this.restored || !this.storage) return;
+    const st = this.runConfig.state;
+    if (this.doc) this.savedParams = rememberParams(this.savedParams, this.doc.key, st.params);
+    const saved: SavedRunState = { v: 1, cpus: st.cpus, stacks: st.stacks.map((x) => x.variants), seed: st.seed, timeline: st.timeline, params: this.savedParams };
+    if (st.maxSeconds !== undefined && Number.isFinite(st.maxSeconds) && st.maxSeconds > 0) saved.maxSeconds = st.maxSeconds;
+    saveJson(this.storage, RUN_STATE_KEY, saved);
+  }
+
+  private saveLayout(): void {
+    if (this.storage) saveJson(this.storage, LAYOUT_KEY, this.layoutPrefs);
+  }
+
+  // ---- settings and links ------------------------------------------------------------------------------
+  private async editSettings(): Promise<void> {
+    const current = this.settings.sourceUrlTemplate ?? DEFAULT_SOURCE_URL_TEMPLATE;
+    const v = await askText("Settings", `Linux source links: a URL template, {fn} is the function name (default ${DEFAULT_SOURCE_URL_TEMPLATE})`, current, checkSourceUrlTemplate);
+    if (v === null) return;
+    this.settings = v === DEFAULT_SOURCE_URL_TEMPLATE ? {} : { ...this.settings, sourceUrlTemplate: v };
+    if (this.storage) saveJson(this.storage, SETTINGS_KEY, this.settings);
+    this.results.show("inspector");
+    toast("Linux source links updated");
+  }
+
+  private async openExternal(url: string): Promise<void> {
+    try {
+      if (!(await this.host.openExternal(url))) toast(`The link was refused: ${url}`, "error");
+    } catch (err) {
+      toast((err as Error).message, "error");
+    }
+  }
+
+  /** Copies a link carrying the open workload, the run configuration and the seed (all in the fragment). */
+  private async copyLink(): Promise<void> {
+    const doc = this.doc;
+    if (!doc) return;
+    let cfg: ExperimentConfig;
+    try {
+      cfg = this.runConfig.experiment(this.workloadRef(doc));
+    } catch (err) {
+      return toast(`Cannot make a link: ${(err as Error).message}`, "error");
+    }
+    const config: SharedConfig = { cpus: cfg.cpus, stacks: cfg.stacks, params: cfg.params, seed: cfg.seed };
+    if (cfg.sweep) config.sweep = cfg.sweep;
+    if (cfg.timeline) config.timeline = true;
+    const maxSeconds = maxSecondsOf(cfg);
+    if (maxSeconds !== undefined) config.maxSeconds = maxSeconds;
+    const name = (doc.kind === "user" ? doc.id : doc.kind === "example" ? doc.id : doc.id.replace(/-shared-[a-z0-9]+$/, "")).replace(/[^A-Za-z0-9_.-]/g, "_").replace(/^[^A-Za-z0-9]+/, "").slice(0, 60) || "workload";
+    let fragment: string;
+    try {
+      fragment = await encodeShare({ name, source: doc.model.getValue(), config });
+    } catch (err) {
+      return toast(err instanceof ShareError ? `Cannot make a link: ${err.message}` : (err as Error).message, "error");
+    }
+    // never the query string: the HTTP host's session token must not travel with a link
+    const link = `${location.origin}${location.pathname}${fragment}`;
+    this.lastShareLink = link;
+    try {
+      await navigator.clipboard.writeText(link);
+      toast(`Link copied (${(link.length / 1024).toFixed(1)} KB): it holds the workload, the configuration and seed ${cfg.seed}`);
+    } catch {
+      showMessage("Copy this link", h("textarea.link-text", { readonly: true, rows: 4, "aria-label": "Shareable link" }, link));
+    }
+  }
+
+  private async openLinkDialog(): Promise<void> {
+    const text = await askText("Open link", "Paste a SigLab link (it opens in a new untitled workload):", "", (v) => (findShareFragment(v) ? null : "this is not a SigLab link (it has no #share=…)"));
+    if (text) await this.openShared(findShareFragment(text)!);
+  }
+
+  private async openSharedFromLocation(): Promise<void> {
+    const data = findShareFragment(location.hash);
+    if (data === null) return;
+    // the link is consumed: a reload shows the new document (autosaved), not a second copy
+    history.replaceState(null, "", `${location.pathname}${location.search}`);
+    await this.openShared(data);
+  }
+
+  /** Restores a shared link into a new untitled document; never touches an existing one. */
+  private async openShared(data: string): Promise<void> {
+    let payload;
+    try {
+      payload = await decodeShare(data);
+    } catch (err) {
+      showMessage("Cannot open this link", err instanceof ShareError ? `This SigLab link cannot be opened: ${err.message}.` : (err as Error).message);
+      document.body.dataset.linkError = String(Number(document.body.dataset.linkError ?? 0) + 1);
+      return;
+    }
+    const c = payload.config;
+    const fixed = this.fitToCatalog(c.cpus, c.stacks);
+    const key = `new:${payload.name}-shared-${Date.now().toString(36)}`;
+    this.savedParams = rememberParams(this.savedParams, key, c.params);
+    const notes = fixed.notes.length ? ` Not available here: ${fixed.notes.join("; ")}.` : "";
+    const banner = h("span#shared-banner", null, `Opened a shared link as a new workload (${payload.name}): ${fixed.cpus.length} CPU${fixed.cpus.length === 1 ? "" : "s"} × ${fixed.stacks.length} variant stack${fixed.stacks.length === 1 ? "" : "s"}, seed ${c.seed}. Press Run to run it.${notes}`);
+    this.openNew(payload.source, key, { saveDraft: true, banner });
+    const state: RunConfigState = {
+      cpus: fixed.cpus.length ? fixed.cpus : defaultCpus(this.profiles),
+      stacks: fixed.stacks.map((variants) => ({ variants })),
+      params: { ...c.params },
+      sweep: c.sweep ? { enabled: true, param: c.sweep.param, values: c.sweep.values.join(", ") } : { enabled: false, param: "", values: "" },
+      seed: c.seed,
+      timeline: !!c.timeline,
+    };
+    if (c.maxSeconds !== undefined) state.maxSeconds = c.maxSeconds;
+    this.runConfig.setState(state);
+    this.checkCpuFeatures();
+    this.drafts = await this.host.listDrafts().catch(() => this.drafts);
+    this.renderExplorer();
+    document.body.dataset.linkOpened = key;
   }
 
   cancel(): void {

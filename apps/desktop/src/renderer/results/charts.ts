@@ -18,8 +18,10 @@ import {
   type ChartConfiguration,
   type Plugin,
 } from "chart.js";
+import zoomPlugin from "chartjs-plugin-zoom";
 import type { CpuProfileFile, RunResult } from "../../common/contracts.js";
-import { cpuLabel, runLabel, stackLabel } from "./labels.js";
+import { cpuLabel, runLabel, shortCpuLabel, shortRunLabels, stackLabel } from "./labels.js";
+import { orderPhases, phaseColors } from "./palette.js";
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend, Tooltip);
 Chart.defaults.animation = false;
@@ -79,6 +81,8 @@ export function makeChart(canvas: HTMLCanvasElement, config: ChartConfiguration,
   return chart;
 }
 
+const axisTitle = (text: string) => ({ display: true, text });
+
 /** Grouped bars of one metric: x = CPU, one bar per variant stack. */
 export function metricConfig(metric: string, results: RunResult[], profiles: CpuProfileFile[]): { config: ChartConfiguration; runAt: (c: ChartClick) => number } {
   const cpus = [...new Map(results.map((r) => [`${r.cpu.id}@${r.cpu.mhz}`, r.cpu])).values()];
@@ -86,11 +90,13 @@ export function metricConfig(metric: string, results: RunResult[], profiles: Cpu
   const find = (ci: number, si: number): number =>
     results.findIndex((r) => r.cpu.id === cpus[ci]!.id && r.cpu.mhz === cpus[ci]!.mhz && stackLabel(r.variants) === stacks[si]);
   const unit = results.flatMap((r) => r.metrics).find((m) => m.name === metric)?.unit ?? "";
+  const short = cpus.map((c) => shortCpuLabel(c, profiles));
+  const labels = new Set(short).size === short.length ? short : cpus.map((c) => cpuLabel(c, profiles));
   return {
     config: {
       type: "bar",
       data: {
-        labels: cpus.map((c) => cpuLabel(c, profiles)),
+        labels,
         datasets: stacks.map((s, si) => ({
           label: s,
           backgroundColor: color(si),
@@ -100,25 +106,64 @@ export function metricConfig(metric: string, results: RunResult[], profiles: Cpu
           }),
         })),
       },
-      options: { scales: { y: { beginAtZero: true, title: { display: true, text: unit } } }, plugins: { legend: { position: "bottom" } } },
+      options: {
+        scales: { x: { title: axisTitle("CPU") }, y: { beginAtZero: true, title: axisTitle(unit ? `${metric} (${unit})` : metric) } },
+        plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { title: (items) => (items[0] ? cpuLabel(cpus[items[0].dataIndex]!, profiles) : "") } } },
+      },
     },
     runAt: (c) => find(c.index, c.datasetIndex),
   };
 }
 
-/** Stacked bars of cycles per phase: one bar per run. */
-export function phaseConfig(results: RunResult[], profiles: CpuProfileFile[], sweepParam?: string): { config: ChartConfiguration; phaseAt: (c: ChartClick) => { run: number; phase: string } } {
-  const phases = [...new Set(results.flatMap((r) => Object.keys(r.phases)))].sort();
+/**
+ * How the phase chart scales each run's cycles: "run" (the total of the run) or the name of a
+ * numeric parameter to divide by (e.g. "iterations": cycles per iteration, like the metrics).
+ */
+export type PhaseNorm = "run" | string;
+
+/** The divisor of a run under `norm` (1 for "run" or when the run has no such positive number). */
+export function normDivisor(r: RunResult, norm: PhaseNorm): number {
+  if (norm === "run") return 1;
+  const v = r.params[norm];
+  return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 1;
+}
+
+/** Numeric parameters every run has with a positive value: what the phase chart can divide by. */
+export function normChoices(results: RunResult[]): string[] {
+  const first = results[0];
+  if (!first) return [];
+  return Object.keys(first.params).filter((k) => results.every((r) => typeof r.params[k] === "number" && (r.params[k] as number) > 0)).sort((a, b) => (a === "iterations" ? -1 : b === "iterations" ? 1 : a.localeCompare(b)));
+}
+
+/** "per iteration" for "iterations", else "per <param>" */
+export function normLabel(norm: PhaseNorm): string {
+  if (norm === "run") return "per run";
+  return norm === "iterations" ? "per iteration" : `per ${norm.replace(/s$/, "")}`;
+}
+
+/** Stacked bars of cycles per phase: one bar per run, phases grouped and coloured by subsystem. */
+export function phaseConfig(results: RunResult[], profiles: CpuProfileFile[], sweepParam?: string, norm: PhaseNorm = "run"): { config: ChartConfiguration; phaseAt: (c: ChartClick) => { run: number; phase: string } } {
+  const phases = orderPhases([...new Set(results.flatMap((r) => Object.keys(r.phases)))]);
+  const colors = phaseColors(phases);
+  const long = results.map((r) => runLabel(r, profiles, sweepParam));
+  const divisors = results.map((r) => normDivisor(r, norm));
+  const yTitle = norm === "run" ? "cycles per run (total)" : `cycles ${normLabel(norm)} (÷ ${norm})`;
   return {
     config: {
       type: "bar",
       data: {
-        labels: results.map((r) => runLabel(r, profiles, sweepParam)),
-        datasets: phases.map((p, i) => ({ label: p, backgroundColor: color(i), data: results.map((r) => r.phases[p] ?? 0) })),
+        labels: shortRunLabels(results, profiles, sweepParam),
+        datasets: phases.map((p) => ({ label: p, backgroundColor: colors.get(p)!, data: results.map((r, i) => (r.phases[p] ?? 0) / divisors[i]!) })),
       },
       options: {
-        scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: "cycles" } } },
-        plugins: { legend: { position: "right", labels: { boxWidth: 12, font: { size: 11 } } } },
+        scales: {
+          x: { stacked: true, title: axisTitle(sweepParam ? `run (CPU · variant stack · ${sweepParam})` : "run (CPU · variant stack)"), ticks: { maxRotation: 30, autoSkip: false } },
+          y: { stacked: true, beginAtZero: true, title: axisTitle(yTitle) },
+        },
+        plugins: {
+          legend: { position: "right", labels: { boxWidth: 12, font: { size: 11 } } },
+          tooltip: { callbacks: { title: (items) => (items[0] ? long[items[0].dataIndex]! : "") } },
+        },
       },
     },
     phaseAt: (c) => ({ run: c.index, phase: phases[c.datasetIndex]! }),
@@ -127,6 +172,7 @@ export function phaseConfig(results: RunResult[], profiles: CpuProfileFile[], sw
 
 /** One line per CPU × stack over the swept parameter. */
 export function sweepConfig(metric: string, param: string, results: RunResult[], profiles: CpuProfileFile[]): ChartConfiguration {
+  const unit = results.flatMap((r) => r.metrics).find((m) => m.name === metric)?.unit ?? "";
   const values = [...new Set(results.map((r) => String(r.params[param])))];
   const series = new Map<string, RunResult[]>();
   for (const r of results) {
@@ -144,13 +190,14 @@ export function sweepConfig(metric: string, param: string, results: RunResult[],
         data: values.map((v) => rs.find((r) => String(r.params[param]) === v)?.metrics.find((m) => m.name === metric)?.value ?? null),
       })),
     },
-    options: { scales: { x: { title: { display: true, text: param } }, y: { beginAtZero: true } }, plugins: { legend: { position: "bottom" } } },
+    options: { scales: { x: { title: axisTitle(param) }, y: { beginAtZero: true, title: axisTitle(unit ? `${metric} (${unit})` : metric) } }, plugins: { legend: { position: "bottom" } } },
   };
 }
 
 /** Histogram of per-iteration samples of one metric, one dataset per run (at most 6). */
 export function histogramConfig(metric: string, results: RunResult[], profiles: CpuProfileFile[], bins = 30): ChartConfiguration | null {
   const runs = results.map((r) => ({ r, s: r.metrics.find((m) => m.name === metric)?.samples ?? [] })).filter((x) => x.s.length > 0).slice(0, 6);
+  const unit = results.flatMap((r) => r.metrics).find((m) => m.name === metric)?.unit ?? "";
   if (runs.length === 0) return null;
   const all = runs.flatMap((x) => x.s);
   const lo = Math.min(...all);
@@ -168,11 +215,11 @@ export function histogramConfig(metric: string, results: RunResult[], profiles: 
         return { label: runLabel(x.r, profiles), backgroundColor: color(i), data: counts };
       }),
     },
-    options: { scales: { x: { title: { display: true, text: metric } }, y: { beginAtZero: true, title: { display: true, text: "samples" } } }, plugins: { legend: { position: "bottom" } } },
+    options: { scales: { x: { title: axisTitle(`${metric} per sample${unit ? ` (${unit})` : ""}, bin start`) }, y: { beginAtZero: true, title: axisTitle("samples") } }, plugins: { legend: { position: "bottom" } } },
   };
 }
 
-/** Per-task timeline of one run: floating horizontal bars, a dataset per activity kind. */
+/** Per-task timeline of one run: floating horizontal bars, a dataset per activity kind; zoom and pan on x. */
 export function timelineConfig(result: RunResult, maxEvents = 1500): ChartConfiguration | null {
   const events = (result.timeline ?? []).slice(0, maxEvents);
   if (events.length === 0) return null;
@@ -189,10 +236,19 @@ export function timelineConfig(result: RunResult, maxEvents = 1500): ChartConfig
         data: events.filter((e) => e.kind === k).map((e) => ({ x: [e.start, e.end], y: `task ${e.task}` })) as never,
       })),
     },
+    plugins: [zoomPlugin],
     options: {
       indexAxis: "y",
-      scales: { x: { type: "linear", title: { display: true, text: "cycles" } }, y: { stacked: true } },
-      plugins: { legend: { position: "bottom" } },
+      scales: { x: { type: "linear", title: axisTitle("simulated cycles since the run's start") }, y: { stacked: true, title: axisTitle("task (pid)") } },
+      plugins: {
+        legend: { position: "bottom" },
+        zoom: {
+          // wheel or pinch zooms the cycle axis, drag pans it; limits keep the view inside the run
+          zoom: { wheel: { enabled: true }, pinch: { enabled: true }, drag: { enabled: true, modifierKey: "shift" }, mode: "x" },
+          pan: { enabled: true, mode: "x" },
+          limits: { x: { min: "original", max: "original", minRange: 10 } },
+        },
+      },
     },
   };
 }

@@ -92,14 +92,33 @@ export function fnDeltas(rows: OpRow[]): FnRow[] {
   return [...out.values()];
 }
 
-export function diffPath(a: RunResult, b: RunResult, name: string): PathDiff {
+/**
+ * Diffs path `name` of A against path `nameB` of B (default: the same name). A variant often runs
+ * its own version of a path under a new name ("save_i387" → "save_i387.nofp", "system_call" →
+ * "sysenter_entry"): counterpart() finds it.
+ */
+export function diffPath(a: RunResult, b: RunResult, name: string, nameB: string = name): PathDiff {
   const pa = a.paths.find((p) => p.name === name) ?? null;
-  const pb = b.paths.find((p) => p.name === name) ?? null;
+  const pb = b.paths.find((p) => p.name === nameB) ?? null;
   const rows = alignOps(pa?.ops ?? [], pb?.ops ?? []);
   return { name, a: pa, b: pb, rows, fns: fnDeltas(rows), perExecA: perExec(pa), perExecB: perExec(pb) };
 }
 
-/** Every path of either run, with its per-execution cycles on each side, the largest change first. */
+/**
+ * The path of `other` to compare with path `name` of `from`: the same name when `other` ran it,
+ * else a renamed version that `from` did not run ("save_i387" ↔ "save_i387.nofp"), preferring the
+ * same phase; null when there is none.
+ */
+export function counterpart(name: string, from: RunResult, other: RunResult): string | null {
+  if (other.paths.some((p) => p.name === name)) return name;
+  const phase = from.paths.find((p) => p.name === name)?.phase;
+  const fromNames = new Set(from.paths.map((p) => p.name));
+  const candidates = other.paths.filter((p) => !fromNames.has(p.name) && (p.name.startsWith(`${name}.`) || name.startsWith(`${p.name}.`)));
+  candidates.sort((x, y) => Number(y.phase === phase) - Number(x.phase === phase) || x.name.length - y.name.length || x.name.localeCompare(y.name));
+  return candidates[0]?.name ?? null;
+}
+
+/** Every path of either run, with its per-execution cycles on each side, the largest change of the run's cycles first. */
 export function pathSummary(a: RunResult, b: RunResult): PathSummaryRow[] {
   const names = [...new Set([...a.paths.map((p) => p.name), ...b.paths.map((p) => p.name)])];
   return names
@@ -108,7 +127,7 @@ export function pathSummary(a: RunResult, b: RunResult): PathSummaryRow[] {
       const pb = b.paths.find((p) => p.name === name) ?? null;
       return { name, phase: (pa ?? pb)!.phase, a: pa, b: pb, perExecA: perExec(pa), perExecB: perExec(pb), totalDelta: (pb?.cycles ?? 0) - (pa?.cycles ?? 0) };
     })
-    .sort((x, y) => Math.abs(y.perExecB - y.perExecA) - Math.abs(x.perExecB - x.perExecA) || Math.abs(y.totalDelta) - Math.abs(x.totalDelta) || x.name.localeCompare(y.name));
+    .sort((x, y) => Math.abs(y.totalDelta) - Math.abs(x.totalDelta) || Math.abs(y.perExecB - y.perExecA) - Math.abs(x.perExecB - x.perExecA) || x.name.localeCompare(y.name));
 }
 
 /**

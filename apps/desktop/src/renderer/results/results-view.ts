@@ -1,20 +1,36 @@
 /**
  * The results panel: charts (metrics, phases, sweep, histogram, timeline), findings with evidence,
- * the path inspector (op by op) and a table. Tables copy as TSV; charts export as PNG/SVG.
+ * the path inspector (op by op, every Linux function linked to its source), the path diff (one
+ * kernel path in two runs, op by op) and a table. Tables copy as TSV; charts export as PNG/SVG.
  */
 import type { Chart, ChartConfiguration } from "chart.js";
 import type { CpuProfileFile, ExperimentConfig, Finding, PathStat, RunResult } from "../../common/contracts.js";
 import { clear, fmt, h, toast } from "../ui/dom.js";
-import { histogramConfig, isDark, makeChart, metricConfig, phaseConfig, sweepConfig, timelineConfig, type ChartClick } from "./charts.js";
+import { histogramConfig, isDark, makeChart, metricConfig, normChoices, normLabel, phaseConfig, sweepConfig, timelineConfig, type ChartClick, type PhaseNorm } from "./charts.js";
+import { runErrorLine } from "./errors.js";
 import { runLabel } from "./labels.js";
+import { counterpart, defaultPair, diffPath, pathSummary, type PathDiff } from "./path-diff.js";
 import { chartToSvg } from "./svg-export.js";
 import { appWording } from "../sim-client.js";
 
 export interface ResultsHost {
   saveExport(name: string, data: string | Uint8Array): Promise<void>;
+  /** The source link of a Linux function (the configured template), or null for no link. */
+  sourceUrl(fn: string): string | null;
+  /** Opens a validated https link outside the app (the host's narrow API). */
+  openExternal(url: string): void;
+  /** The phase chart's normalisation, remembered by the app. */
+  phaseNorm: PhaseNorm;
+  setPhaseNorm(norm: PhaseNorm): void;
 }
 
-type Tab = "charts" | "findings" | "inspector" | "table";
+type Tab = "charts" | "findings" | "inspector" | "diff" | "table";
+
+/** A run that was refused before it started (a type error): shown instead of results. */
+export interface Refusal {
+  kind: string;
+  line: string;
+}
 
 export class ResultsView {
   readonly el: HTMLElement;
@@ -24,12 +40,15 @@ export class ResultsView {
   private results: RunResult[] = [];
   private profiles: CpuProfileFile[] = [];
   private config: ExperimentConfig | null = null;
+  private refusal: Refusal | null = null;
   private tab: Tab = "charts";
-  private inspect: { run: number; phase?: string; path?: string } | null = null;
+  private inspect: { run: number; phase?: string; path?: string; filter?: string } | null = null;
+  /** run A and run B; path of A, and the path of B it is compared with (default: its counterpart) */
+  private diff: { a: number; b: number; path?: string; pathB?: string } | null = null;
 
   constructor(private readonly host: ResultsHost) {
     const tab = (t: Tab, label: string): HTMLButtonElement => h("button.tab", { role: "tab", "data-tab": t, onclick: () => this.show(t) }, label);
-    this.tabs = { charts: tab("charts", "Charts"), findings: tab("findings", "Findings"), inspector: tab("inspector", "Path inspector"), table: tab("table", "Table") };
+    this.tabs = { charts: tab("charts", "Charts"), findings: tab("findings", "Findings"), inspector: tab("inspector", "Path inspector"), diff: tab("diff", "Path diff"), table: tab("table", "Table") };
     this.body = h("div.results-body", { role: "tabpanel" });
     this.el = h("section.results#results", { "aria-label": "Results" }, h("div.tabs", { role: "tablist" }, Object.values(this.tabs)), this.body);
     this.render();
@@ -39,7 +58,18 @@ export class ResultsView {
     this.results = results.filter(Boolean);
     this.config = config;
     this.profiles = profiles;
+    this.refusal = null;
     if (this.inspect && this.inspect.run >= this.results.length) this.inspect = null;
+    if (this.diff && (this.diff.a >= this.results.length || this.diff.b >= this.results.length)) this.diff = null;
+    this.render();
+  }
+
+  /** Nothing ran: show why (one line) and no charts. */
+  setRefusal(r: Refusal): void {
+    this.results = [];
+    this.inspect = null;
+    this.diff = null;
+    this.refusal = r;
     this.render();
   }
 
@@ -57,9 +87,19 @@ export class ResultsView {
     this.show("inspector");
   }
 
+  openDiff(a: number, b: number, path?: string): void {
+    this.diff = { a, b, ...(path ? { path } : {}) };
+    this.show("diff");
+  }
+
+  /** A rendered chart by its data-chart id (for tests). */
+  chart(chartId: string): Chart | undefined {
+    return this.charts.find((c) => (c.canvas as HTMLCanvasElement).dataset.chart === chartId);
+  }
+
   /** Client coordinates of a bar/point of a rendered chart (for tests), or null. */
   elementPoint(chartId: string, datasetIndex: number, index: number): { x: number; y: number } | null {
-    const chart = this.charts.find((c) => (c.canvas as HTMLCanvasElement).dataset.chart === chartId);
+    const chart = this.chart(chartId);
     const el = chart?.getDatasetMeta(datasetIndex).data[index];
     if (!chart || !el) return null;
     const rect = chart.canvas.getBoundingClientRect();
@@ -80,6 +120,10 @@ export class ResultsView {
     this.tabs.findings.textContent = `Findings (${findings.length})`;
     this.tabs.findings.classList.toggle("alert", findings.some((f) => f.severity === "error"));
     for (const [t, b] of Object.entries(this.tabs)) b.setAttribute("aria-selected", String(t === this.tab));
+    if (this.refusal) {
+      this.body.append(h("div.run-errors", { role: "alert" }, h("div.run-error.refusal", { "data-kind": this.refusal.kind }, h("strong", null, "Not run: "), this.refusal.line)));
+      return;
+    }
     if (this.results.length === 0) {
       this.body.append(h("p.empty", null, "Run an experiment (Ctrl/Cmd+Enter) to see where the cycles go."));
       return;
@@ -87,17 +131,18 @@ export class ResultsView {
     const errors = this.results.filter((r) => r.error);
     if (errors.length) {
       this.body.append(
-        h("div.run-errors", { role: "alert" }, errors.map((r) => h("div.run-error", { "data-kind": r.error!.kind }, h("strong", null, `${this.label(r)}: ${r.error!.kind} error`), ` ${errorText(r.error!)}`))),
+        h("div.run-errors", { role: "alert" }, errors.map((r) => h("div.run-error", { "data-kind": r.error!.kind }, errors.length > 1 || this.results.length > 1 ? h("strong", null, `${this.label(r)}: `) : null, runErrorLine(r.error!, appWording)))),
       );
     }
     if (this.tab === "charts") this.renderCharts();
     else if (this.tab === "findings") this.renderFindings();
     else if (this.tab === "inspector") this.renderInspector();
+    else if (this.tab === "diff") this.renderDiff();
     else this.renderTable();
   }
 
   // ---- charts -------------------------------------------------------------------------------------
-  private chartCard(title: string, id: string, config: ChartConfiguration, onClick?: (c: ChartClick) => void, table?: () => string): HTMLElement {
+  private chartCard(title: string, id: string, config: ChartConfiguration, onClick?: (c: ChartClick) => void, table?: () => string, extra?: (chart: Chart) => (HTMLElement | null)[]): HTMLElement {
     const canvas = h("canvas", { "data-chart": id, "aria-label": title, role: "img" });
     const card = h("figure.chart-card", { "data-chart-card": id }, h("figcaption", null, h("span.title", null, title)), h("div.chart-box", null, canvas));
     const chart = makeChart(canvas, config, onClick);
@@ -106,6 +151,7 @@ export class ResultsView {
     const actions = h(
       "span.actions",
       null,
+      extra ? extra(chart) : null,
       h("button.small", { title: "Export PNG", onclick: () => void this.exportPng(chart, safe) }, "PNG"),
       h("button.small", { title: "Export SVG", onclick: () => void this.host.saveExport(`${safe}.svg`, chartToSvg(chart, title, isDark())) }, "SVG"),
       table ? h("button.small", { title: "Copy the data as a table", onclick: () => void copy(table()) }, "Copy") : null,
@@ -135,11 +181,18 @@ export class ResultsView {
     const metrics = [...new Set(ok.flatMap((r) => r.metrics.map((m) => m.name)))];
     const sweep = this.config?.sweep?.param;
     // "Where the cycles go" first: it is the chart the lab is about.
-    const { config, phaseAt } = phaseConfig(ok, this.profiles, sweep);
-    grid.append(this.chartCard("Where the cycles go (by phase)", "phases", config, (c) => {
+    const choices = normChoices(ok);
+    const norm = this.host.phaseNorm !== "run" && choices.includes(this.host.phaseNorm) ? this.host.phaseNorm : "run";
+    const { config, phaseAt } = phaseConfig(ok, this.profiles, sweep, norm);
+    const normSelect = (): HTMLElement =>
+      h("label.norm", { title: "Scale each run's cycles: the run's total, or divided by a parameter (cycles per iteration compare with the metrics)" }, "cycles ",
+        h("select", { "aria-label": "Phase chart normalisation", "data-norm": norm, onchange: (e: Event) => { this.host.setPhaseNorm((e.target as HTMLSelectElement).value); this.render(); } },
+          h("option", { value: "run", selected: norm === "run" }, "per run (total)"),
+          choices.map((c) => h("option", { value: c, selected: norm === c }, `${normLabel(c)} (÷ ${c})`))));
+    grid.append(this.chartCard(`Where the cycles go (by phase, ${normLabel(norm)})`, "phases", config, (c) => {
       const { run, phase } = phaseAt(c);
       this.openInspector(okIndex[run]!, phase);
-    }, () => this.phaseTsv()));
+    }, () => this.phaseTsv(), () => [normSelect()]));
     for (const m of metrics) {
       if (sweep) {
         grid.append(this.chartCard(`${m} vs ${sweep}`, `sweep:${m}`, sweepConfig(m, sweep, ok, this.profiles), undefined, () => this.metricTsv(m)));
@@ -159,7 +212,12 @@ export class ResultsView {
     }
     ok.forEach((r, j) => {
       const tc = timelineConfig(r);
-      if (tc) grid.append(this.chartCard(`Timeline: ${this.label(r)}`, `timeline:${okIndex[j]}`, tc));
+      if (tc) {
+        grid.append(this.chartCard(`Timeline: ${this.label(r)}`, `timeline:${okIndex[j]}`, tc, undefined, undefined, (chart) => [
+          h("span.hint", null, "wheel: zoom · drag: pan"),
+          h("button.small", { title: "Reset the timeline's zoom", "data-action": "reset-zoom", onclick: () => chart.resetZoom() }, "Reset zoom"),
+        ]));
+      }
     });
   }
 
@@ -189,43 +247,143 @@ export class ResultsView {
     );
   }
 
+  // ---- links to the Linux source --------------------------------------------------------------------
+  private fnCell(fn: string): HTMLElement {
+    const url = this.host.sourceUrl(fn);
+    if (!url) return h("code", null, fn);
+    return h("a.src-link", {
+      href: url, target: "_blank", rel: "noopener noreferrer", "data-fn": fn, title: `${fn} in the Linux source (${new URL(url).host})`,
+      onclick: (e: Event) => { e.preventDefault(); this.host.openExternal(url); },
+    }, h("code", null, fn));
+  }
+
+  private runSelect(value: number, label: string, onChange: (run: number) => void, attrs: Record<string, unknown> = {}): HTMLSelectElement {
+    return h("select", { "aria-label": label, ...attrs, onchange: (e: Event) => onChange(Number((e.target as HTMLSelectElement).value)) },
+      this.results.map((r, i) => h("option", { value: String(i), selected: i === value, disabled: !!r.error }, `${i + 1}. ${this.label(r)}${r.error ? " (failed)" : ""}`)));
+  }
+
   // ---- path inspector -------------------------------------------------------------------------------
   private renderInspector(): void {
     const box = h("div.inspector#inspector");
     this.body.append(box);
     if (!this.inspect) {
-      box.append(h("p.empty", null, "Click a bar segment in a chart to open the kernel paths behind it."));
-      return;
+      const first = this.results.findIndex((r) => !r.error);
+      if (first < 0) {
+        box.append(h("p.empty", null, "No run completed: there are no kernel paths to inspect."));
+        return;
+      }
+      this.inspect = { run: first };
     }
     const r = this.results[this.inspect.run];
     if (!r) return;
-    const { phase } = this.inspect;
+    const { phase, filter } = this.inspect;
     box.dataset.run = String(this.inspect.run);
     if (phase) box.dataset.phase = phase;
-    const paths = r.paths.filter((p) => !phase || p.phase === phase).sort((a, b) => b.cycles - a.cycles);
+    const needle = (filter ?? "").trim().toLowerCase();
+    const paths = r.paths.filter((p) => (!phase || p.phase === phase) && (!needle || p.name.toLowerCase().includes(needle) || p.ops.some((o) => o.fn.toLowerCase().includes(needle)))).sort((a, b) => b.cycles - a.cycles);
     const selected = paths.find((p) => p.name === this.inspect!.path) ?? paths[0];
-    const phaseSelect = h("select", { "aria-label": "Phase", onchange: (e: Event) => { this.inspect = { run: this.inspect!.run, ...((e.target as HTMLSelectElement).value ? { phase: (e.target as HTMLSelectElement).value } : {}) }; this.render(); } },
+    const phaseSelect = h("select", { "aria-label": "Phase", onchange: (e: Event) => { const v = (e.target as HTMLSelectElement).value; this.inspect = { run: this.inspect!.run, ...(v ? { phase: v } : {}), ...(filter ? { filter } : {}) }; this.render(); } },
       h("option", { value: "" }, "all phases"),
       [...new Set(r.paths.map((p) => p.phase))].sort().map((p) => h("option", { value: p, selected: p === phase }, p)));
-    box.append(h("header", null, h("strong", null, this.label(r)), " ", phaseSelect, h("span.muted", null, ` ${fmt(r.phases[phase ?? ""] ?? r.totalCycles)} cycles`)));
+    const runSelect = this.runSelect(this.inspect.run, "Run", (run) => { this.inspect = { run, ...(phase ? { phase } : {}), ...(filter ? { filter } : {}) }; this.render(); }, { "data-inspect-run": "" });
+    const search = h("input.text.path-filter", { type: "search", placeholder: "filter: path or function", value: filter ?? "", "aria-label": "Filter paths", onchange: (e: Event) => { this.inspect = { ...this.inspect!, filter: (e.target as HTMLInputElement).value }; delete this.inspect.path; this.render(); } });
+    box.append(h("header", null, runSelect, " ", phaseSelect, " ", search, h("span.muted", null, ` ${paths.length} of ${r.paths.length} paths · ${fmt(phase ? (r.phases[phase] ?? 0) : r.totalCycles)} cycles`)));
+    if (r.error) box.append(h("p.empty", null, "This run failed: its paths stop where the failure came."));
+    const others = this.results.map((_x, i) => i).filter((i) => i !== this.inspect!.run && !this.results[i]!.error);
     const table = h("table.paths", null,
       h("thead", null, h("tr", null, ["path", "phase", "origin", "count", "cycles", "cycles/exec"].map((c) => h("th", null, c)))),
       h("tbody", null, paths.map((p) => h("tr", { class: p === selected ? "selected" : "", "data-path": p.name, onclick: () => { this.inspect = { ...this.inspect!, path: p.name }; this.render(); } },
         h("td", null, h("code", null, p.name)), h("td", null, p.phase), h("td", null, p.origin), h("td.num", null, fmt(p.count)), h("td.num", null, fmt(p.cycles)), h("td.num", null, fmt(p.count ? p.cycles / p.count : 0))))));
-    box.append(h("div.table-actions", null, h("button.small", { onclick: () => void copy(this.pathsTsv(paths)) }, "Copy paths")), table);
-    if (!paths.length) box.append(h("p.empty", null, `No kernel path was charged to ${phase ?? "this run"}.`));
-    if (selected) box.append(this.opsTable(selected));
+    box.append(h("div.inspector-split", null,
+      h("div.path-list", null, h("div.table-actions", null, h("button.small", { onclick: () => void copy(this.pathsTsv(paths)) }, "Copy paths")), table,
+        paths.length ? null : h("p.empty", null, `No kernel path${needle ? ` matching "${filter}"` : ""} was charged to ${phase ?? "this run"}.`)),
+      selected ? this.opsTable(selected, others.length ? () => this.openDiff(this.inspect!.run, others[0]!, selected.name) : null) : null));
   }
 
-  private opsTable(p: PathStat): HTMLElement {
+  private opsTable(p: PathStat, diff: (() => void) | null): HTMLElement {
     const total = p.ops.reduce((s, o) => s + o.cycles, 0) || 1;
     return h("div.ops", { "data-ops-for": p.name },
       h("h3", null, h("code", null, p.name), ` — ${p.ops.length} op lines, ${fmt(total)} cycles per execution (${p.origin})`),
-      h("div.table-actions", null, h("button.small", { onclick: () => void copy(this.opsTsv(p)) }, "Copy ops")),
+      h("div.table-actions", null, h("button.small", { onclick: () => void copy(this.opsTsv(p)) }, "Copy ops"), diff ? h("button.small", { "data-action": "diff-path", onclick: diff }, "Compare with another run…") : null),
       h("table.ops-table", null,
         h("thead", null, h("tr", null, ["#", "function", "op", "repeat", "cycles", "", "note"].map((c) => h("th", null, c)))),
-        h("tbody", null, p.ops.map((o, i) => h("tr", null, h("td.num", null, i + 1), h("td", null, h("code", null, o.fn)), h("td", null, h("code", null, o.op)), h("td.num", null, o.repeat), h("td.num", null, fmt(o.cycles)),
+        h("tbody", null, p.ops.map((o, i) => h("tr", null, h("td.num", null, i + 1), h("td", null, this.fnCell(o.fn)), h("td", null, h("code", null, o.op)), h("td.num", null, o.repeat), h("td.num", null, fmt(o.cycles)),
           h("td.bar", null, h("span", { style: { width: `${Math.max(1, (100 * o.cycles) / total)}%` } })), h("td", null, o.note ?? ""))))));
+  }
+
+  // ---- path diff -----------------------------------------------------------------------------------
+  private renderDiff(): void {
+    const box = h("div.path-diff#path-diff");
+    this.body.append(box);
+    const usable = this.results.filter((r) => !r.error).length;
+    if (usable < 2) {
+      box.append(h("p.empty", null, "Run at least two configurations (two variant stacks, or two CPUs) to compare a kernel path between them."));
+      return;
+    }
+    if (!this.diff || this.results[this.diff.a]?.error || this.results[this.diff.b]?.error) {
+      const ok = this.results.map((r, i) => (r.error ? -1 : i)).filter((i) => i >= 0);
+      const pair = defaultPair(ok.map((i) => this.results[i]!))!;
+      this.diff = { a: ok[pair[0]]!, b: ok[pair[1]]! };
+    }
+    const d = this.diff;
+    const ra = this.results[d.a]!;
+    const rb = this.results[d.b]!;
+    const summary = pathSummary(ra, rb);
+    const name = summary.some((s) => s.name === d.path) ? d.path! : summary[0]?.name;
+    box.dataset.a = String(d.a);
+    box.dataset.b = String(d.b);
+    if (name) box.dataset.path = name;
+    const swap = h("button.small", { title: "Swap A and B", "data-action": "swap", onclick: () => { this.diff = { a: d.b, b: d.a, ...(name ? { path: name } : {}) }; this.render(); } }, "⇄");
+    box.append(h("header", null,
+      h("label", null, "A ", this.runSelect(d.a, "Run A", (a) => { this.diff = { a, b: d.b, ...(name ? { path: name } : {}) }; this.render(); }, { "data-diff-run": "a" })), " ", swap, " ",
+      h("label", null, "B ", this.runSelect(d.b, "Run B", (b) => { this.diff = { a: d.a, b, ...(name ? { path: name } : {}) }; this.render(); }, { "data-diff-run": "b" })),
+      h("span.muted", null, " Δ = B − A, cycles per execution of the path")));
+    if (d.a === d.b) box.append(h("p.muted", null, "A and B are the same run: pick two runs to see differences."));
+    const sel = summary.find((s) => s.name === name);
+    const pathRows = summary.map((s) => h("tr", { class: s === sel ? "selected" : "", "data-diff-path": s.name, title: `${s.phase}: A ran it ${s.a ? fmt(s.a.count) : 0}×, B ${s.b ? fmt(s.b.count) : 0}×`, onclick: () => { this.diff = { a: d.a, b: d.b, path: s.name }; this.render(); } },
+      h("td", null, h("code", null, s.name)),
+      h("td.num", null, s.a ? fmt(s.perExecA) : "—"), h("td.num", null, s.b ? fmt(s.perExecB) : "—"),
+      deltaCell(s.perExecB - s.perExecA), deltaCell(s.totalDelta)));
+    box.append(h("div.diff-split", null,
+      h("div.path-list", null, h("table.paths.diff-paths", null,
+        h("thead", null, h("tr", null, h("th", null, "path"), h("th", { title: "cycles per execution in A" }, "A/exec"), h("th", { title: "cycles per execution in B" }, "B/exec"), h("th", { title: "B − A per execution" }, "Δ/exec"), h("th", { title: "B − A, all executions of the run (count × per execution)" }, "Δ run"))),
+        h("tbody", null, pathRows))),
+      name ? this.opsDiffFor(ra, rb, name) : h("p.empty", null, "These runs charged no kernel path.")));
+  }
+
+  /** The op diff of A's path `name` against B's chosen path (its counterpart unless one was picked). */
+  private opsDiffFor(ra: RunResult, rb: RunResult, name: string): HTMLElement {
+    const d = this.diff!;
+    // a path only B ran is compared with its counterpart in A, the other way round
+    const inA = ra.paths.some((p) => p.name === name);
+    const nameA = inA ? name : (counterpart(name, rb, ra) ?? name);
+    const picked = d.pathB !== undefined && rb.paths.some((p) => p.name === d.pathB) ? d.pathB : null;
+    const nameB = picked ?? (inA ? (counterpart(name, ra, rb) ?? name) : name);
+    const pd = diffPath(ra, rb, nameA, nameB);
+    const phase = (pd.a ?? pd.b)?.phase;
+    const options = [...rb.paths].sort((x, y) => Number(y.phase === phase) - Number(x.phase === phase) || x.name.localeCompare(y.name));
+    const pickB = h("select", { "aria-label": "Path of B", "data-diff-path-b": "", onchange: (e: Event) => { this.diff = { ...d, path: name, pathB: (e.target as HTMLSelectElement).value }; this.render(); } },
+      rb.paths.some((p) => p.name === nameB) ? null : h("option", { value: nameB, selected: true }, `${nameB} (not run in B)`),
+      options.map((p) => h("option", { value: p.name, selected: p.name === nameB }, `${p.name} (${p.phase})`)));
+    return this.opsDiff(pd, nameA, nameB, pickB);
+  }
+
+  private opsDiff(pd: PathDiff, nameA: string, nameB: string, pickB: HTMLElement): HTMLElement {
+    const pct = pd.perExecA ? ` (${pd.perExecB >= pd.perExecA ? "+" : ""}${(((pd.perExecB - pd.perExecA) / pd.perExecA) * 100).toFixed(1)} %)` : "";
+    const side = (o: PathDiff["rows"][number]["a"]): HTMLElement[] => (o ? [h("td", null, this.fnCell(o.fn)), h("td", null, h("code", null, o.op)), h("td.num", null, o.repeat), h("td.num", null, fmt(o.cycles))] : [h("td.gap", { colspan: 4 }, "")]);
+    const rows = pd.rows.map((r, i) => h("tr", { "data-kind": r.kind }, h("td.num", null, i + 1), ...side(r.a), h("td.sep"), ...side(r.b), deltaCell(r.delta)));
+    return h("div.ops-diff", { "data-diff-for": nameA, "data-diff-for-b": nameB },
+      h("h3", null, h("code", null, nameA), nameB !== nameA ? [" vs ", h("code", null, nameB)] : null, ` — A ${pd.a ? `${fmt(pd.perExecA)} cycles/exec` : "not run"}, B ${pd.b ? `${fmt(pd.perExecB)} cycles/exec` : "not run"}, Δ ${signed(pd.perExecB - pd.perExecA)}${pct}`),
+      h("div.table-actions", null, h("label", null, "B's path ", pickB), " ", h("button.small", { onclick: () => void copy(this.diffTsv(pd)) }, "Copy diff")),
+      h("table.ops-table.op-diff", null,
+        h("thead", null,
+          h("tr", null, h("th"), h("th", { colspan: 4 }, "A"), h("th.sep"), h("th", { colspan: 4 }, "B"), h("th")),
+          h("tr", null, ["#", "function", "op", "repeat", "cycles", "", "function", "op", "repeat", "cycles", "Δ"].map((c) => h("th", null, c)))),
+        h("tbody", null, rows)),
+      h("h3", null, "By Linux function (cycles per execution)"),
+      h("table.fn-diff", null,
+        h("thead", null, h("tr", null, ["function", "A", "B", "Δ"].map((c) => h("th", null, c)))),
+        h("tbody", null, pd.fns.map((f) => h("tr", { "data-fn": f.fn }, h("td", null, this.fnCell(f.fn)), h("td.num", null, fmt(f.a)), h("td.num", null, fmt(f.b)), deltaCell(f.delta))))));
   }
 
   // ---- table ----------------------------------------------------------------------------------------
@@ -261,13 +419,19 @@ export class ResultsView {
   private opsTsv(p: PathStat): string {
     return toTsv([["function", "op", "repeat", "cycles", "note"], ...p.ops.map((o) => [o.fn, o.op, o.repeat, o.cycles, o.note ?? ""])]);
   }
+
+  private diffTsv(pd: PathDiff): string {
+    return toTsv([["A function", "A op", "A repeat", "A cycles", "B function", "B op", "B repeat", "B cycles", "delta"],
+      ...pd.rows.map((r) => [r.a?.fn ?? "", r.a?.op ?? "", r.a?.repeat ?? "", r.a?.cycles ?? "", r.b?.fn ?? "", r.b?.op ?? "", r.b?.repeat ?? "", r.b?.cycles ?? "", r.delta])]);
+  }
 }
 
-/** One line for a run's error: "file:line:column: message" without repeating a prefix the message has. */
-function errorText(e: NonNullable<RunResult["error"]>): string {
-  const message = appWording(e.message);
-  const where = e.file ? `${e.file}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ""}` : ""}` : "";
-  return where && !message.startsWith(e.file ?? "") ? `${where}: ${message}` : message;
+function signed(n: number): string {
+  return n > 0 ? `+${fmt(n)}` : n < 0 ? `−${fmt(-n)}` : "0";
+}
+
+function deltaCell(n: number): HTMLElement {
+  return h("td.num.delta", { class: n > 0 ? "up" : n < 0 ? "down" : "", "data-delta": String(n) }, signed(n));
 }
 
 export function toTsv(rows: (string | number)[][]): string {

@@ -36,6 +36,14 @@ export function chartToSvg(chart: Chart, title: string, dark: boolean): string {
       }
     });
   }
+  // axis titles (units): below the x axis, rotated beside the y axis
+  for (const scale of Object.values(chart.scales)) {
+    const t = (scale.options as { title?: { display?: boolean; text?: string | string[] } }).title;
+    if (!t?.display || !t.text) continue;
+    const text = esc(Array.isArray(t.text) ? t.text.join(" ") : t.text);
+    if (scale.isHorizontal()) out.push(`<text x="${(area.left + area.right) / 2}" y="${scale.bottom - 2}" text-anchor="middle" fill="${fg}">${text}</text>`);
+    else out.push(`<text transform="translate(${scale.left + 10},${(area.top + area.bottom) / 2}) rotate(-90)" text-anchor="middle" fill="${fg}">${text}</text>`);
+  }
   chart.data.datasets.forEach((ds, di) => {
     const meta = chart.getDatasetMeta(di);
     if (meta.hidden) return;

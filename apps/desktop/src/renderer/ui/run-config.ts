@@ -5,6 +5,7 @@
  */
 import type { CpuRef, ExperimentConfig, ParamValue, PluginOptionSpec, VariantSpec, WorkloadRef } from "../../common/contracts.js";
 import type { PluginEntry, PresetEntry, ProfileEntry } from "../../common/host-api.js";
+import { DEFAULT_CPU } from "../state/cpu-features.js";
 import { clear, h } from "./dom.js";
 
 export interface StackState {
@@ -31,10 +32,16 @@ export function maxSecondsOf(cfg: Pick<ExperimentConfig, "budget">): number | un
   return typeof ms === "number" && ms > 0 ? ms / 1000 : undefined;
 }
 
-export function defaultRunConfig(profiles: ProfileEntry[]): RunConfigState {
+/** The CLI's default CPU when the catalog has it, else the first profile. */
+export function defaultCpus(profiles: ProfileEntry[]): CpuRef[] {
+  if (profiles.some((p) => p.profile.id === DEFAULT_CPU.id)) return [{ ...DEFAULT_CPU }];
   const first = profiles[0]?.profile;
+  return first ? [{ id: first.id, mhz: first.clock.defaultMhz }] : [];
+}
+
+export function defaultRunConfig(profiles: ProfileEntry[]): RunConfigState {
   return {
-    cpus: first ? [{ id: first.id, mhz: first.clock.defaultMhz }] : [],
+    cpus: defaultCpus(profiles),
     stacks: [{ variants: [] }],
     params: {},
     sweep: { enabled: false, param: "", values: "" },
@@ -56,6 +63,13 @@ function parseSweepValues(text: string, like: ParamValue | undefined): ParamValu
   });
 }
 
+export interface RunConfigHooks {
+  /** any change of the state (saved across reloads by the app) */
+  changed?(): void;
+  /** a variant stack or a plugin was added (the app checks the CPUs' features) */
+  stackAdded?(): void;
+}
+
 export class RunConfigView {
   readonly el: HTMLElement;
   state: RunConfigState;
@@ -64,9 +78,16 @@ export class RunConfigView {
   private plugins: PluginEntry[] = [];
   private presets: PresetEntry[] = [];
 
-  constructor(initial: RunConfigState) {
+  constructor(initial: RunConfigState, private readonly hooks: RunConfigHooks = {}) {
     this.state = initial;
     this.el = h("aside.run-config#run-config", { "aria-label": "Run configuration" });
+    // every input's own handler has updated the state by the time the event bubbles here
+    this.el.addEventListener("change", () => this.hooks.changed?.());
+  }
+
+  /** The workload's default parameters (as last inspected). */
+  get workloadDefaults(): Record<string, ParamValue> {
+    return this.defaults;
   }
 
   setCatalog(profiles: ProfileEntry[], plugins: PluginEntry[], presets?: PresetEntry[]): void {
@@ -75,7 +96,7 @@ export class RunConfigView {
     if (presets) this.presets = presets;
     const known = new Set(profiles.map((p) => p.profile.id));
     this.state.cpus = this.state.cpus.filter((c) => known.has(c.id));
-    if (this.state.cpus.length === 0 && profiles[0]) this.state.cpus = [{ id: profiles[0].profile.id, mhz: profiles[0].profile.clock.defaultMhz }];
+    if (this.state.cpus.length === 0) this.state.cpus = defaultCpus(profiles);
     this.render();
   }
 
@@ -125,6 +146,7 @@ export class RunConfigView {
   render(): void {
     clear(this.el);
     this.el.append(h("h2", null, "Run configuration"), this.cpuSection(), this.stackSection(), this.paramSection(), this.miscSection());
+    this.hooks.changed?.();
   }
 
   private cpuSection(): HTMLElement {
@@ -170,6 +192,7 @@ export class RunConfigView {
         const id = (e.target as HTMLSelectElement).value;
         if (id) st.variants.push({ id });
         this.render();
+        if (id) this.hooks.stackAdded?.();
       } }, h("option", { value: "" }, "+ plugin…"), plugins.filter((p) => !st.variants.some((v) => v.id === p.id)).map((p) => h("option", { value: p.id }, p.manifest!.displayName)));
       return h("div.stack", { "data-stack": String(si) },
         h("div.stack-head", null, h("span", null, st.variants.length ? `Stack ${si + 1}` : `Stack ${si + 1}: baseline`), this.state.stacks.length > 1 ? h("button.icon", { title: "Remove stack", onclick: () => { this.state.stacks.splice(si, 1); this.render(); } }, "×") : null),
@@ -182,6 +205,7 @@ export class RunConfigView {
       else if (v === "baseline") this.state.stacks.push({ variants: [] });
       else if (v) this.state.stacks.push({ variants: [{ id: v }] });
       this.render();
+      if (v) this.hooks.stackAdded?.();
     } }, h("option", { value: "" }, "+ stack…"), h("option", { value: "baseline" }, "Baseline (no plugins)"),
       this.presets.map((p) => h("option", { value: `preset:${p.id}`, title: p.description }, `Preset: ${p.name}`)),
       plugins.map((p) => h("option", { value: p.id }, `Baseline + ${p.manifest!.displayName}`)));
@@ -216,7 +240,7 @@ export class RunConfigView {
       h("h3", null, "Sweep, seed, timeline, budget"),
       h("label", null, h("input", { type: "checkbox", checked: s.sweep.enabled, onchange: (e: Event) => { s.sweep.enabled = (e.target as HTMLInputElement).checked; this.render(); } }), " Sweep one parameter"),
       h("div.sweep", null, sweepParam, sweepValues),
-      h("label.param", null, h("span", null, "seed"), h("input.num", { type: "number", value: String(s.seed), "data-param": "__seed", onchange: (e: Event) => (s.seed = Number((e.target as HTMLInputElement).value) | 0) })),
+      h("label.param", null, h("span", null, "seed"), h("input.num", { type: "number", value: String(s.seed), "data-param": "__seed", min: "0", max: "4294967295", step: "1", onchange: (e: Event) => (s.seed = Math.min(0xffffffff, Math.max(0, Math.trunc(Number((e.target as HTMLInputElement).value)) || 0))) })),
       h("label", null, h("input", { type: "checkbox", checked: s.timeline, onchange: (e: Event) => (s.timeline = (e.target as HTMLInputElement).checked) }), " Record per-task timeline"),
       h("label.param", { title: "Host time one run may take before it is stopped (empty: 120 s, the most a run may take)" }, h("span", null, "max seconds per run"),
         h("input.num", { type: "number", min: "0.1", step: "any", placeholder: "120", value: s.maxSeconds === undefined ? "" : String(s.maxSeconds), "data-param": "__maxSeconds", "aria-label": "Max seconds per run", onchange: (e: Event) => {
