@@ -249,7 +249,7 @@ describe("SigLab in Chromium (serve host)", () => {
     await page.waitForFunction(() => document.querySelector("#doc-title")?.getAttribute("data-key")?.startsWith("new:"));
     await page.evaluate(() =>
       (window as unknown as { __siglabTest: { setSource(t: string): void } }).__siglabTest.setSource(
-        `import { workload } from "siglab";\nexport default workload({\n  name: "call the plugin",\n  params: {},\n  *main(t) {\n    t.report("e2e_demo", yield* t.syscall(254), "value");\n  },\n});\n`,
+        `import { workload } from "siglab";\nexport default workload({\n  name: "call the plugin",\n  params: {},\n  *main(t) {\n    t.report("e2e_demo", Number(yield* t.syscall(254)), "value");\n  },\n});\n`,
       ),
     );
     await selectOnlyCpus(1);

@@ -129,6 +129,8 @@ describe("the attack corpus in Chromium, through the app's execution host", () =
     await newWorkload(
       page,
       `import { workload } from "siglab";
+// the editor type-checks before a run (as the CLI does): the probe declares the names it tries
+declare const require: any;
 const g: any = globalThis;
 /** 1 when f gave a global object of a host realm (a worker's self/globalThis) */
 const escaped = (f: () => any): number => { try { const v = f(); return v && (typeof v === "object" || typeof v === "function") && ("postMessage" in v || "importScripts" in v || "fetch" in v) ? 1 : 0; } catch { return 0; } };
