@@ -31,9 +31,11 @@ let hosts: { host: NodeExecutionHost; busy: boolean }[] = [];
 let settings: { limits?: Partial<HostLimits>; verbose?: boolean } = {};
 const sourcesByDirs = new Map<string, PluginSource[]>();
 
-/** Limits and verbosity for the rest of this command (before its first run). */
+/** Limits and verbosity for the rest of this command (before its first run); hosts started with other settings are stopped. */
 export function configureHost(s: { limits?: Partial<HostLimits>; verbose?: boolean }): void {
-  settings = { limits: { ...settings.limits, ...s.limits }, verbose: s.verbose ?? settings.verbose };
+  const next = { limits: { ...settings.limits, ...s.limits }, verbose: s.verbose ?? settings.verbose };
+  if (JSON.stringify(next) === JSON.stringify(settings)) return;
+  settings = next;
   closeHosts();
 }
 
