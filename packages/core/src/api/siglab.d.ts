@@ -162,13 +162,23 @@ declare module "siglab" {
   export interface Pthreads {
     /** Library id: "linuxthreads", "ngpt", "libc_r", ... */
     readonly library: string;
+    /**
+     * pthread_create: LinuxThreads makes a kernel task with clone(CLONE_VM|CLONE_FS|CLONE_FILES|
+     * CLONE_SIGHAND); M:N and N:1 libraries (ngpt, libc-r) make a user-level thread and switch to it
+     * in user space. Returns the handle (its `tid`).
+     */
     create(body: ThreadBody): Sys<PthreadHandle>;
+    /** pthread_join: waits for the thread to end; returns its body's return value (a number). */
     join(th: PthreadHandle): Sys<number>;
+    /** sched_yield as the library does it: a syscall (LinuxThreads) or a user-level switch with the library's own syscalls (NGPT: 3 gettimeofday + 4 rt_sigprocmask). */
     yield(): Sys<void>;
-    /** read/write through the library's wrappers (NGPT adds fcntl/select around them) */
+    /** read through the library's wrapper (NGPT: fcntl(F_GETFL) + select + read; LinuxThreads: the cancellation wrapper). Returns bytes or -errno. */
     read(fd: number, bytes: number): Sys<number>;
+    /** write through the library's wrapper (NGPT: 2 fcntl + write + 2 fcntl). Returns bytes or -errno. */
     write(fd: number, bytes: number): Sys<number>;
+    /** pthread_sigmask: the thread's mask (an rt_sigprocmask for 1:1 threads, user-level state for M:N); returns the old mask. */
     sigmask(how: 0 | 1 | 2, set: number[]): Sys<number[]>;
+    /** pthread_self: the calling thread's id. */
     self(): number;
   }
 
@@ -177,8 +187,13 @@ declare module "siglab" {
     /** true when memcpy uses SSE registers above `sseThreshold` bytes (modern glibc) */
     readonly sseMemcpy: boolean;
     readonly sseThreshold: number;
-    /** copy `bytes` bytes in user space (clobbers xmm0-xmm3 when it uses SSE: may trap #NM) */
+    /**
+     * memcpy of `bytes` bytes in user space, charged per cache line; with SSE (modern glibc, above
+     * `sseThreshold`) it uses and clobbers xmm0-xmm3, so it may trap #NM and, in an SA_NOFP
+     * handler, corrupt the interrupted program's registers.
+     */
     memcpy(bytes: number): Sys<void>;
+    /** gettimeofday through libc: the syscall (sys_gettimeofday, with rdtsc in do_gettimeoffset), or a plugin's vsyscall. */
     gettimeofday(): Sys<{ sec: number; usec: number }>;
   }
 
@@ -191,21 +206,32 @@ declare module "siglab" {
     ops(n?: number): Sys<void>;
   }
 
+  /** The integer user registers as they are saved in pt_regs / a signal frame's sigcontext. */
   export interface Regs {
+    /** Set a register (the value a handler, ptrace or sigreturn will see). */
     set(reg: IntReg, value: number): void;
+    /** Read a register. */
     get(reg: IntReg): number;
   }
 
+  /** A thread of the simulated program: its system calls, user-mode work, registers and reporting. */
   export interface Thread {
+    /** getpid() without a syscall: the thread group's id. */
     readonly pid: number;
+    /** This thread's task id (a LinuxThreads thread has its own; user-level threads share their LWP's). */
     readonly tid: number;
+    /** The run's parameters (the workload's defaults, overridden by --param / the app). */
     readonly params: Readonly<Record<string, number | string | boolean>>;
+    /** The x87/SSE register file (lazy FPU: the first use after a switch traps #NM). */
     readonly fpu: Fpu;
+    /** The integer user registers. */
     readonly regs: Regs;
+    /** The program's libc model (`libc` in the workload definition). */
     readonly libc: Libc;
+    /** The thread library of the variant stack. */
     readonly pthread: Pthreads;
 
-    /** Cycle counter of the simulated CPU (charges one rdtsc). */
+    /** The simulated CPU's time-stamp counter, in cycles (charges one rdtsc). */
     rdtsc(): number;
     /** CPU clock in MHz (cycles per microsecond). */
     readonly mhz: number;
@@ -213,22 +239,38 @@ declare module "siglab" {
     compute(cycles: number): Sys<void>;
 
     // -- system calls --------------------------------------------------------------------------
+    /** getpid (nr 20): the null syscall — entry, `return current->tgid`, exit. */
     getpid(): Sys<number>;
+    /** getppid (nr 64): lmbench's null syscall (reads p_opptr: the real parent, even while traced). */
     getppid(): Sys<number>;
+    /** gettimeofday (nr 78): do_gettimeofday with an rdtsc; `usec` from the simulated clock. */
     gettimeofday(): Sys<{ sec: number; usec: number }>;
+    /** sched_yield (nr 158): 2.4's SCHED_YIELD + move_last_runqueue when another task can run. Returns 0. */
     sched_yield(): Sys<number>;
+    /** kill (nr 37): send_sig_info to the task `pid` (SI_USER); sig 0 only checks that it exists. Returns 0, -ESRCH or -EINVAL. */
     kill(pid: number, sig: number): Sys<number>;
+    /** tkill (nr 238): a signal to one thread (SI_TKILL). */
     tkill(tid: number, sig: number): Sys<number>;
     /** rt_sigqueueinfo-style queueing of an RT signal with a value */
     sigqueue(pid: number, sig: number, value: number): Sys<number>;
+    /**
+     * rt_sigaction (nr 174): install a handler (a generator function run in user mode on a signal
+     * frame, returning through sigreturn), "default" or "ignore". `opts.flags` are SA_* (SA_SIGINFO
+     * builds an rt_sigframe with siginfo; SA_RESTART restarts interrupted slow syscalls; SA_NOFP
+     * needs the sa-nofp plugin). Returns 0 or -EINVAL (SIGKILL, SIGSTOP, out of range).
+     */
     sigaction(sig: number, handler: SigHandler | "default" | "ignore", opts?: SigactionOptions): Sys<number>;
-    /** rt_sigprocmask; returns the old mask as a list of signals, or -errno */
+    /** rt_sigprocmask (nr 175): SIG_BLOCK / SIG_UNBLOCK / SIG_SETMASK; returns the old mask as a list of signals, or -errno */
     sigprocmask(how: 0 | 1 | 2, set: number[]): Sys<number[] | number>;
+    /** rt_sigpending (nr 176): the signals pending and blocked. */
     sigpending(): Sys<number[]>;
+    /** rt_sigsuspend (nr 179): sleep with `mask` until a signal is delivered; returns -EINTR after its handler. */
     sigsuspend(mask: number[]): Sys<number>;
     /** rt_sigtimedwait: the dequeued siginfo, or -EAGAIN on timeout / -EINTR */
     sigtimedwait(set: number[], timeoutNs?: number): Sys<SigInfo | number>;
+    /** sigaltstack (nr 186): a `size`-byte alternate stack for SA_ONSTACK handlers (-ENOMEM below MINSIGSTKSZ = 2048). */
     sigaltstack(size: number): Sys<number>;
+    /** pipe (nr 42): [read end, write end]; a 4 KB pipe buffer with wait queues (fs/pipe.c). */
     pipe(): Sys<[number, number]>;
     /**
      * open() a character device: "/dev/null" (writes are discarded), "/dev/zero" (reads clear the
@@ -237,13 +279,25 @@ declare module "siglab" {
      * sends SIGIO or the F_SETSIG signal with si_fd; read() returns whole records)
      */
     open(path: "/dev/null" | "/dev/zero" | "/dev/siglab-disk"): Sys<number>;
+    /** read (nr 3): bytes read (data copied per cache line), 0 at EOF, or -errno; sleeps on an empty pipe (restartable). */
     read(fd: number, bytes: number): Sys<number>;
+    /** write (nr 4): bytes written, or -errno (-EPIPE, -EAGAIN with O_NONBLOCK); sleeps on a full pipe. */
     write(fd: number, bytes: number): Sys<number>;
+    /** close (nr 6): 0 or -EBADF. */
     close(fd: number): Sys<number>;
+    /** fcntl (nr 55): F_GETFL, F_SETFL (O_NONBLOCK, O_ASYNC), F_SETOWN, F_SETSIG. */
     fcntl(fd: number, cmd: number, arg?: number): Sys<number>;
+    /** select (nr 142): the ready fds, 0 on timeout, or -EINTR; timeouts are tick based (schedule_timeout). */
     select(readFds: number[], writeFds: number[], timeoutNs?: number): Sys<SelectResult | number>;
+    /** mmap (nr 90): anonymous private pages with PROT_* protections; returns the address or -errno. */
     mmap(bytes: number, prot: number): Sys<number>;
+    /**
+     * mprotect (nr 125): 2.4's mprotect_fixup (splits or merges vmas), change_protection (each PTE
+     * rewritten with a locked xchg) and flush_tlb_range (a full CR3 reload: the working set refills).
+     * An unchanged range costs neither. Returns 0, -EINVAL (unaligned) or -ENOMEM (not mapped).
+     */
     mprotect(addr: number, bytes: number, prot: number): Sys<number>;
+    /** munmap (nr 91): do_munmap (zap_pte_range per page) and a TLB flush. */
     munmap(addr: number, bytes: number): Sys<number>;
     /** fork(): the child runs `child` in a copy of the address space; returns the child's pid */
     fork(child: ThreadBody): Sys<number>;
@@ -275,31 +329,43 @@ declare module "siglab" {
     ptrace(request: 13, pid: number, addr: number, regs: UserRegsStruct): Sys<number>;
     /** PTRACE_SETOPTIONS: PTRACE_O_TRACESYSGOOD. */
     ptrace(request: 0x4200, pid: number, addr: number, options: number): Sys<number>;
+    /** exit (nr 1): do_exit — the task becomes a zombie, its parent (or tracer) gets SIGCHLD and its wait4 wakes. */
     exit(code?: number): Sys<never>;
+    /** nanosleep (nr 162): sleep until the first timer tick after `ns` (2.4 timeouts are jiffies); -EINTR if a signal came. */
     nanosleep(ns: number): Sys<number>;
     /** Any syscall by number (plugins add syscalls, e.g. io_setup). Args are plain numbers or arrays. */
     syscall(nr: number, ...args: unknown[]): Sys<unknown>;
 
     // -- memory ----------------------------------------------------------------------------------
-    /** A user store of a word at `addr`; a write to a read-only page raises #PF → SIGSEGV. */
+    /**
+     * A user store of a word at `addr` (a TLB refill after a flush): a write to a read-only page
+     * raises #PF → do_page_fault → SIGSEGV (SEGV_ACCERR, si_addr); an unmapped page SEGV_MAPERR.
+     * After the handler the store is retried, as the CPU restarts the faulting instruction.
+     */
     store(addr: number, value?: number): Sys<void>;
+    /** A user load of the word at `addr` (0 if never written); an unmapped page faults like store. */
     load(addr: number): Sys<number>;
 
     // -- non-local jumps -------------------------------------------------------------------------
-    /** setjmp: runs `body(jb)`; returns {jumped:false,value} when body returns, {jumped:true,value} after longjmp(jb, value). */
+    /**
+     * setjmp/sigsetjmp: runs `body(jb)`; returns {jumped:false,value} when body returns,
+     * {jumped:true,value} after longjmp(jb, value). With `saveMask` (sigsetjmp(jb, 1)) the signal
+     * mask is saved, and a longjmp restores it with a real rt_sigprocmask.
+     */
     setjmp<T>(body: (jb: JmpBuf) => Sys<T>, saveMask?: boolean): Sys<{ jumped: boolean; value: T | number }>;
     /** longjmp/siglongjmp out of any depth, including a signal handler (the kernel never sees it). */
     longjmp(jb: JmpBuf, value?: number): never;
 
     // -- reporting -------------------------------------------------------------------------------
-    /** A result metric (shown in tables and charts). */
+    /** A result metric (tables, charts, bundles); costs nothing simulated. At most 10,000 per run. */
     report(name: string, value: number, unit: string): void;
-    /** One sample of a per-iteration metric (histogram); bounded. */
+    /** One sample of a per-iteration metric (the app's histogram); at most 10,000 per metric and 200,000 per run. */
     sample(name: string, value: number): void;
-    /** A named point on the timeline. */
+    /** A named point on the timeline (with --timeline / the app's timeline view). */
     mark(label: string): void;
     /** Tell the UI how far the workload is (0..1). */
     progress(fraction: number): void;
+    /** A line in the run's log (strings as they are, other values as JSON); costs nothing simulated. */
     log(...args: unknown[]): void;
   }
 
