@@ -90,7 +90,7 @@ describe("getpid-cache, loaded from the plugin folder", () => {
 
   it("`siglab run lat_syscall --plugin-dir examples/third-party-plugins --variant getpid-cache` works (and leaves the syscall alone)", () => {
     expect(existsSync(join(FOLDER, "dist/index.cjs"))).toBe(true);
-    const r = spawnSync("pnpm", ["-s", "siglab", "run", "lat_syscall", "--plugin-dir", "examples/third-party-plugins", "--variant", "getpid-cache", "--baseline", "--param", "iterations=2000", "--json"], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync("pnpm", ["-s", "siglab", "run", "lat_syscall", "--plugin-dir", "examples/third-party-plugins", "--variant", "getpid-cache", "--baseline", "--param", "iterations=2000", "--param", "call=getpid", "--json"], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);
     const { runs } = JSON.parse(r.stdout) as { runs: RunResult[] };
     expect(runs.map((x) => x.variants)).toEqual([[], [{ id: "getpid-cache" }]]);

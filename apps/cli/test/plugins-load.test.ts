@@ -133,7 +133,7 @@ describe("runs with bad plugins fail cleanly; the others go on", () => {
       ["p6-coppermine", "throws-at-load", "plugin"],
     ]);
     expect(results[1]!.error!.message).toMatch(/plugin 'throws-at-load' \(.*throws-at-load\/index\.js\) threw while loading: boom at load/);
-    expect(results[2]!.metrics.find((m) => m.name === "getpid")!.value).toBeGreaterThan(100);
+    expect(results[2]!.metrics.find((m) => m.name === "getppid")!.value).toBeGreaterThan(100);
   });
 
   it("a plugin whose createModule throws", async () => {

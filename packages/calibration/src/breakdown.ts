@@ -62,7 +62,7 @@ function specs(): BreakdownSpec[] {
   const syscall = (id: string, title: string, cpu: typeof P4, variants: RunRequest["variants"], requires: string[], ops: BreakdownSpec["ops"]): BreakdownSpec => ({
     id,
     title,
-    run: { workload: "lat_syscall", ...cpu, variants, params: { iterations: 20_000 } },
+    run: { workload: "lat_syscall", ...cpu, variants, params: { iterations: 20_000, call: "getpid" } },
     per: "per getpid",
     operations: counter("syscalls.getpid"),
     ops,

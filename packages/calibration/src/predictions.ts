@@ -39,8 +39,9 @@ interface PredictionSpec {
   note?: string;
 }
 
+/** The lmbench ports and the figure each prints (lmbench's own names, in µs). */
 const LMBENCH: [string, string][] = [
-  ["lat_syscall", "null syscall"],
+  ["lat_syscall", "Simple syscall"],
   ["lat_sig_catch", "signal catch"],
   ["lat_sig_prot", "protection fault"],
   ["lat_ctx", "context switch"],
@@ -53,26 +54,24 @@ const LMBENCH_CPUS: [string, number][] = [
   ["k7-palomino", 1400],
 ];
 
-/** getppid if lat_syscall offers a `call` parameter, else getpid standing in for it. */
-async function getppidSpec(): Promise<Pick<PredictionSpec, "label" | "params" | "metric" | "note">> {
-  if ("call" in (await exampleParams("lat_syscall"))) return { label: "lat_syscall (getppid)", params: { call: "getppid" }, metric: "getppid" };
-  return { label: "lat_syscall (getpid for getppid)", metric: "getpid", note: "lat_syscall has no `call` parameter yet: getpid stands in for getppid (the same path but for the body's load)" };
-}
+/** lmbench's null call (lat_syscall's default), in cycles per call. */
+const GETPPID: Pick<PredictionSpec, "label" | "params" | "metric"> = { label: "lat_syscall (getppid)", params: { call: "getppid" }, metric: "getppid" };
+/** Andrew Morton's getpid loop. */
+const GETPID: Pick<PredictionSpec, "params" | "metric"> = { params: { call: "getpid" }, metric: "getpid" };
 
-/** Async: whether lat_syscall offers a `call` parameter is read from the example (in the sandbox). */
 export async function predictionSpecs(): Promise<PredictionSpec[]> {
   const out: PredictionSpec[] = [];
   for (const [cpu, mhz] of LMBENCH_CPUS) {
     for (const [workload, metric] of LMBENCH) out.push({ workload, cpu, mhz, variants: [], metric, unit: "us", requires: [] });
   }
   const k7 = { cpu: "k7-palomino", mhz: 1400 };
-  out.push({ workload: "lat_syscall", ...k7, variants: [], metric: "getpid", unit: "cycles", requires: [] });
-  out.push({ workload: "lat_syscall", ...k7, variants: [{ id: NO_CLI_EXIT }], metric: "getpid", unit: "cycles", requires: [NO_CLI_EXIT] });
+  out.push({ workload: "lat_syscall", ...k7, ...GETPID, variants: [], unit: "cycles", requires: [] });
+  out.push({ workload: "lat_syscall", ...k7, ...GETPID, variants: [{ id: NO_CLI_EXIT }], unit: "cycles", requires: [NO_CLI_EXIT] });
   for (const [cpu, mhz] of [["p6-coppermine", 600], ["p5-p54c", 133]] as const) {
     out.push({ workload: "gc_barrier", cpu, mhz, variants: [], metric: "barrier trap", unit: "us", requires: [] });
   }
   out.push({ workload: "lat_sig_catch", cpu: "p4-northwood", mhz: 2200, variants: [{ id: SA_NOFP, options: { forceAll: true } }], metric: "signal catch", unit: "us", requires: [SA_NOFP] });
-  const gp = await getppidSpec();
+  const gp = GETPPID;
   const p3 = { cpu: "p6-coppermine", mhz: 1000 };
   out.push({ workload: "lat_syscall", ...gp, ...p3, variants: [], unit: "cycles", requires: [] });
   out.push({ workload: "lat_syscall", ...gp, ...p3, variants: [{ id: SYSENTER }], unit: "cycles", requires: [SYSENTER] });

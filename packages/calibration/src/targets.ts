@@ -51,7 +51,8 @@ function figureValue(id: string, key?: string): number {
 // (10 x 10,000 yields): fewer leave thread start-up in the LinuxThreads time; it is not fitted.
 const P3 = { cpu: "p6-coppermine", mhz: 820 }; // 306 cycles at 373.6 ns per iteration
 const P4 = { cpu: "p4-northwood", mhz: 2200 };
-const GETPID = { workload: "lat_syscall", metric: "getpid", params: { iterations: 20_000 } };
+/** Morton's getpid loop: lat_syscall with call=getpid (its default is lmbench's getppid). */
+const GETPID = { workload: "lat_syscall", metric: "getpid", params: { iterations: 20_000, call: "getpid" } };
 const SIG = { workload: "lat_sig_catch", params: { iterations: 4_000 } };
 /** Seaman does not name his machine: a 2002 desktop, the PIII at its default clock. */
 export const NGPT_CPU = { cpu: "p6-coppermine", mhz: 733 };

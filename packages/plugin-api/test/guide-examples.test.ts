@@ -196,8 +196,8 @@ describe("k7-syscall-entry: an entry mechanism", () => {
     runWorkload({ plugins: [plugin], variant, cpu, workload, params });
 
   it("mechanism and speed: getpid through SYSCALL/SYSRET, cheaper than int $0x80 on the K7", () => {
-    const base = run(undefined, "lat_syscall", "k7-palomino@1400", { iterations: 5000 });
-    const r = run("k7-syscall-entry", "lat_syscall", "k7-palomino@1400", { iterations: 5000 });
+    const base = run(undefined, "lat_syscall", "k7-palomino@1400", { iterations: 5000, call: "getpid" });
+    const r = run("k7-syscall-entry", "lat_syscall", "k7-palomino@1400", { iterations: 5000, call: "getpid" });
     expect(r.error).toBeUndefined();
     for (const p of ["k7-syscall-entry.stub", "k7-syscall-entry.entry", "k7-syscall-entry.exit_test", "k7-syscall-entry.sysret", "k7-syscall-entry.stub_tail"]) {
       expect(path(r, p), p).toMatchObject({ origin: "k7-syscall-entry" });

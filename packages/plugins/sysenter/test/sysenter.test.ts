@@ -68,7 +68,7 @@ describe("sysenter: the mechanism", () => {
 
 describe("sysenter: cost", () => {
   const getpid = (cpu: string, mhz: number, o: Opts | null) =>
-    metric(runExample("lat_syscall", { cpu, mhz, params: { iterations: 5000 }, ...(o ? se(o) : {}) }), "getpid");
+    metric(runExample("lat_syscall", { cpu, mhz, params: { iterations: 5000, call: "getpid" }, ...(o ? se(o) : {}) }), "getpid");
 
   it("P4 Northwood: int $0x80 ~1568 vs sysenter ~428 cycles (figure p4-int80-vs-sysenter)", () => {
     const int80 = getpid("p4-northwood", 2200, null), fast = getpid("p4-northwood", 2200, {});
