@@ -45,7 +45,7 @@ const LMBENCH: [string, string][] = [
   ["lat_sig_catch", "signal catch"],
   ["lat_sig_prot", "protection fault"],
   ["lat_ctx", "context switch"],
-  ["lat_pipe", "pipe latency"],
+  ["lat_pipe", "Pipe latency"],
 ];
 const LMBENCH_CPUS: [string, number][] = [
   ["p6-coppermine", 1000],
