@@ -79,7 +79,7 @@ export const FIT_GROUPS: readonly FitGroup[] = [
     profile: "p4-northwood",
     start: { fxsr_convert_reg: 40, copy_user_setup: 30 },
     target: "p4-lat-sig-catch",
-    why: "lat_sig catch's task has an FPU context but does not own the FPU when it signals: per signal, convert_fxsr_to_user/from_user classify and copy 8 registers each way and ~20 small __copy_*_user calls move the 624-byte image — the part of the delivery no other figure fixes",
+    why: "lat_sig catch's task has an FPU context but does not own the FPU when it signals: per signal, convert_fxsr_to_user/from_user classify and copy 8 registers each way and ~20 small __copy_*_user calls move the 624-byte image — the part of the delivery no other figure fixes (lmbench subtracts the kill() system call, so the figure is the delivery, the handler and sigreturn)",
   },
 ];
 

@@ -42,9 +42,9 @@ interface PredictionSpec {
 /** The lmbench ports and the figure each prints (lmbench's own names, in µs). */
 const LMBENCH: [string, string][] = [
   ["lat_syscall", "Simple syscall"],
-  ["lat_sig_catch", "signal catch"],
-  ["lat_sig_prot", "protection fault"],
-  ["lat_ctx", "context switch"],
+  ["lat_sig_catch", "Signal handler overhead"],
+  ["lat_sig_prot", "Protection fault"],
+  ["lat_ctx", "2p/0K ctxsw"],
   ["lat_pipe", "Pipe latency"],
 ];
 const LMBENCH_CPUS: [string, number][] = [
@@ -70,7 +70,7 @@ export async function predictionSpecs(): Promise<PredictionSpec[]> {
   for (const [cpu, mhz] of [["p6-coppermine", 600], ["p5-p54c", 133]] as const) {
     out.push({ workload: "gc_barrier", cpu, mhz, variants: [], metric: "barrier trap", unit: "us", requires: [] });
   }
-  out.push({ workload: "lat_sig_catch", cpu: "p4-northwood", mhz: 2200, variants: [{ id: SA_NOFP, options: { forceAll: true } }], metric: "signal catch", unit: "us", requires: [SA_NOFP] });
+  out.push({ workload: "lat_sig_catch", cpu: "p4-northwood", mhz: 2200, variants: [{ id: SA_NOFP, options: { forceAll: true } }], metric: "Signal handler overhead", unit: "us", requires: [SA_NOFP] });
   const gp = GETPPID;
   const p3 = { cpu: "p6-coppermine", mhz: 1000 };
   out.push({ workload: "lat_syscall", ...gp, ...p3, variants: [], unit: "cycles", requires: [] });

@@ -1,39 +1,86 @@
-// lat_ctx -s 0 2: two processes pass a token through two pipes; the pipe overhead measured in one
-// process is subtracted, as lmbench does, leaving the context switch.
+// lat_ctx -s 0 2: lmbench's context switch time, ported from lmbench3's src/lat_ctx.c
+// (github.com/intel/lmbench @ f71f39757619bdb673df9d99e48da7d22324e0ec, the lmbench3.tar.gz import).
+//
+//   main():   state.procs = max procs; benchmp(initialize_overhead, benchmark_overhead, ...);
+//             state.overhead = gettime() / get_n();      fprintf("size=%dk ovr=%.2f", ...)
+//             benchmp(initialize, benchmark, ...);
+//             time = gettime() / get_n() / procs - overhead;   fprintf("%d %.2f", procs, time)
+//   benchmark_overhead():  i = 0; while (iterations-- > 0) {
+//                              write(p[i][1], &msg, 4); read(p[i][0], &msg, 4);
+//                              if (++i == procs) i = 0; bread(data, size); }
+//   initialize():  create_pipes(p, procs); create_daemons(): fork procs-1 children, child i runs
+//                  doit(p[i-1][0], p[i][1]): for (;;) { read(rd, &msg, 4); bread(); write(wr, &msg, 4); }
+//                  then "once around the loop": write(p[0][1]); read(p[procs-1][0]).
+//   benchmark():   while (iterations-- > 0) { write(p[0][1], &msg, 4); read(p[procs-1][0], &msg, 4); bread(); }
+//
+// So one pass of the ring is `procs` switches and `procs` write+read pairs; the overhead is one
+// write+read pair measured in a single process (rotating over the same `procs` pipes), and the
+// reported switch time is pass / procs - overhead. Only -s 0 is ported (bread of 0 bytes is nothing).
+// Timing as in benchmp (src/lib_timing.c): rdtsc instead of gettimeofday, uncharged loop; a short
+// untimed interval of each benchmark runs first (benchmp's growing first intervals). lmbench's
+// cleanup kills the daemons with SIGKILL; here they leave their loop and exit after the last pass.
 import { workload } from "siglab";
 
 export default workload({
   name: "lat_ctx 2p/0K",
-  description: "token ring of 2 processes over pipes, minus the single-process pipe overhead",
-  params: { iterations: 5_000 },
-  *main(t, { iterations }) {
-    // overhead: one process writes the token to its own pipe and reads it back
-    const [r0, w0] = yield* t.pipe();
-    const o0 = t.rdtsc();
-    for (let i = 0; i < iterations; i++) {
-      yield* t.write(w0, 4);
-      yield* t.read(r0, 4);
-    }
-    const overhead = (t.rdtsc() - o0) / iterations;
+  description: "lmbench lat_ctx -s 0 2: a token ring of `procs` processes over pipes, per switch, minus the single-process pipe overhead",
+  params: { iterations: 5_000, procs: 2 },
+  *main(t, { iterations, procs }) {
+    if (!(procs >= 2) || procs !== Math.floor(procs)) throw new Error(`procs must be an integer >= 2, not ${procs}`);
+    const warm = 8;
 
-    const [ra, wa] = yield* t.pipe(); // parent -> child
-    const [rb, wb] = yield* t.pipe(); // child -> parent
-    yield* t.fork(function* (c) {
-      for (let i = 0; i < iterations; i++) {
-        yield* c.read(ra, 4);
-        yield* c.write(wb, 4);
+    // benchmp(initialize_overhead, benchmark_overhead): create_pipes(), then write+read on each pipe in turn
+    const p: [number, number][] = [];
+    for (let j = 0; j < procs; j++) p.push(yield* t.pipe());
+    function* overheadLoop(n: number) {
+      let i = 0;
+      while (n-- > 0) {
+        yield* t.write(p[i]![1], 4);
+        yield* t.read(p[i]![0], 4);
+        if (++i === procs) i = 0;
       }
-    });
-    const start = t.rdtsc();
-    for (let i = 0; i < iterations; i++) {
-      yield* t.write(wa, 4);
-      yield* t.read(rb, 4);
     }
-    const perPass = (t.rdtsc() - start) / iterations;
-    yield* t.wait();
-    // each pass is two switches and two write+read pairs
-    const ctx = (perPass - 2 * overhead) / 2;
-    t.report("context switch", ctx / t.mhz, "us");
+    yield* overheadLoop(warm);
+    const o0 = t.rdtsc();
+    yield* overheadLoop(iterations);
+    const overhead = (t.rdtsc() - o0) / iterations;
+    // cleanup_overhead(): close the pipes
+    for (const [r, w] of p) {
+      yield* t.close(r);
+      yield* t.close(w);
+    }
+
+    // benchmp(initialize, benchmark): fresh pipes and procs - 1 daemons
+    const q: [number, number][] = [];
+    for (let j = 0; j < procs; j++) q.push(yield* t.pipe());
+    const passes = 1 + warm + iterations; // once around, the warm-up interval, the timed interval
+    for (let i = 1; i < procs; i++) {
+      const rd = q[i - 1]![0], wr = q[i]![1];
+      yield* t.fork(function* (c) {
+        // doit(p[i-1][0], p[i][1])
+        for (let k = 0; k < passes; k++) {
+          yield* c.read(rd, 4);
+          yield* c.write(wr, 4);
+        }
+        yield* c.exit(1);
+      });
+    }
+    function* ring(n: number) {
+      while (n-- > 0) {
+        yield* t.write(q[0]![1], 4);
+        yield* t.read(q[procs - 1]![0], 4);
+      }
+    }
+    yield* ring(1); // create_daemons: once around the loop
+    yield* ring(warm);
+    const start = t.rdtsc();
+    yield* ring(iterations);
+    const pass = (t.rdtsc() - start) / iterations;
+    for (let i = 1; i < procs; i++) yield* t.wait();
+
+    const ctx = pass / procs - overhead;
+    t.report(`${procs}p/0K ctxsw`, ctx / t.mhz, "us");
+    t.report("size=0k ovr", overhead / t.mhz, "us");
     t.report("context switch cycles", ctx, "cycles");
     t.report("pipe overhead", overhead, "cycles");
   },
