@@ -8,9 +8,12 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cac } from "cac";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PLUGIN_API_VERSION, type RunResult } from "@siglab/core";
 import { runExperimentArgs } from "../src/commands/run.js";
+import { registerSuiteCommand } from "../src/commands/suite.js";
+import { registerUmlSuite } from "../src/commands/suite-uml.js";
 import { hostCount, stopSandbox } from "../src/run/host.js";
 import { parseJobs, parseShard, ProgressLine, runSpecs } from "../src/run/parallel.js";
 
@@ -135,34 +138,47 @@ describe("the progress line", () => {
 });
 
 describe("the CLI", () => {
-  it("run --json: --jobs 2 prints the bytes of runs one at a time and nothing on stderr off a terminal; --shard prints its slice", async () => {
-    const args = ["run", "lat_syscall", "--cpu", "p4-northwood@2200", "--cpu", "p6-coppermine@1000", "--baseline", "--variant", "sysenter", "--sweep", "iterations=100,200", "--json"];
-    // runs one at a time, in this process: what --jobs 1 prints
+  it("run --json --jobs 2 --shard 2/3 prints the slice's runs as one at a time would, in run order, and nothing on stderr off a terminal", async () => {
+    // every run one at a time, in this process: what --jobs 1 computes
     const one = await runExperimentArgs("lat_syscall", { cpu: ["p4-northwood@2200", "p6-coppermine@1000"], baseline: true, variant: "sysenter", sweep: "iterations=100,200", jobs: 1 });
     stopSandbox();
-    const b = siglab([...args, "--jobs", "2"]);
+    const b = siglab(["run", "lat_syscall", "--cpu", "p4-northwood@2200", "--cpu", "p6-coppermine@1000", "--baseline", "--variant", "sysenter", "--sweep", "iterations=100,200", "--json", "--jobs", "2", "--shard", "2/3"]);
     expect(b.code, b.err).toBe(0);
-    expect(b.out).toBe(JSON.stringify({ runs: one }, null, 2) + "\n");
     expect(b.err).toBe("");
-    const s = siglab([...args, "--shard", "2/3"]);
-    expect(s.code, s.err).toBe(0);
-    const doc = JSON.parse(s.out) as { shard: unknown; runs: RunResult[] };
-    expect(doc.shard).toEqual({ index: 2, count: 3, totalRuns: 8, runs: [2, 5, 8] });
-    expect(JSON.stringify(doc.runs)).toBe(JSON.stringify([one[1], one[4], one[7]]));
+    expect(b.out).toBe(JSON.stringify({ shard: { index: 2, count: 3, totalRuns: 8, runs: [2, 5, 8] }, runs: [one[1], one[4], one[7]] }, null, 2) + "\n");
   }, 240_000);
 
-  it("suite examples takes --jobs and --shard; other suites refuse them; bad values exit 2", () => {
-    const a = siglab(["suite", "examples", "--json", "--shard", "1/11", "--jobs", "2"]);
+  it("suite examples takes --jobs and --shard; other suites refuse them", async () => {
+    const cli = cac("siglab");
+    registerUmlSuite();
+    registerSuiteCommand(cli);
+    const suite = async (args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const w = vi.spyOn(process.stdout, "write").mockImplementation((s) => (out.push(String(s)), true));
+      const e = vi.spyOn(console, "error").mockImplementation((s) => void err.push(String(s)));
+      try {
+        cli.parse(["node", "siglab", "suite", ...args], { run: false });
+        await cli.runMatchedCommand();
+      } finally {
+        w.mockRestore();
+        e.mockRestore();
+      }
+      const code = Number(process.exitCode ?? 0);
+      process.exitCode = 0;
+      return { code, out: out.join(""), err: err.join("\n") };
+    };
+    const a = await suite(["examples", "--json", "--shard", "1/11", "--jobs", "2"]);
     expect(a.code, a.err).toBe(0);
     const doc = JSON.parse(a.out) as { shard: { runs: number[]; totalRuns: number }; runs: RunResult[] };
     expect(doc.shard.runs).toEqual([1, 12]);
     expect(doc.runs.map((r) => r.workload)).toEqual(["gc_barrier", "sa_nofp_hazard"]);
-    const u = siglab(["suite", "uml", "--jobs", "2"]);
+    const u = await suite(["uml", "--jobs", "2"]);
     expect(u.code).toBe(2);
-    expect(u.err).toMatch(/--jobs has no effect on suite uml/);
-    const z = siglab(["run", "lat_syscall", "--jobs", "0"]);
+    expect(u.err).toMatch(/siglab: --jobs has no effect on suite uml \(it runs its runs one after another; --jobs and --shard apply to suite examples\)/);
+    const z = await suite(["examples", "--shard", "12/11"]);
     expect(z.code).toBe(2);
-    expect(z.err).toMatch(/siglab: --jobs: expected the number of runs to run at a time, a whole number from 1 to 256, got '0'/);
+    expect(z.err).toMatch(/siglab: --shard: expected i\/n/);
   }, 240_000);
 
   it.skipIf(process.platform !== "linux")("with --jobs 2 every host process is locked down like the one host, and all die with the CLI", async () => {
