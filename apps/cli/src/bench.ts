@@ -76,7 +76,7 @@ if (want("sweep")) {
     const failed = results.find((r) => r.error);
     if (failed) throw new Error(`sweep: ${failed.error!.message}`);
     const json = JSON.stringify(results);
-    if (reference && json !== reference) throw new Error(`sweep: --jobs ${jobs} gave other results than --jobs 1`);
+    if (reference && json !== reference) throw new Error(`sweep: --jobs ${jobs} gave other results than --jobs 1 (a bug, unless the sources changed while the bench ran: each pool builds the host from the sources of its start)`);
     reference = json;
     line(`sweep throughput --jobs ${jobs}`, specs.length / s, "runs/s");
   }
