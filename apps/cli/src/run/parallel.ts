@@ -130,6 +130,7 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
       } finally {
         running--;
       }
+      if (failed) return; // the command is failing: nothing more is reported
       results[i] = r;
       have[i] = true;
       done++;
