@@ -262,7 +262,12 @@ export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
 
 export function sys_kill(k: Kernel, sender: Task, pid: number, sig: number, code = SI_USER): number {
   k.run("sys_kill");
-  if (sig === 0) return k.tasks.has(pid) ? 0 : -ESRCH;
+  if (sig === 0) {
+    const p = k.tasks.get(pid);
+    if (!p || p.state === "dead") return -ESRCH;
+    k.run("send_sig_info.probe");
+    return 0;
+  }
   // kill(pid) targets the thread-group leader (2.4: the task with that pid)
   const t = k.tasks.get(pid);
   if (!t || t.state === "dead") return -ESRCH;

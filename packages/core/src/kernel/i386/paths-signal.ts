@@ -20,6 +20,17 @@ export const SIGNAL_PATHS: PathDef[] = [
     ],
   },
   {
+    // kill(pid, 0): kill_proc_info and send_sig_info's checks, then "The null signal is a
+    // permissions and process existence probe. No signal is actually delivered."
+    name: "send_sig_info.probe",
+    phase: "signal.send",
+    ops: [
+      op("kill_proc_info", "alu", 6, "find_task_by_pid: pidhash lookup"),
+      op("send_sig_info", "alu", 8, "bad_signal permission check (uid/euid/session)"),
+      op("send_sig_info", "alu", 1, "if (!sig || !t->sig) goto out_nolock"),
+    ],
+  },
+  {
     name: "sigqueue_alloc",
     phase: "signal.send",
     ops: [
