@@ -114,7 +114,7 @@ export function exampleParams(id: string): Promise<Record<string, ParamValue>> {
  * sandbox always has every built-in plugin; `available` (plugin ids) narrows what a request may
  * name, for callers that treat some plugins as not built.
  */
-export async function runExample(req: RunRequest, profiles: readonly CpuProfileFile[], available?: readonly string[]): Promise<RunResult> {
+export async function runExample(req: RunRequest, profiles: readonly CpuProfileFile[], available?: readonly string[], seed = 1): Promise<RunResult> {
   const missing = available && (req.variants ?? []).find((v) => !available.includes(v.id));
   if (missing) throw new Error(`${describeRun(req)}: plugin error: unknown plugin '${missing.id}' (available: ${available!.join(", ") || "none"})`);
   const r = await calibrationHost().run({
@@ -123,7 +123,7 @@ export async function runExample(req: RunRequest, profiles: readonly CpuProfileF
       cpu: { id: req.cpu, mhz: req.mhz },
       variants: req.variants ?? [],
       params: req.params ?? {},
-      seed: 1,
+      seed,
     },
     plugins: [],
     profiles: profiles.filter((p) => p.id === req.cpu),

@@ -24,11 +24,28 @@ export function withWhatIfs(profiles: CpuProfileFile[]): CpuProfileFile[] {
 export async function evaluateTarget(t: Target, profiles: CpuProfileFile[], available?: readonly string[]): Promise<TargetEval> {
   const all = withWhatIfs(profiles);
   const results: RunResult[] = [];
-  for (const m of t.runs) results.push(await runExample(m, all, available));
-  const parts = results.map((r, i) => metricOf(r, t.runs[i]!.metric, t.runs[i]!));
+  const parts: number[] = [];
+  for (const m of t.runs) {
+    const n = m.repeat?.n ?? 1;
+    const values: number[] = [];
+    for (let seed = 1; seed <= n; seed++) {
+      const r = await runExample(m, all, available, seed);
+      if (seed === 1) results.push(r);
+      values.push(metricOf(r, m.metric, m));
+    }
+    parts.push(combine(values, m.repeat?.combine ?? "median"));
+  }
   const simulated = t.how === "value" ? parts[0]! : t.how === "difference" ? parts[0]! - parts[1]! : parts[0]! / parts[1]!;
   const error = simulated - t.measured;
   return { simulated, error, relError: error / t.measured, parts, results };
+}
+
+/** lmbench's save_median (the middle value, or the mean of the middle two), or the plain mean. */
+export function combine(values: readonly number[], how: "median" | "mean"): number {
+  if (how === "mean") return values.reduce((a, b) => a + b, 0) / values.length;
+  const v = [...values].sort((a, b) => a - b);
+  const i = v.length >> 1;
+  return v.length % 2 ? v[i]! : (v[i - 1]! + v[i]!) / 2;
 }
 
 /** Whether the simulated value is within the target's tolerance (undefined: qualitative). */

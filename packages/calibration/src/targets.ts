@@ -12,6 +12,12 @@ export type TargetUnit = "cycles" | "us" | "ratio";
 /** One run of a target and the metric it reads. */
 export interface Measurement extends RunRequest {
   metric: string;
+  /**
+   * Repetitions with seeds 1..n (each a different phase of the timer tick against the loop), and
+   * how the source combined them: lmbench's benchmp reports the median of TRIES = 11
+   * (lib_timing.c save_median); Seaman averaged 3 runs. Absent: one run with seed 1.
+   */
+  repeat?: { n: number; combine: "median" | "mean" };
 }
 
 export interface Target {
@@ -51,13 +57,17 @@ function figureValue(id: string, key?: string): number {
 // (10 x 10,000 yields): fewer leave thread start-up in the LinuxThreads time; it is not fitted.
 const P3 = { cpu: "p6-coppermine", mhz: 820 }; // 306 cycles at 373.6 ns per iteration
 const P4 = { cpu: "p4-northwood", mhz: 2200 };
+/** lmbench's benchmp: the median of TRIES = 11 repetitions (bench.h, lib_timing.c set_results -> save_median). */
+const LMBENCH_TRIES = { n: 11, combine: "median" } as const;
 /** Morton's getpid loop: lat_syscall with call=getpid (its default is lmbench's getppid). */
 const GETPID = { workload: "lat_syscall", metric: "getpid", params: { iterations: 20_000, call: "getpid" } };
 /**
  * lmbench's lat_sig catch (bench_catch): the kill-and-catch loop minus a kill(me, 0) loop, so the
  * figure holds the delivery, the handler and sigreturn but not the kill() system call.
  */
-const SIG = { workload: "lat_sig_catch", params: { iterations: 4_000 }, metric: "Signal handler overhead" };
+const SIG = { workload: "lat_sig_catch", params: { iterations: 1_000 }, metric: "Signal handler overhead", repeat: LMBENCH_TRIES };
+/** "average of 3 runs" (figures.json) */
+const SEAMAN_RUNS = { n: 3, combine: "mean" } as const;
 /** Seaman does not name his machine: a 2002 desktop, the PIII at its default clock. */
 export const NGPT_CPU = { cpu: "p6-coppermine", mhz: 733 };
 const NO_FPU_SAVE = [{ id: SA_NOFP, options: { forceAll: true } }];
@@ -142,7 +152,7 @@ export function calibrationTargets(): Target[] {
       measured: figureValue("p4-lat-ctx-2p-0k"),
       unit: "us",
       how: "value",
-      runs: [{ workload: "lat_ctx", ...P4, metric: "2p/0K ctxsw" }],
+      runs: [{ workload: "lat_ctx", ...P4, metric: "2p/0K ctxsw", params: { iterations: 1_000 }, repeat: LMBENCH_TRIES }],
       tolerance: { relative: 0.05 },
       requires: [],
     },
@@ -182,8 +192,8 @@ export function calibrationTargets(): Target[] {
       unit: "ratio",
       how: "ratio",
       runs: [
-        { workload: "ngpt_yield", ...NGPT_CPU, metric: "wall time", variants: [{ id: NGPT }] },
-        { workload: "ngpt_yield", ...NGPT_CPU, metric: "wall time" },
+        { workload: "ngpt_yield", ...NGPT_CPU, metric: "wall time", variants: [{ id: NGPT }], repeat: SEAMAN_RUNS },
+        { workload: "ngpt_yield", ...NGPT_CPU, metric: "wall time", repeat: SEAMAN_RUNS },
       ],
       tolerance: { relative: 0.1 },
       requires: [NGPT],

@@ -1,2 +1,3 @@
 export * from "./experiment.js";
 export * from "./results.js";
+export * from "./repeat.js";

@@ -133,6 +133,8 @@ export class Kernel extends StateMap {
   private readonly queue: SimEvent[] = [];
   private seq = 0;
   readonly cyclesPerTick: number;
+  /** the cycle (mod cyclesPerTick) at which timer ticks come, drawn from the seed */
+  readonly tickPhase: number;
   private rng: number;
   #cancelCheck: (() => boolean | string) | undefined;
   /** set when the run is over: workload code may no longer act */
@@ -172,13 +174,31 @@ export class Kernel extends StateMap {
     this.cyclesPerTick = Math.round((profile.mhz * 1e6) / config.hz);
     this.maxSteps = config.maxSteps;
     this.maxCycles = config.maxCycles;
-    this.rng = (config.seed >>> 0) || 0x9e3779b9;
+    // murmur3's finaliser spreads neighbouring seeds (1, 2, 3 ... of --repeat) over the whole range
+    this.rng = fmix32(config.seed >>> 0) || 0x9e3779b9;
     for (const s of deps.syscalls) this.syscallTable.set(s.nr, s);
     const idleMm = new AddressSpace(0);
     this.idle = new Task(0, 0, 0, idleMm, new SignalStruct(), "swapper");
     this.current = this.idle;
     this.cpu.cpl = 0;
-    this.scheduleEvent(this.cyclesPerTick, "timer", () => this.timerTick());
+    // where the run starts within a timer period. A real process starts at a random phase of the
+    // tick, so which ticks land in a measured loop varies from run to run; seed s starts at phase
+    // frac((s - 1) * golden ratio): seed 1 on a tick boundary, consecutive seeds (--repeat)
+    // spread evenly over the period (a Weyl sequence)
+    this.tickPhase = Math.floor((((config.seed >>> 0) - 1) * GOLDEN_RATIO_FRACTION % 1 + 1) % 1 * this.cyclesPerTick);
+    this.scheduleEvent(this.nextTickAfter(0), "timer", () => this.timerTick());
+  }
+
+  /** The first timer tick after cycle `c` (ticks come every cyclesPerTick, at tickPhase). */
+  nextTickAfter(c: number): number {
+    const cpt = this.cyclesPerTick;
+    return this.tickPhase + (Math.floor((c - this.tickPhase) / cpt) + 1) * cpt;
+  }
+
+  /** schedule_timeout's wake-up: the first tick at or after `at`. */
+  tickAtOrAfter(at: number): number {
+    const cpt = this.cyclesPerTick;
+    return this.tickPhase + Math.ceil((at - this.tickPhase) / cpt) * cpt;
   }
 
   /** Path by name (compiled for this profile, cached). */
@@ -336,7 +356,7 @@ export class Kernel extends StateMap {
 
   /** IRQ0's do_timer: the next tick, expired timeouts, the Scheduler's timeslice accounting. */
   private timerTick(): void {
-    this.scheduleEvent(this.ex.cycles - (this.ex.cycles % this.cyclesPerTick) + this.cyclesPerTick, "timer", () => this.timerTick());
+    this.scheduleEvent(this.nextTickAfter(this.ex.cycles), "timer", () => this.timerTick());
     const t = this.current;
     // wake sleepers whose timeout expired (schedule_timeout is tick based)
     for (const s of this.tasks.values()) {
@@ -428,4 +448,17 @@ export class Kernel extends StateMap {
   recalcSigpending(t: Task): void {
     t.sigpending = t.pending.anyUnblocked(this.blockedOf(t));
   }
+}
+
+/** (sqrt(5) - 1) / 2: consecutive multiples are as evenly spread over [0, 1) as any sequence can be */
+const GOLDEN_RATIO_FRACTION = 0.6180339887498949;
+
+/** MurmurHash3's 32-bit finaliser: a bijection that mixes every input bit into every output bit. */
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }

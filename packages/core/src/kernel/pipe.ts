@@ -333,5 +333,5 @@ export function* sys_select(k: Kernel, t: Task, rfds: number[], wfds: number[], 
 
 /** schedule_timeout sleeps are tick based: wake at the first tick at or after the deadline. */
 export function roundUpToTick(k: Kernel, at: number): number {
-  return Math.ceil(at / k.cyclesPerTick) * k.cyclesPerTick;
+  return k.tickAtOrAfter(at);
 }
