@@ -4,7 +4,7 @@
  *   [--jobs N] [--shard i/n]`
  */
 import type { CAC, Command } from "cac";
-import { checkExperimentSize, expandExperiment, type ExperimentConfig, type RunResult, type VariantSpec, type ParamValue } from "@siglab/core";
+import { checkExperimentSize, DEFAULT_MAX_RUNS, expandExperiment, repeatSeeds, summarizeRepeats, type ExperimentConfig, type RepeatedRun, type RunResult, type VariantSpec, type ParamValue } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { resolveWorkload, runnableProfiles, UsageError } from "../catalog.js";
 import { formatPaths, formatRun } from "../format.js";
@@ -122,16 +122,43 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
   return { experiment, profiles: profiles.filter((p) => cpus.some((c) => c.id === p.id)), pluginDirs, maxRuns: limits.maxRuns };
 }
 
-/** The runs of `siglab run`'s arguments (the --shard slice of them), --jobs at a time, in run order. */
-export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>): Promise<{ results: RunResult[]; total: number; shard?: Shard }> {
+/** --repeat N: an integer from 1 to 1000 (each repetition is a run of its own). */
+export function parseRepeat(v: unknown): number {
+  if (v === undefined) return 1;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new UsageError(`--repeat: expected an integer from 1 to 1000, got '${String(v)}'`);
+  return n;
+}
+
+/**
+ * The runs of `siglab run`'s arguments (the --shard slice of them), --jobs at a time, in run order.
+ * With `repeat` > 1 each run is made `repeat` times with seeds seed, seed+1, ... (each puts the
+ * timer ticks at another phase) and summarised: every metric's min, median and max, the median
+ * as its value (lmbench reports the median of its 11 repetitions).
+ */
+export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>, repeat = 1): Promise<{ results: RunResult[]; total: number; shard?: Shard }> {
   // bad --jobs/--shard fail before anything is resolved or started
   const jobs = parseJobs(o["jobs"]);
   const shard = parseShard(o["shard"]);
   const { experiment, pluginDirs, maxRuns } = await resolveRunArgs(workloadArg, o);
   const specs = expandExperiment(experiment, maxRuns);
+  const cap = maxRuns ?? DEFAULT_MAX_RUNS;
+  if (specs.length * repeat > cap) throw new UsageError(`--repeat ${repeat} makes ${specs.length * repeat} runs, more than --max-runs (${cap})`);
   const picked = selectShard(specs.length, shard).map((k) => specs[k]!);
-  const results = await runSpecs(picked, (spec) => runInSandbox(spec, { pluginDirs: pluginDirs ?? [] }), { jobs });
+  const all = picked.flatMap((spec) => repeatSeeds(spec.seed, repeat).map((seed) => ({ ...spec, seed })));
+  const runs = await runSpecs(all, (spec) => runInSandbox(spec, { pluginDirs: pluginDirs ?? [] }), { jobs });
+  const results = repeat === 1 ? runs : picked.map((_, i) => summarizeRepeats(runs.slice(i * repeat, (i + 1) * repeat)));
   return { results, total: specs.length, ...(shard ? { shard } : {}) };
+}
+
+/** min / median / max of each metric of a repeated run. */
+function formatRepeat(r: RepeatedRun): string {
+  const rows = r.metrics.map((m) => `   ${m.name.padEnd(28)} ${fmtNum(m.min).padStart(12)} ${fmtNum(m.median).padStart(12)} ${fmtNum(m.max).padStart(12)}  ${m.unit}`);
+  return [`   over ${r.repeat.n} repetitions (seeds ${r.repeat.seeds[0]}..${r.repeat.seeds.at(-1)}): ${"min".padStart(13)} ${"median".padStart(12)} ${"max".padStart(12)}`, ...rows].join("\n");
+}
+
+function fmtNum(v: number): string {
+  return Math.abs(v) >= 1000 ? v.toFixed(1) : v.toPrecision(5);
 }
 
 export async function runExperimentArgs(workloadArg: string, o: Record<string, unknown>): Promise<RunResult[]> {
@@ -139,14 +166,17 @@ export async function runExperimentArgs(workloadArg: string, o: Record<string, u
 }
 
 export function registerRunCommand(cli: CAC): void {
-  addRunOptions(cli.command("run <workload>", "Run a workload (example id or .ts file) on CPUs x variant stacks")).action(async (workload: string, o: Record<string, unknown>) => {
+  addRunOptions(cli.command("run <workload>", "Run a workload (example id or .ts file) on CPUs x variant stacks"))
+    .option("--repeat <n>", "make each run n times with seeds seed..seed+n-1 (the timer tick's phase) and report min, median and max")
+    .action(async (workload: string, o: Record<string, unknown>) => {
     try {
-      const { results, total, shard } = await runExperimentSlice(workload, o);
+      const repeat = parseRepeat(o["repeat"]);
+      const { results, total, shard } = await runExperimentSlice(workload, o, repeat);
       const part = shard ? shardDescription(total, shard) : undefined;
       if (o["json"]) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
       else {
         if (part) console.log(part.text + "\n");
-        for (const r of results) console.log(formatRun(r) + (o["inspect"] ? "\n" + formatPaths(r, String(o["inspect"])) : "") + "\n");
+        for (const r of results) console.log(formatRun(r) + (repeat > 1 ? "\n" + formatRepeat(r as RepeatedRun) : "") + (o["inspect"] ? "\n" + formatPaths(r, String(o["inspect"])) : "") + "\n");
       }
       process.exitCode = results.some((r) => r.error) ? 1 : 0;
     } catch (e) {
