@@ -14,17 +14,34 @@ const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(2)}%`;
 const signed = (x: number) => `${x >= 0 ? "+" : ""}${fmt(x)}`;
 
 export function formatSuite(rows: readonly SuiteRow[]): string {
-  const head = ["  target", "unit", "measured", "simulated", "error", "tolerance", "status"];
+  const loo = rows.some((r) => r.looErrorPercent !== undefined);
+  const head = ["  target", "unit", "measured", "simulated", "error", ...(loo ? ["LOO error"] : []), "tolerance", "status"];
   const body = rows.map((r) => [
     `  ${r.id}`,
     r.unit,
     fmt(r.measured),
     r.simulated === null ? "-" : fmt(r.simulated),
     r.error === null ? "-" : r.unit === "cycles" ? `${signed(r.error)} (${pct(r.relError!)})` : pct(r.relError!),
+    ...(loo ? [looText(r)] : []),
     r.tolerance,
     r.status === "pending" ? r.note! : r.status.toUpperCase(),
   ]);
-  return table([head, ...body]);
+  const lines = [table([head, ...body])];
+  if (loo) {
+    lines.push(
+      "",
+      "  LOO error: the target simulated by a fit that left it out (the groups fitted to it at their starting",
+      "  values, the other groups as fitted). '(in-sample)': the target constrains no fitted group, nothing was",
+      "  fitted to it, so the leave-one-out error is the in-sample error.",
+    );
+  }
+  return lines.join("\n");
+}
+
+function looText(r: SuiteRow): string {
+  if (r.looErrorPercent === undefined || r.looErrorPercent === null) return "-";
+  const p = pct(r.looErrorPercent / 100);
+  return r.looGroups?.length ? p : `${p} (in-sample)`;
 }
 
 export function formatFit(r: FitResult): string {

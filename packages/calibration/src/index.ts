@@ -14,3 +14,4 @@ export { applyFitToSource, applyFitToText, baseSource, buildReport, serializeRep
 export { pendingReason, NGPT, NO_CLI_EXIT, SA_NOFP, SYSENTER } from "./plugins.js";
 export { builtinPluginIds, runExample, exampleParams, variantLabel, closeCalibrationHost, configureCalibrationHost, transpileExample, ExampleCompileError } from "./env.js";
 export { fsaveFramesProfile } from "./what-if.js";
+export { evaluateLoo, looGroups, looValues, measuredValuesOf, degreesOfFreedom, type LooEval } from "./loo.js";

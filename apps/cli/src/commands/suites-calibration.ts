@@ -1,6 +1,7 @@
 /**
  * `siglab suite calibration [--json]`: every calibration figure's workload on its CPU, measured vs
- * simulated (exit 1 if a non-pending target is missed). `siglab suite predictions [--json]`: the
+ * simulated (exit 1 if a non-pending target is missed); with --loo each target is also predicted by
+ * a fit that left it out (its groups at their starting values): `looErrorPercent` on every row. `siglab suite predictions [--json]`: the
  * simulator's figures for results kept for validation (no fitting, no assertions).
  * Both run the shipped workloads in the execution host (the same sandbox as every other run), with
  * the suite command's limits (--max-seconds, --max-steps, ...).
@@ -22,11 +23,12 @@ function withCalibrationHost(run: SuiteRunner): SuiteRunner {
 }
 
 async function calibrationSuite(_name: string, o: Record<string, unknown>): Promise<number> {
-  const rows = await runCalibrationSuite();
+  const loo = o["loo"] === true;
+  const rows = await runCalibrationSuite({ loo });
   const missed = missedRows(rows);
   if (o["json"]) process.stdout.write(JSON.stringify({ targets: rows, missed: missed.map((r) => r.id) }, null, 2) + "\n");
   else {
-    console.log("SigLab calibration targets (calibration/figures.json) on the shipped profiles\n");
+    console.log(`SigLab calibration targets (calibration/figures.json) on the shipped profiles${loo ? ", with leave-one-out errors" : ""}\n`);
     console.log(formatSuite(rows));
     const pending = rows.filter((r) => r.status === "pending").length;
     console.log(`\n${rows.length - pending} run, ${pending} pending, ${missed.length} missed${missed.length ? `: ${missed.map((r) => r.id).join(", ")}` : ""}`);
