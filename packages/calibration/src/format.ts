@@ -68,7 +68,7 @@ export function formatFit(r: FitResult): string {
 }
 
 export function formatPredictions(rows: readonly Prediction[]): string {
-  const head = ["  workload", "cpu", "variants", "metric", "value", "unit"];
+  const head = ["  workload", "cpu", "variants", "metric", "value", "unit", "fitted groups it runs"];
   const body = rows.map((p) => [
     `  ${p.workload}`,
     p.cpu,
@@ -76,6 +76,7 @@ export function formatPredictions(rows: readonly Prediction[]): string {
     p.metric,
     p.pending ? p.note ?? "pending" : fmt(p.value!),
     p.pending ? "" : p.unit,
+    p.pending ? "" : [...new Set(p.fittedParams.map((f) => f.group))].join(", ") || "none",
   ]);
   const notes = [...new Set(rows.filter((p) => !p.pending && p.note).map((p) => p.note!))];
   return [table([head, ...body]), ...notes.map((n) => `  note: ${n}`)].join("\n");

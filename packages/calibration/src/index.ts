@@ -8,7 +8,7 @@ export { fit, fmt, type FitResult, type GroupFit, type FitOptions, type GroupSta
 export { candidateProfiles, withCosts, type CostValues } from "./candidate.js";
 export { evaluateTarget, withinTolerance, toleranceText, type TargetEval } from "./measure.js";
 export { runCalibrationSuite, missedRows, type SuiteRow, type RowStatus, type SuiteOptions } from "./suite.js";
-export { runPredictions, predictionSpecs, type Prediction, type PredictionOptions } from "./predictions.js";
+export { runPredictions, predictionSpecs, fittedParamsOf, executedOps, type Prediction, type PredictionOptions, type FittedParam } from "./predictions.js";
 export { phaseBreakdowns, opCycles, type Breakdown, type Share } from "./breakdown.js";
 export { applyFitToSource, applyFitToText, baseSource, buildReport, serializeReport, type CalibrationReport } from "./provenance.js";
 export { pendingReason, NGPT, NO_CLI_EXIT, SA_NOFP, SYSENTER } from "./plugins.js";

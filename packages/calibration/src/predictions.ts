@@ -4,7 +4,8 @@
  * default parameters on the shipped profiles; fits nothing and asserts nothing about values.
  */
 import type { ParamValue, RunResult, VariantSpec } from "@siglab/core";
-import { BUILTIN_PROFILE_FILES, type CpuProfileFile } from "@siglab/cpu-profiles";
+import { BUILTIN_PROFILE_FILES, type CpuProfileFile, type OpClass } from "@siglab/cpu-profiles";
+import { FIT_GROUPS } from "./plan.js";
 import { builtinPluginIds, exampleParams, runExample, type RunRequest } from "./env.js";
 import { NGPT, NO_CLI_EXIT, pendingReason, SA_NOFP, SYSENTER } from "./plugins.js";
 import { NGPT_CPU } from "./targets.js";
@@ -19,6 +20,64 @@ export interface Prediction {
   unit: string;
   pending: boolean;
   note?: string;
+  /**
+   * The fitted profile parameters this prediction's runs execute: every op class of a fit group
+   * (plan.ts) of the run's CPU that a path the runs executed uses, directly or through a cost
+   * defined relative to it (`via`: the executed ops that follow it, e.g. the PIII's sysenter
+   * follows the fitted int_gate). Empty when the prediction depends on no fitted cost (or is pending).
+   */
+  fittedParams: FittedParam[];
+}
+
+export interface FittedParam {
+  /** the fitted op class */
+  op: string;
+  /** its fit group (plan.ts) */
+  group: string;
+  /** the profile that defines it */
+  profile: string;
+  /** whether a run executed the op itself */
+  executed: boolean;
+  /** executed ops whose cost is defined relative to this one (they move with it) */
+  via?: string[];
+}
+
+/** The op classes a run executed: every op of every path that ran at least once. */
+export function executedOps(r: RunResult): Set<string> {
+  const out = new Set<string>();
+  for (const p of r.paths) if (p.count > 0) for (const o of p.ops) out.add(o.op);
+  return out;
+}
+
+/**
+ * The fitted parameters a set of runs depends on: the fit groups' ops of each run's CPU (the
+ * groups' profile is the CPU the run names) that the run executed, or that a cost it executed is
+ * defined relative to (chains followed).
+ */
+export function fittedParamsOf(results: readonly RunResult[], profiles: readonly CpuProfileFile[]): FittedParam[] {
+  const found = new Map<string, { p: FittedParam; via: Set<string> }>();
+  for (const r of results) {
+    const profile = profiles.find((p) => p.id === r.cpu.id);
+    const groupOf = (op: string) => FIT_GROUPS.find((g) => g.profile === r.cpu.id && op in g.start);
+    for (const executed of executedOps(r)) {
+      const seen = new Set<string>();
+      // the executed op, then the ops its cost follows (relativeTo chains)
+      for (let op: string | undefined = executed; op !== undefined && !seen.has(op); op = profile?.costs[op as OpClass]?.relativeTo?.op) {
+        seen.add(op);
+        const g = groupOf(op);
+        if (!g) continue;
+        const key = `${g.profile}\0${op}`;
+        const e = found.get(key) ?? { p: { op, group: g.id, profile: g.profile, executed: false }, via: new Set<string>() };
+        if (op === executed) e.p.executed = true;
+        else e.via.add(executed);
+        found.set(key, e);
+      }
+    }
+  }
+  const order = (p: FittedParam) => FIT_GROUPS.findIndex((g) => g.id === p.group);
+  return [...found.values()]
+    .map(({ p, via }) => (via.size ? { ...p, via: [...via].sort() } : p))
+    .sort((a, b) => order(a) - order(b) || a.op.localeCompare(b.op));
 }
 
 interface PredictionSpec {
@@ -120,6 +179,7 @@ async function prediction(s: PredictionSpec, profiles: CpuProfileFile[], availab
     value: null,
     unit: s.unit,
     pending: false,
+    fittedParams: [],
   };
   if (s.note) row.note = s.note;
   const pending = pendingReason(s.requires, available);
@@ -127,10 +187,13 @@ async function prediction(s: PredictionSpec, profiles: CpuProfileFile[], availab
   const params = { ...(s.params ?? {}) };
   if (iterations !== undefined && "iterations" in (await exampleParams(s.workload))) params["iterations"] = iterations;
   const req: RunRequest = { workload: s.workload, cpu: s.cpu, mhz: s.mhz, variants: s.variants, params };
-  const v = metricValue(await runExample(req, profiles, available), s, req);
+  const results = [await runExample(req, profiles, available)];
+  const v = metricValue(results[0]!, s, req);
   if (s.how === "ratio") {
     const base: RunRequest = { ...req, variants: [] };
-    row.value = v / metricValue(await runExample(base, profiles, available), s, base);
+    results.push(await runExample(base, profiles, available));
+    row.value = v / metricValue(results[1]!, s, base);
   } else row.value = v;
+  row.fittedParams = fittedParamsOf(results, profiles);
   return row;
 }

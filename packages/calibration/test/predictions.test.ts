@@ -1,6 +1,6 @@
 // The predictions suite asserts nothing about values; this checks its shape with short runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinPluginIds, closeCalibrationHost, runPredictions, type Prediction } from "../src/index.js";
+import { builtinPluginIds, closeCalibrationHost, FIT_GROUPS, runPredictions, type Prediction } from "../src/index.js";
 
 afterAll(closeCalibrationHost);
 
@@ -40,5 +40,24 @@ describe("predictions suite", () => {
         expect(r.note).toMatch(/^pending \(plugin .* not built\)$/);
       } else expect(Number.isFinite(r.value)).toBe(true);
     }
+  });
+
+  it("lists the fitted parameters each prediction's runs execute", () => {
+    const fittedOps = new Set(FIT_GROUPS.flatMap((g) => Object.keys(g.start).map((op) => `${g.id}:${g.profile}:${op}`)));
+    for (const r of rows) {
+      expect(Array.isArray(r.fittedParams), `${r.workload} ${r.cpu}`).toBe(true);
+      for (const f of r.fittedParams) {
+        expect(fittedOps.has(`${f.group}:${f.profile}:${f.op}`)).toBe(true);
+        expect(r.cpu.startsWith(`${f.profile}@`)).toBe(true);
+        expect(f.executed || (f.via?.length ?? 0) > 0).toBe(true);
+      }
+    }
+    // no fitted cost on the K7 or the P54C: nothing to depend on
+    for (const r of rows.filter((x) => /^(k7-palomino|p5-p54c)@/.test(x.cpu))) expect(r.fittedParams, `${r.workload} ${r.cpu}`).toEqual([]);
+    // a PIII system call runs the fitted gate; a P4 signal its fitted FP conversion
+    const p3 = rows.find((x) => x.workload === "lat_syscall" && x.cpu === "p6-coppermine@1000" && x.unit === "us")!;
+    expect(p3.fittedParams.filter((f) => f.executed).map((f) => f.op)).toEqual(expect.arrayContaining(["int_gate", "iret_user"]));
+    const p4 = rows.find((x) => x.workload === "lat_sig_catch" && x.cpu === "p4-northwood@2400")!;
+    expect(p4.fittedParams.map((f) => f.group)).toContain("p4-signal-fpu");
   });
 });
