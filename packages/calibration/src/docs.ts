@@ -9,8 +9,9 @@ import { fmt } from "./fit.js";
 import { candidateProfiles } from "./candidate.js";
 import { evaluateTarget } from "./measure.js";
 import { groupValues, isLargeCorrection, FIT_GROUPS, SCALE_BOUNDS, type FitGroup } from "./plan.js";
+import { degreesOfFreedom, measuredValuesOf } from "./loo.js";
 import { runCalibrationSuite, type SuiteRow } from "./suite.js";
-import { getTarget } from "./targets.js";
+import { calibrationTargets, getTarget } from "./targets.js";
 
 export const DOC_BEGIN = "<!-- generated:calibration begin (packages/calibration/scripts/gen-docs.ts) -->";
 export const DOC_END = "<!-- generated:calibration end -->";
@@ -58,6 +59,31 @@ function targets(rows: readonly SuiteRow[]): string {
   return out.join("\n");
 }
 
+const signedPct = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}%`;
+
+/** The leave-one-out table and the degrees of freedom (rows from the suite run with `loo`). */
+function leaveOneOut(rows: readonly SuiteRow[]): string {
+  const ts = calibrationTargets();
+  const d = degreesOfFreedom(ts);
+  const checked = ts.filter((t) => t.tolerance && !rows.find((r) => r.id === t.id)?.looGroups?.length).map((t) => `\`${t.id}\``);
+  const qualitative = ts.filter((t) => !t.tolerance).map((t) => `\`${t.id}\``);
+  const out = [
+    `**Degrees of freedom:** ${d.parameters} free parameters are fitted to ${d.constraining} independent measured values (${[...new Set(FIT_GROUPS.flatMap((g) => measuredValuesOf(getTarget(g.target))))].map((v) => `\`${v}\``).join(", ")}): ${d.constraining - d.parameters} left over, so the in-sample fit is exact by construction and says nothing about the model. ${checked.length} more quantitative ${checked.length === 1 ? "figure is" : "figures are"} checked, not fitted (${checked.join(", ")}), and ${qualitative.length} qualitative ${qualitative.length === 1 ? "one" : "ones"} reported (${qualitative.join(", ")}).`,
+    "",
+    "| target | measured | leave-one-out simulated | **leave-one-out error** | left at starting values | in-sample error |",
+    "|---|---|---|---|---|---|",
+  ];
+  for (const r of rows) {
+    if (r.looErrorPercent === undefined || r.looErrorPercent === null) {
+      out.push(`| \`${r.id}\` | ${fmt(r.measured)} ${r.unit} | — | — | ${r.note ?? "pending"} | — |`);
+      continue;
+    }
+    const groups = r.looGroups?.length ? r.looGroups.join(", ") : "none: nothing is fitted to it (LOO = in-sample)";
+    out.push(`| \`${r.id}\` | ${fmt(r.measured)} ${r.unit} | ${fmt(r.looSimulated!)} ${r.unit} | **${signedPct(r.looErrorPercent)}** | ${groups} | ${signedPct(r.relError! * 100)} |`);
+  }
+  return out.join("\n");
+}
+
 /** For a group left at its starting values: the figure at the scale bounds and with its ops at 0. */
 async function outOfReach(sources: readonly CpuProfileSource[]): Promise<string> {
   const out: string[] = [];
@@ -85,7 +111,7 @@ function breakdown(b: Breakdown): string {
 
 /** Runs the suite, the out-of-reach checks and the breakdowns in the execution host (one run at a time). */
 export async function generatedSection(): Promise<string> {
-  const rows = await runCalibrationSuite();
+  const rows = await runCalibrationSuite({ loo: true });
   const reach = await outOfReach(BUILTIN_PROFILE_SOURCES);
   const breakdowns = await phaseBreakdowns();
   return [
@@ -95,7 +121,11 @@ export async function generatedSection(): Promise<string> {
     "",
     parameters(BUILTIN_PROFILE_SOURCES),
     "",
-    "### The calibration suite on the shipped profiles",
+    "### Leave-one-out: each figure predicted by a fit that did not see it",
+    "",
+    leaveOneOut(rows),
+    "",
+    "### The calibration suite on the shipped profiles (in-sample)",
     "",
     targets(rows),
     "",
