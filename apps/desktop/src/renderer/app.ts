@@ -231,6 +231,8 @@ export class App {
       source: () => this.editor.getValue(),
       setSource: (text: string) => this.editor.getModel()?.setValue(text),
       elementPoint: (chartId: string, datasetIndex: number, index: number) => this.results.elementPoint(chartId, datasetIndex, index),
+      /** the tallest segment of a stacked bar (a click lands on it whatever the phase mix) */
+      largestDataset: (chartId: string, index: number) => this.results.largestDataset(chartId, index),
       /** the results on screen, as the execution host returned them */
       results: () => this.results.currentResults,
       /** milliseconds from creating each sandbox worker to its "ready" */

@@ -98,6 +98,21 @@ export class ResultsView {
   }
 
   /** Client coordinates of a bar/point of a rendered chart (for tests), or null. */
+  /** The dataset with the largest value at `index` (the tallest segment of a stacked bar), or -1. */
+  largestDataset(chartId: string, index: number): number {
+    const chart = this.chart(chartId);
+    let best = -1;
+    let value = -Infinity;
+    chart?.data.datasets.forEach((d, i) => {
+      const v = Number((d.data as unknown[])[index] ?? 0);
+      if (v > value) {
+        value = v;
+        best = i;
+      }
+    });
+    return best;
+  }
+
   elementPoint(chartId: string, datasetIndex: number, index: number): { x: number; y: number } | null {
     const chart = this.chart(chartId);
     const el = chart?.getDatasetMeta(datasetIndex).data[index];
