@@ -291,6 +291,23 @@ describe("siglab export csv|trace", () => {
     expect(() => exportFromBundle("xml", file, {}, deps())).toThrow(/format must be csv or trace/);
   });
 
+  it("refuses a trace of a bundle without a timeline (instead of writing an empty one)", async () => {
+    const file = join(root, "work", "no-timeline.siglab");
+    const untimed = deps({
+      async runInSandbox(spec) {
+        const r = fakeResult(spec, 0);
+        delete r.timeline;
+        return r;
+      },
+    });
+    expect(await bundleExport("lat_sig_catch", { ...exportArgs, o: file }, untimed)).toBe(0);
+    const trace = join(root, "work", "empty.json");
+    err = [];
+    expect(exportFromBundle("trace", file, { o: trace }, deps())).toBe(1);
+    expect(err.join("\n")).toMatch(/no-timeline\.siglab: no run recorded a timeline; export the bundle with --timeline/);
+    expect(existsSync(trace)).toBe(false);
+  });
+
   it("is reachable through cac", async () => {
     const file = await exportBundle();
     const cli = cac("siglab");

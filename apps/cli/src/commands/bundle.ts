@@ -33,7 +33,7 @@ import {
   type BundlePluginInput,
 } from "@siglab/core/bundle/index.js";
 import { expandExperiment, type ExperimentConfig, type RunResult, type RunSpec } from "@siglab/core/common/index.js";
-import { toCsv, toPerfettoTrace } from "@siglab/core/export/index.js";
+import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export/index.js";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import type { PluginSource } from "@siglab/core/host/protocol.js";
 import {
@@ -372,6 +372,12 @@ export function exportFromBundle(format: string | undefined, file: string | unde
   const outOpts = outputOptions(options, [file]);
   if (typeof out === "string" && out) checkOutputTarget(out, outOpts);
   const b = openBundleFile(file);
+  if (format === "trace" && hasNoTimeline(b.results)) {
+    // an empty trace would open as a blank screen: say what to do instead of writing one
+    io(deps).error(`siglab export trace: ${file}: no run recorded a timeline; export the bundle with --timeline`);
+    return 1;
+  }
+  if (format === "trace") for (const line of truncatedTimelines(b.results)) io(deps).error(`siglab export trace: ${file}: ${line} (the timeline is bounded; the trace says so too)`);
   const text = format === "csv" ? toCsv(b.results) : JSON.stringify(toPerfettoTrace(b.results)) + "\n";
   if (typeof out === "string" && out) {
     writeOutputFile(out, text, outOpts);

@@ -72,6 +72,8 @@ export class Executor {
   /** called at an op boundary in kernel mode with IF=1 when an event is due */
   irqHook: () => void = () => {};
   timeline: TimelineEvent[] | null = null;
+  /** events past TIMELINE_LIMIT that were not recorded (reported as counters["timeline.dropped"]) */
+  timelineDropped = 0;
   timelineTask = 0;
   private inIrq = false;
 
@@ -158,7 +160,10 @@ export class Executor {
 
   private record(name: string, phaseIdx: number, start: number): void {
     const tl = this.timeline!;
-    if (tl.length >= TIMELINE_LIMIT) return;
+    if (tl.length >= TIMELINE_LIMIT) {
+      this.timelineDropped++;
+      return;
+    }
     const phase = this.phases.names[phaseIdx]!;
     tl.push({ task: this.timelineTask, kind: phase === "signal.handler" ? "handler" : phase === "user" ? "user" : phase === "idle" ? "idle" : "kernel", name, phase, start, end: this.cycles });
   }

@@ -64,9 +64,23 @@ export function toPerfettoTrace(results: RunResult[]): TraceFile {
       }
     }
   });
-  return {
-    traceEvents,
-    displayTimeUnit: "ns",
-    otherData: { generator: "SigLab", runs: String(results.length), timeUnit: "µs at each run's simulated clock" },
-  };
+  const otherData: Record<string, string> = { generator: "SigLab", runs: String(results.length), timeUnit: "µs at each run's simulated clock" };
+  const cut = truncatedTimelines(results);
+  if (cut.length) otherData["truncated"] = cut.join("; ");
+  return { traceEvents, displayTimeUnit: "ns", otherData };
+}
+
+/** Runs whose timeline stopped at the recording limit: "run N: K events after the first L not recorded". */
+export function truncatedTimelines(results: readonly RunResult[]): string[] {
+  const out: string[] = [];
+  results.forEach((r, i) => {
+    const dropped = r.counters?.["timeline.dropped"];
+    if (dropped) out.push(`run ${i + 1}: ${dropped.toLocaleString("en")} events after the first ${(r.timeline?.length ?? 0).toLocaleString("en")} not recorded`);
+  });
+  return out;
+}
+
+/** True when no run of the bundle recorded a timeline (a trace of it would be empty). */
+export function hasNoTimeline(results: readonly RunResult[]): boolean {
+  return results.every((r) => !r.timeline || r.timeline.length === 0);
 }

@@ -226,6 +226,8 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     const counters: Record<string, number> = {};
     for (const key of Object.keys(k.counters).sort()) if (key !== "signals.queued_now") counters[key] = k.counters[key]!;
     counters["tlb.misses.total"] = k.cpu.tlb.misses;
+    // a timeline is bounded: say how much of it is missing rather than stop without a word
+    if (k.ex.timelineDropped) counters["timeline.dropped"] = k.ex.timelineDropped;
     started.counters = counters;
     started.findings = k.findings;
     started.paths = k.paths.all().filter((p) => p.count > 0).map((p) => p.stat(k!.phases.names));
