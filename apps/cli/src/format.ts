@@ -16,9 +16,39 @@ function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n");
 }
 
-export function formatRun(r: RunResult, opts: { phases?: boolean } = {}): string {
+/** The parameters whose values differ between the runs (a sweep's parameter), in name order. */
+export function differingParams(results: readonly RunResult[]): string[] {
+  const keys = new Set(results.flatMap((r) => Object.keys(r.params ?? {})));
+  return [...keys].sort().filter((k) => new Set(results.map((r) => JSON.stringify(r.params?.[k]))).size > 1);
+}
+
+function paramLabel(r: RunResult, keys: readonly string[]): string {
+  return keys.map((k) => `${k}=${String(r.params?.[k])}`).join(", ");
+}
+
+/**
+ * The end of a sweep's text output: one row per run (CPU, stack, the swept values) and a column
+ * per metric of the first run (at most 5), so the sweep reads as one table.
+ */
+export function formatSweepSummary(results: readonly RunResult[]): string {
+  const keys = differingParams(results);
+  const metrics = (results[0]?.metrics ?? []).slice(0, 5);
+  const head = ["   run", ...metrics.map((m) => `${m.name} (${m.unit})`)];
+  const rows = results.map((r, i) => [
+    `   ${i + 1}. ${r.cpu.id}@${r.cpu.mhz} ${variantLabel(r)}${keys.length ? ` ${paramLabel(r, keys)}` : ""}`,
+    ...metrics.map((m) => {
+      if (r.error) return "error";
+      const v = r.metrics.find((x) => x.name === m.name)?.value;
+      return v === undefined ? "-" : fmt(v);
+    }),
+  ]);
+  return [`summary of ${results.length} runs${keys.length ? ` (swept: ${keys.join(", ")})` : ""}:`, table([head, ...rows])].join("\n");
+}
+
+export function formatRun(r: RunResult, opts: { phases?: boolean; sweep?: readonly string[] } = {}): string {
   const out: string[] = [];
-  out.push(`== ${r.workload} on ${r.cpu.id}@${r.cpu.mhz} MHz, ${variantLabel(r)} (seed ${r.seed})`);
+  const swept = opts.sweep?.length ? `, ${paramLabel(r, opts.sweep)}` : "";
+  out.push(`== ${r.workload} on ${r.cpu.id}@${r.cpu.mhz} MHz, ${variantLabel(r)}${swept} (seed ${r.seed})`);
   if (r.error) {
     const loc = r.error.line && !r.error.message.includes(`${r.error.file}:${r.error.line}`) ? `${r.error.file}:${r.error.line}:${r.error.column}: ` : "";
     out.push(`   ERROR (${r.error.kind}): ${loc}${r.error.message}${r.error.task !== undefined ? ` [task ${r.error.task}, cycle ${r.error.cycle}]` : ""}`);

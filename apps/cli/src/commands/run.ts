@@ -7,7 +7,7 @@ import type { CAC, Command } from "cac";
 import { checkExperimentSize, DEFAULT_MAX_RUNS, expandExperiment, repeatSeeds, summarizeRepeats, type ExperimentConfig, type RepeatedRun, type RunResult, type VariantSpec, type ParamValue } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { resolveWorkload, runnableProfiles, UsageError } from "../catalog.js";
-import { formatPaths, formatRun } from "../format.js";
+import { differingParams, formatPaths, formatRun, formatSweepSummary } from "../format.js";
 import { typecheckWorkload, CompileError } from "../run/compile.js";
 import { configureHost, runInSandbox } from "../run/host.js";
 import { hostLimitsFrom, LIMIT_OPTIONS, parseSeed } from "../run/limits.js";
@@ -176,7 +176,9 @@ export function registerRunCommand(cli: CAC): void {
       if (o["json"]) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
       else {
         if (part) console.log(part.text + "\n");
-        for (const r of results) console.log(formatRun(r) + (repeat > 1 ? "\n" + formatRepeat(r as RepeatedRun) : "") + (o["inspect"] ? "\n" + formatPaths(r, String(o["inspect"])) : "") + "\n");
+        const swept = differingParams(results);
+        for (const r of results) console.log(formatRun(r, { sweep: swept }) + (repeat > 1 ? "\n" + formatRepeat(r as RepeatedRun) : "") + (o["inspect"] ? "\n" + formatPaths(r, String(o["inspect"])) : "") + "\n");
+        if (results.length > 1) console.log(formatSweepSummary(results));
       }
       process.exitCode = results.some((r) => r.error) ? 1 : 0;
     } catch (e) {
