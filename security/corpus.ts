@@ -665,6 +665,7 @@ const forgeFacades = G(
     tries.push(["FpuFacade.prototype.set", () => { fp.set = function* () {}; }, () => fp.set.name === "set"]);
     tries.push(["siglab.workload", () => { (siglab as any).workload = () => 0; }, () => typeof siglab.workload === "function" && siglab.workload.name === "workload"]);
     tries.push(["siglab.SIGUSR1", () => { (siglab as any).SIGUSR1 = 12; }, () => siglab.SIGUSR1 === 10]);
+    tries.push(["siglab.WIFEXITED", () => { (siglab.WIFEXITED as any).leak = 1; }, () => (siglab.WIFEXITED as any).leak === undefined]);
     tries.push(["t.params", () => { (t.params as any).n = 99; }, () => t.params.n === 1]);
     tries.push(["params", () => { params.n = 99; }, () => t.params.n === 1]);
     let frameTries: Record<string, number> = {};
@@ -690,7 +691,7 @@ const forgeFacades = G(
   {
     metrics: [
       "ThreadFacade.prototype.getpid", "ThreadFacade.prototype.rdtsc", "t.rdtsc own", "t.report own", "setPrototypeOf(t)", "getpid generator prototype", "FpuFacade.prototype.set",
-      "siglab.workload", "siglab.SIGUSR1", "t.params", "params", "FrameView.prototype.sigcontext", "FrameView prototype chain", "HandlerFacade.prototype", "h.sig", "sigcontext new field",
+      "siglab.workload", "siglab.SIGUSR1", "siglab.WIFEXITED", "t.params", "params", "FrameView.prototype.sigcontext", "FrameView prototype chain", "HandlerFacade.prototype", "h.sig", "sigcontext new field",
     ].map((name) => ({ name, equals: 1 })),
   },
   { crossRun: true },

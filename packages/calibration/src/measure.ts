@@ -1,5 +1,5 @@
 /** Simulating a calibration target on a set of (candidate) profiles. */
-import type { RunResult } from "@siglab/core";
+import { median, type RunResult } from "@siglab/core";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import { runExample, metricOf } from "./env.js";
 import type { Target } from "./targets.js";
@@ -40,12 +40,9 @@ export async function evaluateTarget(t: Target, profiles: CpuProfileFile[], avai
   return { simulated, error, relError: error / t.measured, parts, results };
 }
 
-/** lmbench's save_median (the middle value, or the mean of the middle two), or the plain mean. */
+/** How a source combined its repetitions: lmbench's save_median, or Seaman's plain mean. */
 export function combine(values: readonly number[], how: "median" | "mean"): number {
-  if (how === "mean") return values.reduce((a, b) => a + b, 0) / values.length;
-  const v = [...values].sort((a, b) => a - b);
-  const i = v.length >> 1;
-  return v.length % 2 ? v[i]! : (v[i - 1]! + v[i]!) / 2;
+  return how === "mean" ? values.reduce((a, b) => a + b, 0) / values.length : median(values);
 }
 
 /** Whether the simulated value is within the target's tolerance (undefined: qualitative). */

@@ -8,7 +8,7 @@
  * side reports when module code starts and stops running (phases) and checks memory between steps.
  */
 import { BUILTIN_PROFILE_FILES, type CpuProfileFile } from "@siglab/cpu-profiles";
-import { asWorkload, createSiglabModule, workload } from "../api/runtime-module.js";
+import { asWorkload, createSiglabModule, WAIT_MACROS, workload } from "../api/runtime-module.js";
 import { SimError } from "../kernel/kernel.js";
 import { PluginError, type LoadedPlugin } from "../plugin-api/loaded-plugin.js";
 import { createPluginApi } from "../plugin-api/host-api.js";
@@ -48,7 +48,7 @@ interface CompartmentCtor {
 function hardenReachable(pluginApi: object): void {
   const hostError = Error as unknown as object;
   const sharedError = new (globalThis as unknown as { Compartment: CompartmentCtor }).Compartment({ __options__: true }).globalThis.Error;
-  for (const c of [...FACADE_CLASSES, SimError, PluginError, LongJmp, TaskExit, SandboxEvalError, OutputBudgetError, workload]) {
+  for (const c of [...FACADE_CLASSES, SimError, PluginError, LongJmp, TaskExit, SandboxEvalError, OutputBudgetError, workload, ...Object.values(WAIT_MACROS)]) {
     if (Object.getPrototypeOf(c) === hostError) Object.setPrototypeOf(c, sharedError);
     harden(c);
   }

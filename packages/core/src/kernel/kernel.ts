@@ -174,8 +174,7 @@ export class Kernel extends StateMap {
     this.cyclesPerTick = Math.round((profile.mhz * 1e6) / config.hz);
     this.maxSteps = config.maxSteps;
     this.maxCycles = config.maxCycles;
-    // murmur3's finaliser spreads neighbouring seeds (1, 2, 3 ... of --repeat) over the whole range
-    this.rng = fmix32(config.seed >>> 0) || 0x9e3779b9;
+    this.rng = (config.seed >>> 0) || 0x9e3779b9;
     for (const s of deps.syscalls) this.syscallTable.set(s.nr, s);
     const idleMm = new AddressSpace(0);
     this.idle = new Task(0, 0, 0, idleMm, new SignalStruct(), "swapper");
@@ -452,13 +451,3 @@ export class Kernel extends StateMap {
 
 /** (sqrt(5) - 1) / 2: consecutive multiples are as evenly spread over [0, 1) as any sequence can be */
 const GOLDEN_RATIO_FRACTION = 0.6180339887498949;
-
-/** MurmurHash3's 32-bit finaliser: a bijection that mixes every input bit into every output bit. */
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
