@@ -10,6 +10,7 @@ import { registerUmlSuite } from "./commands/suite-uml.js";
 import { registerCalibrateCommand } from "./commands/calibrate.js";
 import { registerBundleCommands } from "./commands/bundle.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerProbeCommand } from "./commands/probe.js";
 import { configureHost, runInSandbox, stopSandbox } from "./run/host.js";
 import { hostLimitsFrom } from "./run/limits.js";
 
@@ -39,6 +40,7 @@ registerBundleCommands(cli, {
   maxRuns: (o) => hostLimitsFrom(o).maxRuns,
 });
 registerServeCommand(cli);
+registerProbeCommand(cli);
 cli.help();
 cli.version("0.1.0");
 
