@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One-time set-up on a fresh machine: pnpm, Debian's chromium (for the browser tests, when apt is
-# available and we are root), and the workspace's packages. Safe to run again.
+# One-time set-up on a fresh machine: pnpm, Debian's chromium (for the browser tests) and a C
+# compiler (for `siglab probe`) when apt is available and we are root, and the workspace's
+# packages. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,12 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -
   echo "setup: installing Debian's chromium (browser tests)"
   apt-get update -qq >/dev/null
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+if ! command -v cc >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+  echo "setup: installing gcc and the C library's headers (siglab probe compiles probe/siglab-probe.c)"
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev >/dev/null
 fi
 
 pnpm install --frozen-lockfile --reporter=silent
