@@ -1,6 +1,26 @@
 /** The generated parts of docs/profiles.md: provenance summary and op × profile matrix. */
+import { BUILTIN_FITTED_OVERLAYS, BUILTIN_HANDWRITTEN_SOURCES } from "../src/builtin.js";
+import type { FittedOverlay } from "../src/overlay.js";
 import { provenanceMatrix, provenanceSummaryTable } from "../src/provenance.js";
-import type { CpuProfileFile } from "../src/types.js";
+import type { CpuProfileSource, CpuProfileFile } from "../src/types.js";
+
+/** Markdown: every fitted op with its starting value (hand-written) and its fitted value (overlay). */
+export function fittedTable(
+  sources: readonly CpuProfileSource[] = BUILTIN_HANDWRITTEN_SOURCES,
+  overlays: Readonly<Record<string, FittedOverlay>> = BUILTIN_FITTED_OVERLAYS,
+): string {
+  const rows = ["| profile | op | starting value | fitted value | group | fitted to |", "|---|---|---|---|---|---|"];
+  for (const src of sources) {
+    for (const [op, e] of Object.entries(src.costs ?? {})) {
+      if (e?.kind !== "fitted") continue;
+      const o = overlays[src.id]?.costs[op as keyof FittedOverlay["costs"]];
+      const fitted = !o ? "— (not calibrated yet)" : o.status === "unreachable" ? `${o.cycles} (out of reach: start kept)` : String(o.cycles);
+      const stale = o && o.start !== e.cycles ? ` (stale: fitted from ${o.start})` : "";
+      rows.push(`| ${src.id} | \`${op}\` | ${e.cycles} | ${fitted}${stale} | ${o?.group ?? "—"} | ${(e.fittedTo ?? []).join(", ")} |`);
+    }
+  }
+  return rows.join("\n");
+}
 
 export const BEGIN = "<!-- generated:provenance begin (scripts/gen-docs.ts) -->";
 export const END = "<!-- generated:provenance end -->";
@@ -16,6 +36,10 @@ export function generatedDocs(files: readonly CpuProfileFile[]): string {
     "Per op class (S sourced, D derived, E estimated, F fitted, `r` = defined relative to another op, – unavailable):",
     "",
     provenanceMatrix(files),
+    "",
+    "Fitted ops: the starting value (the hand-written profile, an independent estimate whose reason is in its `source`) and the fitted value (the generated overlay `profiles/fitted/<id>.json` that the loader applies):",
+    "",
+    fittedTable(),
     "",
     END,
   ].join("\n");

@@ -59,5 +59,10 @@ function format(v: unknown, depth: number): string {
 
 /** The text of a profile file, in the layout of the shipped ones (short arrays on one line). */
 export function serializeProfile(src: CpuProfileSource | CpuProfileFile): string {
-  return `${format(src, 0)}\n`;
+  return serializeJson(src);
+}
+
+/** Any JSON value in that layout (fitted overlays use it too), with a final newline. */
+export function serializeJson(v: unknown): string {
+  return `${format(v, 0)}\n`;
 }

@@ -10,9 +10,28 @@ export {
   PROFILE_ID_PATTERN,
   profileJsonSchema,
 } from "./schema.js";
-export { BUILTIN_PROFILE_FILES, BUILTIN_PROFILE_IDS, BUILTIN_PROFILE_SOURCES, getBuiltinProfile } from "./builtin.js";
+export {
+  BUILTIN_FITTED_OVERLAYS,
+  BUILTIN_HANDWRITTEN_SOURCES,
+  BUILTIN_PROFILE_FILES,
+  BUILTIN_PROFILE_IDS,
+  BUILTIN_PROFILE_SOURCES,
+  getBuiltinProfile,
+} from "./builtin.js";
+export {
+  applyFittedOverlay,
+  FittedCostSchema,
+  FittedOverlaySchema,
+  fittedOverlayFileName,
+  fittedOverlayJsonSchema,
+  fittedOverlayStaleness,
+  parseFittedOverlay,
+  validateFittedOverlay,
+  type FittedCost,
+  type FittedOverlay,
+} from "./overlay.js";
 export { ProfileCatalog } from "./catalog.js";
-export { cloneProfile, deriveProfile, serializeProfile } from "./clone.js";
+export { cloneProfile, deriveProfile, serializeJson, serializeProfile } from "./clone.js";
 export {
   provenanceMatrix,
   provenanceSummary,

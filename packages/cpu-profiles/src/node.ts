@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { BUILTIN_PROFILE_SOURCES } from "./builtin.js";
 import { serializeProfile } from "./clone.js";
 import { ProfileError } from "./errors.js";
+import { applyFittedOverlay, fittedOverlayFileName, parseFittedOverlay } from "./overlay.js";
 import { MAX_PROFILE_BYTES, parseProfileFile, validateProfileSource } from "./parse.js";
 import { tryResolveInheritance } from "./resolve.js";
 import type { CpuProfileFile, CpuProfileSource } from "./types.js";
@@ -31,7 +32,10 @@ export async function readProfileFile(path: string, fileName = path): Promise<Cp
 
 /**
  * Loads every *.json in `dir` (not recursive). A missing folder is an empty result. Profiles may
- * inherit from `base` (default: the builtins) or from each other.
+ * inherit from `base` (default: the builtins) or from each other. A profile may have a fitted
+ * overlay `fitted/<id>.json` beside it (as the shipped ones do); one without simply uses its own
+ * values. A bad overlay, or one for a profile not in the folder, is an error naming the overlay
+ * file (its profile then does not load).
  */
 export async function loadProfileFolder(
   dir: string,
@@ -54,8 +58,43 @@ export async function loadProfileFolder(
       errors.push(err);
     }
   }
-  const resolved = tryResolveInheritance(sources, { base });
-  return { sources, profiles: resolved.profiles, errors: [...errors, ...resolved.errors] };
+  const overlaid = await applyFolderOverlays(dir, sources, errors);
+  const resolved = tryResolveInheritance(overlaid, { base });
+  return { sources: overlaid, profiles: resolved.profiles, errors: [...errors, ...resolved.errors] };
+}
+
+async function applyFolderOverlays(dir: string, sources: CpuProfileSource[], errors: ProfileError[]): Promise<CpuProfileSource[]> {
+  let names: string[];
+  try {
+    names = (await readdir(join(dir, "fitted"))).filter((n) => n.endsWith(".json")).sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return sources;
+    throw err;
+  }
+  const out = [...sources];
+  for (const name of names) {
+    const file = `fitted/${name}`;
+    try {
+      const info = await stat(join(dir, file));
+      if (info.size > MAX_PROFILE_BYTES) throw new ProfileError(file, [{ path: "", message: `file too large (${info.size} bytes, limit ${MAX_PROFILE_BYTES})` }]);
+      const o = parseFittedOverlay(await readFile(join(dir, file), "utf8"), file);
+      if (fittedOverlayFileName(o.profile) !== file) {
+        throw new ProfileError(file, [{ path: "/profile", message: `an overlay for profile "${o.profile}" must be named ${fittedOverlayFileName(o.profile)}` }], o.profile);
+      }
+      const i = out.findIndex((s) => s.id === o.profile);
+      if (i < 0) throw new ProfileError(file, [{ path: "/profile", message: `no profile "${o.profile}" in this folder to apply the overlay to` }], o.profile);
+      out[i] = applyFittedOverlay(out[i]!, o, file);
+    } catch (err) {
+      if (!(err instanceof ProfileError)) throw err;
+      errors.push(err);
+      const id = err.profileId;
+      if (id !== undefined) {
+        const i = out.findIndex((s) => s.id === id);
+        if (i >= 0) out.splice(i, 1); // a profile whose overlay is bad does not load with half its values
+      }
+    }
+  }
+  return out;
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * `siglab calibrate [--check] [--json] [--verbose]`: fits the profiles' `kind: "fitted"` costs to
  * calibration/figures.json by running the shipped workloads in the execution host (the same
- * sandbox as every other run), then writes the profile files and the provenance report. --check
- * writes nothing and exits 1 if the shipped files differ from a fresh fit.
+ * sandbox as every other run), then writes the fitted values into the generated overlays
+ * (packages/cpu-profiles/profiles/fitted/<id>.json; the hand-written profiles, whose fitted entries
+ * hold the starting values, are never written) and the provenance report. --check writes nothing
+ * and exits 1 if the shipped overlays or report differ from a fresh fit.
  */
 import type { CAC } from "cac";
 import { BUILTIN_PROFILE_SOURCES } from "@siglab/cpu-profiles";
@@ -12,8 +14,8 @@ import { reportCliError } from "./run.js";
 
 export function registerCalibrateCommand(cli: CAC): void {
   cli
-    .command("calibrate", "Fit the profiles' fitted costs to calibration/figures.json and write them with provenance")
-    .option("--check", "fit without writing; exit 1 if the shipped values differ from a fresh fit")
+    .command("calibrate", "Fit the profiles' fitted costs to calibration/figures.json and write them with provenance (profiles/fitted/<id>.json)")
+    .option("--check", "fit without writing; exit 1 if the shipped fitted overlays differ from a fresh fit")
     .option("--json", "print the provenance report as JSON")
     .option("--verbose", "log every solver step to stderr")
     .action(async (o: Record<string, unknown>) => {
@@ -34,7 +36,7 @@ export function registerCalibrateCommand(cli: CAC): void {
             out(`\ncalibrate --check: the shipped files are stale (run \`pnpm siglab calibrate\`):\n  ${stale.join("\n  ")}`);
             process.exitCode = 1;
           } else {
-            out("\ncalibrate --check: the shipped fitted values and report match a fresh fit.");
+            out("\ncalibrate --check: the shipped fitted overlays and report match a fresh fit.");
             process.exitCode = 0;
           }
           return;
