@@ -37,12 +37,14 @@ export interface RunOpts {
   timeline?: boolean;
   maxSteps?: number;
   maxCycles?: number;
+  /** CPUs of the machine (SMP) */
+  smp?: number;
 }
 
 export function runSource(source: string, o: RunOpts = {}, file = "test.ts"): RunResult {
   const spec = {
     workload: { id: file.replace(/\.ts$/, ""), file, source },
-    cpu: { id: o.cpu ?? "p4-northwood", mhz: o.mhz ?? 2200 },
+    cpu: { id: o.cpu ?? "p4-northwood", mhz: o.mhz ?? 2200, ...(o.smp !== undefined ? { smp: o.smp } : {}) },
     variants: o.variants ?? [],
     params: o.params ?? {},
     seed: o.seed ?? 1,

@@ -4,7 +4,7 @@
  */
 import { resolvedIssues } from "./checks.js";
 import { ProfileError, type ProfileIssue } from "./errors.js";
-import { OP_CLASS_IDS, type OpClass } from "./op-classes.js";
+import { OP_CLASS_IDS, SMP_OP_CLASS_IDS, type OpClass } from "./op-classes.js";
 import { rememberSourceFile, sourceFileName } from "./parse.js";
 import { CpuProfileFileSchema } from "./schema.js";
 import { schemaIssues } from "./schema-issues.js";
@@ -91,11 +91,11 @@ function mergeChain(chain: CpuProfileSource[]): Dict {
 }
 
 /** Recomputes every `relativeTo` cost from its base op (chains allowed, cycles refused). */
-function applyRelative(costs: Record<OpClass, CostEntry>): ProfileIssue[] {
+function applyRelative(costs: Partial<Record<OpClass, CostEntry>>): ProfileIssue[] {
   const issues: ProfileIssue[] = [];
   const done = new Set<OpClass>();
   const visit = (op: OpClass, stack: OpClass[]): number => {
-    const e = costs[op];
+    const e = costs[op]!;
     if (!e.relativeTo || done.has(op)) return e.cycles;
     if (stack.includes(op)) throw [...stack, op];
     const base = visit(e.relativeTo.op, [...stack, op]);
@@ -215,12 +215,18 @@ export function resolveProfile(file: CpuProfileFile, mhz?: number): ResolvedProf
       f.id,
     );
   }
-  const costs = {} as Record<OpClass, number>;
+  const costs = {} as ResolvedProfile["costs"];
   const unavailableOps: OpClass[] = [];
   for (const op of OP_CLASS_IDS) {
     const e = f.costs[op];
-    costs[op] = e.cycles;
+    // a cost fixed in time (ns) takes the run's clock
+    costs[op] = e.ns !== undefined && !e.unavailable ? Math.round((e.ns * clockMhz) / 1000) : e.cycles;
     if (e.unavailable) unavailableOps.push(op);
+  }
+  // the SMP op classes (API 2.2): NaN when the profile leaves them out (an SMP run refuses it)
+  for (const op of SMP_OP_CLASS_IDS) {
+    const e = f.costs[op];
+    costs[op] = !e ? NaN : e.ns !== undefined ? Math.round((e.ns * clockMhz) / 1000) : e.cycles;
   }
   const g = f.geometry;
   return {

@@ -9,7 +9,7 @@
  *  - CpuProfileFileSchema: a resolved profile (inheritance applied): every field and every op.
  */
 import { Type, type TObject, type TOptional, type TSchema } from "@sinclair/typebox";
-import { OP_CLASS_IDS, type OpClass } from "./op-classes.js";
+import { OP_CLASS_IDS, SMP_OP_CLASS_IDS, type OpClass } from "./op-classes.js";
 
 /** Runnable ids: what a bundle accepts, minus "@" (it separates the clock in "id@MHz"). */
 export const PROFILE_ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._+~-]{0,127}$";
@@ -47,6 +47,7 @@ export const CostEntrySchema = Type.Object(
     fittedTo: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: "calibration figure ids (kind fitted)" })),
     unavailable: Type.Optional(Type.Boolean({ description: "the CPU lacks this instruction; cycles must be 0" })),
     relativeTo: Type.Optional(RelativeCostSchema),
+    ns: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "a cost fixed in time (bus or memory bound): cycles = ns × MHz / 1000 at the run's clock; `cycles` shows it at the default clock" })),
     inheritedFrom: Type.Optional(Type.String({ description: "set by the loader" })),
   },
   { additionalProperties: false },
@@ -99,6 +100,8 @@ type CostProps = { [K in OpClass]: TSchema };
 function costsSchema(partial: boolean): TObject {
   const props = {} as CostProps;
   for (const op of OP_CLASS_IDS) props[op] = partial ? Type.Optional(CostEntrySchema) : CostEntrySchema;
+  // the SMP op classes (API 2.2) may be left out: such a profile runs one CPU only
+  for (const op of SMP_OP_CLASS_IDS) (props as Record<string, TSchema>)[op] = Type.Optional(CostEntrySchema);
   return Type.Object(props as Record<OpClass, TSchema | TOptional<TSchema>>, {
     additionalProperties: false,
     description: "one entry per op class (see OP_CLASSES)",

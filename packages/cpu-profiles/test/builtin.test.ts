@@ -128,7 +128,7 @@ describe("shipped profiles", () => {
     for (const f of resolveInheritance(BUILTIN_HANDWRITTEN_SOURCES)) {
       const src = BUILTIN_HANDWRITTEN_SOURCES.find((s) => s.id === f.id)!;
       for (const [op, e] of Object.entries(src.costs ?? {})) {
-        if (e?.relativeTo) expect(e.cycles, `${f.id}/${op}`).toBe(f.costs[op as keyof typeof f.costs].cycles);
+        if (e?.relativeTo) expect(e.cycles, `${f.id}/${op}`).toBe(f.costs[op as keyof typeof f.costs]!.cycles);
       }
     }
   });

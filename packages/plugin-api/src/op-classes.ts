@@ -74,3 +74,15 @@ export const OP_CLASSES = {
 
 export type OpClass = keyof typeof OP_CLASSES;
 export const OP_CLASS_IDS = Object.keys(OP_CLASSES) as OpClass[];
+/**
+ * API 2.2: the op classes only an SMP machine runs. A profile may leave them out (it then runs one
+ * CPU only); core paths of the SMP kernel use them (paths of plugins cannot).
+ */
+export const SMP_OP_CLASSES = {
+  apic_access: { unit: "instr", description: "a read or write of a local APIC register (ICR, EOI): an uncached access to the on-chip APIC" },
+  ipi_delivery: { unit: "event", description: "cycles from the ICR write until the target CPU takes the inter-processor interrupt (APIC bus or system-bus message); a delay, not charged to the sender" },
+  cacheline_transfer: { unit: "line", description: "a cache line modified in another CPU's cache read or written here (snoop hit on a modified line, the line moves)" },
+} as const satisfies Record<string, OpClassInfo>;
+
+export type SmpOpClass = keyof typeof SMP_OP_CLASSES;
+export const SMP_OP_CLASS_IDS = Object.keys(SMP_OP_CLASSES) as SmpOpClass[];

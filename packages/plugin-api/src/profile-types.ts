@@ -1,4 +1,4 @@
-import type { OpClass } from "./op-classes.js";
+import type { OpClass, SmpOpClass } from "./op-classes.js";
 
 /** How a number in a profile is known. */
 export type Provenance =
@@ -29,6 +29,11 @@ export interface CostEntry {
    * estimates tied to a fitted value follow it when calibration rewrites that value.
    */
   relativeTo?: RelativeCost;
+  /**
+   * API 2.2: a cost fixed in time rather than in cycles (bus- or memory-bound: an IPI, a cache line
+   * from another CPU): the run's cycles are ns × MHz / 1000; `cycles` shows it at the default clock.
+   */
+  ns?: number;
   /** Set by the loader: the ancestor profile this entry was inherited from (not written by hand). */
   inheritedFrom?: string;
 }
@@ -108,7 +113,8 @@ export interface CpuProfileFile {
     /** Second-level data TLB entries (4 KB pages), where the CPU has one and a source gives it. */
     l2dtlbEntries?: SourcedNumber;
   };
-  costs: Record<OpClass, CostEntry>;
+  /** every op class; the SMP ones (API 2.2) may be left out: the profile then runs one CPU only */
+  costs: Record<OpClass, CostEntry> & Partial<Record<SmpOpClass, CostEntry>>;
 }
 
 export interface CpuIdInfo {
@@ -153,7 +159,8 @@ export interface ResolvedProfile {
   xmmRegs: number;
   xsaveBytes: number;
   /** cycles per op class */
-  costs: Record<OpClass, number>;
+  /** cycles per op class (the SMP ones, API 2.2: NaN when the profile leaves them out) */
+  costs: Record<OpClass, number> & Partial<Record<SmpOpClass, number>>;
   /** The full file (for provenance display and bundles). */
   file: CpuProfileFile;
   /** Ops the CPU lacks (cost entries marked `unavailable`); their cost is 0 and must not be charged. */

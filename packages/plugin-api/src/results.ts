@@ -5,6 +5,8 @@ import type { ParamValue } from "./manifest.js";
 export interface CpuRef {
   id: string;
   mhz: number;
+  /** CPUs of the machine (API 2.2; absent or 1: one CPU and the UP kernel, more: the SMP kernel) */
+  smp?: number;
 }
 
 /** One plugin in a variant stack, with its options. */
@@ -65,6 +67,8 @@ export interface TimelineEvent {
   phase: string;
   start: number;
   end: number;
+  /** the CPU it ran on (API 2.2; present only on an SMP machine) */
+  cpu?: number;
 }
 
 export interface RunError {

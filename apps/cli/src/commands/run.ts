@@ -60,6 +60,7 @@ export function addRunOptions(cmd: Command): Command {
     .option("--param <k=v>", "workload parameter (repeatable)")
     .option("--sweep <k=v1,v2,...>", "sweep one parameter over values")
     .option("--seed <n>", "seed of the run (default 1)")
+    .option("--smp <n>", "CPUs of the machine: 1 (default) runs the UP kernel, 2-8 the 2.4 SMP kernel (docs/smp.md)")
     .option("--timeline", "record a bounded per-task timeline")
     .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)");
   for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
@@ -77,7 +78,9 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
   const profiles = runnableProfiles();
   const cpuArgs = list(o["cpu"]);
   const variantIds = [...list(o["variant"]).map((v) => parseVariant(v).id), ...list(o["preset"])];
-  const cpus = (cpuArgs.length ? cpuArgs : [DEFAULT_CPU]).map((c) => {
+  const smp = parseSmp(o["smp"]);
+  const cpus = (cpuArgs.length ? cpuArgs : [DEFAULT_CPU]).map((c) => withSmp(cpuOf(c), smp));
+  function cpuOf(c: string): { id: string; mhz: number } {
     const ref = parseCpuRef(c);
     const p = profiles.find((x) => x.id === ref.id);
     // a plugin of the stack may contribute it: the run resolves it once the plugins are loaded
@@ -86,7 +89,7 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
     const mhz = ref.mhz ?? p.clock.defaultMhz;
     if (mhz < p.clock.minMhz || mhz > p.clock.maxMhz) throw new UsageError(`${p.id}: ${mhz} MHz is outside the profile's range ${p.clock.minMhz}-${p.clock.maxMhz} MHz`);
     return { id: p.id, mhz };
-  });
+  }
   const stacks: VariantSpec[][] = [];
   for (const name of list(o["preset"])) stacks.push(await findPreset(name, pluginDirs));
   const variants = list(o["variant"]).map(parseVariant);
@@ -120,6 +123,19 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
   checkExperimentSize(experiment, limits.maxRuns);
   configureHost({ limits, verbose: o["verbose"] === true });
   return { experiment, profiles: profiles.filter((p) => cpus.some((c) => c.id === p.id)), pluginDirs, maxRuns: limits.maxRuns };
+}
+
+/** --smp N: the machine's CPUs, 1 to 8 (1 runs the UP kernel). */
+export function parseSmp(v: unknown): number {
+  if (v === undefined) return 1;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 8) throw new UsageError(`--smp: expected an integer from 1 to 8 (CPUs of the machine), got '${String(v)}'`);
+  return n;
+}
+
+/** A CPU reference with the machine's CPU count (left out for one CPU, as before SMP existed). */
+function withSmp(c: { id: string; mhz: number }, smp: number): { id: string; mhz: number; smp?: number } {
+  return smp > 1 ? { ...c, smp } : c;
 }
 
 /** --repeat N: an integer from 1 to 1000 (each repetition is a run of its own). */

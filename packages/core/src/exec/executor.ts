@@ -75,9 +75,19 @@ export class Executor {
   /** events past TIMELINE_LIMIT that were not recorded (reported as counters["timeline.dropped"]) */
   timelineDropped = 0;
   timelineTask = 0;
+  /** the CPU the timeline's events run on (recorded only on an SMP machine) */
+  timelineCpu = 0;
+  /** recording CPU numbers in the timeline (an SMP machine) */
+  timelineCpus = false;
+  /**
+   * SMP: the cycle at which another CPU acts next (its clock, or an interrupt due to it). User-mode
+   * polls stop here so the run loop can let that CPU catch up (smp.ts); Infinity on one CPU.
+   */
+  syncAt = Infinity;
   private inIrq = false;
 
-  constructor(readonly cpu: ExecCpu, readonly phases: PhaseTable, readonly profile: ResolvedProfile) {}
+  /** `cpu` is this CPU's register state (the kernel points it at another CPU on SMP) */
+  constructor(public cpu: ExecCpu, readonly phases: PhaseTable, readonly profile: ResolvedProfile) {}
 
   /** Make room for phases added after construction (plugins' paths). */
   ensurePhases(n: number): void {
@@ -165,6 +175,8 @@ export class Executor {
       return;
     }
     const phase = this.phases.names[phaseIdx]!;
-    tl.push({ task: this.timelineTask, kind: phase === "signal.handler" ? "handler" : phase === "user" ? "user" : phase === "idle" ? "idle" : "kernel", name, phase, start, end: this.cycles });
+    const ev: TimelineEvent = { task: this.timelineTask, kind: phase === "signal.handler" ? "handler" : phase === "user" ? "user" : phase === "idle" ? "idle" : "kernel", name, phase, start, end: this.cycles };
+    if (this.timelineCpus) ev.cpu = this.timelineCpu;
+    tl.push(ev);
   }
 }

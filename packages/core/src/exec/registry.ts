@@ -37,6 +37,12 @@ export class PathRegistry {
     this.defs.set(t.target, { ...nd, origin: d.origin === "core" ? t.origin : `${d.origin}+${t.origin}` });
   }
 
+  /** Rebuild every path (the kernel compiled another way, e.g. CONFIG_SMP); origins are kept. */
+  rebuildAll(f: (def: PathDef) => PathDef): void {
+    if (this.sealed) throw new Error("paths rebuilt after the run started");
+    for (const [name, d] of this.defs) this.defs.set(name, { ...f(d), origin: d.origin ?? "core" });
+  }
+
   has(name: string): boolean {
     return this.defs.has(name);
   }

@@ -30,9 +30,12 @@ import { fileFunctions, fpuFunctions, mmFunctions, schedFunctions, signalFunctio
 import { KernelEvents } from "./events.js";
 import { markHostThrown } from "../common/host-thrown.js";
 import { SignalStruct, Task } from "./task.js";
+import { LineOwners } from "./smp.js";
 
 /** What a generator yields to the run loop: "another task is current now". */
 export const SWITCH = Object.freeze({ switch: true });
+/** What a generator yields to the run loop on SMP: "let the CPUs behind this one catch up". */
+export const SMP_SYNC = Object.freeze({ sync: true });
 
 export class SimError extends Error {
   constructor(readonly kind: string, message: string, readonly task?: number) {
@@ -50,6 +53,8 @@ export interface KernelConfig {
   maxSteps: number;
   seed: number;
   timeline: boolean;
+  /** CPUs of the machine (1: the UP kernel; more: the 2.4 SMP kernel, see smp.ts) */
+  cpus: number;
 }
 
 /** The run's mechanisms, all of them (the plugin API's KernelPolicies lists the 2.1 ones as optional). */
@@ -70,14 +75,31 @@ export interface KernelDeps {
   userSigmask: UserSigmaskService | null;
 }
 
-interface SimEvent {
+export interface SimEvent {
   at: number;
-  kind: "timer" | "device";
+  kind: "timer" | "device" | "ipi";
   seq: number;
   fire: () => void;
 }
 
+/**
+ * One CPU: its registers and TLB, what it runs (current, its own idle task), its clock and the
+ * interrupts due to it. The kernel's `cpu`/`current`/`idle` are "this CPU" (smp_processor_id()):
+ * the run loop points them at the CPU whose turn it is (Kernel.useCpu).
+ */
 export class Cpu {
+  /** the CPU's cycle counter while it is not the one executing (the executor holds the live one) */
+  clock = 0;
+  /** interrupts due to this CPU (timer ticks, device completions, IPIs), by time */
+  readonly queue: SimEvent[] = [];
+  current!: Task;
+  idle!: Task;
+  /** the task whose pages this CPU's TLB was last refilled for */
+  lastUser: Task | null = null;
+  /** schedule_data.last_schedule: when this CPU last scheduled (reschedule_idle prefers the oldest idle) */
+  lastSchedule = 0;
+  /** cpu_tlbstate[cpu].state: LAZY while a kernel thread (idle) borrows the previous mm */
+  tlbLazy = false;
   cpl = 3;
   IF = 1;
   /** CR0.TS */
@@ -87,13 +109,16 @@ export class Cpu {
   /** whose FPU state is live in the registers (null: none) */
   fpuOwner: Task | null = null;
   readonly fpu = new FpuRegs();
-  constructor(readonly tlb: Tlb) {}
+  constructor(readonly tlb: Tlb, readonly id = 0) {}
 }
 
 export class Kernel extends StateMap {
   readonly phases = new PhaseTable();
   readonly paths: PathRegistry;
-  readonly cpu: Cpu;
+  /** this CPU (smp_processor_id()): the one whose turn it is in the run loop */
+  cpu: Cpu;
+  /** every CPU of the machine (cpus[0] alone on the UP kernel) */
+  readonly cpus: Cpu[];
   readonly ex: Executor;
   readonly events = new KernelEvents();
   readonly fpuPool = new FpuPool();
@@ -101,15 +126,18 @@ export class Kernel extends StateMap {
   readonly counters: Record<string, number> = Object.create(null);
   readonly tasks = new Map<number, Task>();
   readonly runqueue: Task[] = [];
-  readonly idle: Task;
+  /** this CPU's idle task (idle_task(cpu)) */
+  idle: Task;
   current: Task;
   readonly syscallTable = new Map<number, SyscallContribution>();
   steps = 0;
   /** budgets, copied out of the config for the per-step check */
   private readonly maxSteps: number;
   private readonly maxCycles: number;
-  /** the task whose pages the TLB was last refilled for (see Gate) */
+  /** the task whose pages this CPU's TLB was last refilled for (see Gate) */
   lastUser: Task | null = null;
+  /** the number of CPUs (1: the UP kernel) */
+  readonly ncpus: number;
   /** /dev/siglab-disk was used (its timing can no longer be configured), and its view for plugins */
   diskInUse = false;
   diskView: LatencyDevice | undefined;
@@ -130,13 +158,14 @@ export class Kernel extends StateMap {
   readonly variantIds: string[] = [];
   private nextPid = 1;
   private nextAsid = 1;
-  private readonly queue: SimEvent[] = [];
   private seq = 0;
   readonly cyclesPerTick: number;
   /** the cycle (mod cyclesPerTick) at which timer ticks come, drawn from the seed */
   readonly tickPhase: number;
   private rng: number;
   #cancelCheck: (() => boolean | string) | undefined;
+  /** cache lines of shared kernel data and the CPU that last wrote each (SMP; smp.ts) */
+  readonly lines = new LineOwners();
   /** set when the run is over: workload code may no longer act */
   stopped = false;
   /** a violation that ends the run (see stopWith) */
@@ -165,7 +194,10 @@ export class Kernel extends StateMap {
     this.policies = Object.freeze({ entry: deps.entry, signalFpu: deps.signalFpu, switchFpu: deps.switchFpu, maskStore: deps.maskStore, scheduler: deps.scheduler, blockDevice: deps.blockDevice });
     this.baseline = deps.baseline;
     this.userSigmask = deps.userSigmask;
-    this.cpu = new Cpu(new Tlb(profile.dtlbEntries));
+    this.ncpus = Math.max(1, config.cpus | 0);
+    this.cpus = [];
+    for (let i = 0; i < this.ncpus; i++) this.cpus.push(new Cpu(new Tlb(profile.dtlbEntries), i));
+    this.cpu = this.cpus[0]!;
     this.ex = new Executor(this.cpu, this.phases, profile);
     this.ex.ensurePhases(this.phases.names.length);
     this.hot = { system_call: this.path("system_call"), ret_from_sys_call: this.path("ret_from_sys_call"), restore_all: this.path("restore_all"), iret_sti: this.path("iret_sti"), sys_getpid: this.path("sys_getpid") };
@@ -177,27 +209,74 @@ export class Kernel extends StateMap {
     this.rng = (config.seed >>> 0) || 0x9e3779b9;
     for (const s of deps.syscalls) this.syscallTable.set(s.nr, s);
     const idleMm = new AddressSpace(0);
-    this.idle = new Task(0, 0, 0, idleMm, new SignalStruct(), "swapper");
+    for (const c of this.cpus) {
+      // one idle task per CPU (pid 0 on each, as 2.4's init_tasks), with init_mm
+      c.idle = c.current = new Task(0, 0, 0, idleMm, new SignalStruct(), this.ncpus > 1 ? `swapper/${c.id}` : "swapper");
+      c.idle.processor = c.id;
+      c.cpl = 0;
+    }
+    this.idle = this.cpu.idle;
     this.current = this.idle;
-    this.cpu.cpl = 0;
     // where the run starts within a timer period. A real process starts at a random phase of the
     // tick, so which ticks land in a measured loop varies from run to run; seed s starts at phase
     // frac((s - 1) * golden ratio): seed 1 on a tick boundary, consecutive seeds (--repeat)
     // spread evenly over the period (a Weyl sequence)
     this.tickPhase = Math.floor((((config.seed >>> 0) - 1) * GOLDEN_RATIO_FRACTION % 1 + 1) % 1 * this.cyclesPerTick);
-    this.scheduleEvent(this.nextTickAfter(0), "timer", () => this.timerTick());
+    for (const c of this.cpus) this.scheduleEvent(this.nextTickAfter(0, c), "timer", () => this.timerTick(c), c);
+  }
+
+  /**
+   * The local timer of CPU `c` is skewed by (c + 1)/(n + 1) of a period on SMP (setup_APIC_timer
+   * spreads the CPUs' ticks so their interrupts do not collide); the UP kernel's tick is IRQ0's.
+   */
+  private tickSkew(c: Cpu): number {
+    return this.ncpus > 1 ? Math.floor((this.cyclesPerTick * (c.id + 1)) / (this.ncpus + 1)) : 0;
+  }
+
+  /**
+   * Make `c` this CPU: the executor's clock, registers, current and idle task become c's. The run
+   * loop calls it before it resumes a task on c; kernel code always acts on "this CPU".
+   */
+  useCpu(c: Cpu): void {
+    const was = this.cpu;
+    if (c === was) return;
+    was.clock = this.ex.cycles;
+    was.current = this.current;
+    was.lastUser = this.lastUser;
+    this.cpu = c;
+    this.ex.cpu = c;
+    this.ex.cycles = c.clock;
+    this.ex.nextEvent = c.queue.length ? c.queue[0]!.at : Infinity;
+    this.ex.timelineTask = c.current.pid;
+    this.ex.timelineCpu = c.id;
+    this.current = c.current;
+    this.idle = c.idle;
+    this.lastUser = c.lastUser;
+  }
+
+  /** The clock of CPU `c` (the executor's for this CPU). */
+  clockOf(c: Cpu): number {
+    return c === this.cpu ? this.ex.cycles : c.clock;
+  }
+
+  /** The task running on CPU `c` (cpu_curr(c)). */
+  currentOf(c: Cpu): Task {
+    return c === this.cpu ? this.current : c.current;
   }
 
   /** The first timer tick after cycle `c` (ticks come every cyclesPerTick, at tickPhase). */
-  nextTickAfter(c: number): number {
+  nextTickAfter(c: number, cpu: Cpu = this.cpu): number {
     const cpt = this.cyclesPerTick;
-    return this.tickPhase + (Math.floor((c - this.tickPhase) / cpt) + 1) * cpt;
+    const phase = this.tickPhase + this.tickSkew(cpu);
+    return phase + (Math.floor((c - phase) / cpt) + 1) * cpt;
   }
 
   /** schedule_timeout's wake-up: the first tick at or after `at`. */
   tickAtOrAfter(at: number): number {
     const cpt = this.cyclesPerTick;
-    return this.tickPhase + Math.ceil((at - this.tickPhase) / cpt) * cpt;
+    // the timer list runs on CPU 0's tick
+    const phase = this.tickPhase + this.tickSkew(this.cpus[0]!);
+    return phase + Math.ceil((at - phase) / cpt) * cpt;
   }
 
   /** Path by name (compiled for this profile, cached). */
@@ -225,6 +304,13 @@ export class Kernel extends StateMap {
 
   get cycles(): number {
     return this.ex.cycles;
+  }
+
+  /** The latest clock of any CPU: the machine's elapsed time. */
+  get elapsedCycles(): number {
+    let m = this.ex.cycles;
+    for (const c of this.cpus) if (c !== this.cpu && c.clock > m) m = c.clock;
+    return m;
   }
 
   /** Deterministic PRNG (xorshift32) seeded from the experiment. */
@@ -269,6 +355,12 @@ export class Kernel extends StateMap {
 
   // ---- tasks ---------------------------------------------------------------------------------
 
+  /** The address space whose page tables have this asid (null: none, e.g. swapper_pg_dir). */
+  mmOfAsid(asid: number): AddressSpace | null {
+    for (const t of this.tasks.values()) if (t.mm.asid === asid) return t.mm;
+    return null;
+  }
+
   newAsid(): number {
     return this.nextAsid++;
   }
@@ -280,6 +372,7 @@ export class Kernel extends StateMap {
     const sig = parent ? (opts.shareSighand ? parent.sig : parent.sig.clone()) : new SignalStruct();
     const t = new Task(pid, opts.shareVm && parent ? parent.tgid : pid, parent ? parent.pid : 0, mm, sig, opts.name);
     t.counter = this.config.timesliceTicks;
+    t.processor = this.cpu.id; // copied from the parent's task_struct
     if (parent) {
       t.blocked.set(parent.blocked);
       t.regs.copyFrom(parent.regs);
@@ -300,12 +393,16 @@ export class Kernel extends StateMap {
 
   // ---- events and interrupts ------------------------------------------------------------------
 
-  scheduleEvent(at: number, kind: "timer" | "device", fire: () => void): void {
+  /** An interrupt due to CPU `cpu` (this CPU by default) at cycle `at` of that CPU's clock. */
+  scheduleEvent(at: number, kind: SimEvent["kind"], fire: () => void, cpu: Cpu = this.cpu): void {
     const ev: SimEvent = { at, kind, seq: this.seq++, fire };
-    let i = this.queue.length;
-    while (i > 0 && (this.queue[i - 1]!.at > at || (this.queue[i - 1]!.at === at && this.queue[i - 1]!.seq > ev.seq))) i--;
-    this.queue.splice(i, 0, ev);
-    this.ex.nextEvent = this.queue[0]!.at;
+    const q = cpu.queue;
+    let i = q.length;
+    while (i > 0 && (q[i - 1]!.at > at || (q[i - 1]!.at === at && q[i - 1]!.seq > ev.seq))) i--;
+    q.splice(i, 0, ev);
+    if (cpu === this.cpu) this.ex.nextEvent = q[0]!.at;
+    // another CPU will act at `at`: this one must not run past it unsynchronised (see smp.ts)
+    else if (at < this.ex.syncAt) this.ex.syncAt = at;
   }
 
   get nextEventAt(): number {
@@ -314,22 +411,23 @@ export class Kernel extends StateMap {
 
   /** True when an interrupt is due now (the runtime polls this at user-mode op boundaries). */
   interruptDue(): boolean {
-    return this.ex.cycles >= this.ex.nextEvent;
+    return this.ex.cycles >= this.ex.nextEvent || this.ex.cycles > this.ex.syncAt;
   }
 
   /** Any events other than the periodic tick? (to detect deadlock) */
   hasNonTimerEvents(): boolean {
-    return this.queue.some((e) => e.kind !== "timer");
+    return this.cpus.some((c) => c.queue.some((e) => e.kind !== "timer"));
   }
 
   /** Fire every event that is due (the interrupt handlers' bodies). Returns how many fired. */
   private fireDue(): number {
     let n = 0;
-    while (this.queue.length && this.queue[0]!.at <= this.ex.cycles) {
-      const ev = this.queue.shift()!;
-      this.ex.nextEvent = this.queue.length ? this.queue[0]!.at : Infinity;
-      this.run(ev.kind === "timer" ? "IRQ0x00_interrupt" : "device_interrupt");
-      this.count(ev.kind === "timer" ? "irq.timer" : "irq.device");
+    const q = this.cpu.queue;
+    while (q.length && q[0]!.at <= this.ex.cycles) {
+      const ev = q.shift()!;
+      this.ex.nextEvent = q.length ? q[0]!.at : Infinity;
+      this.run(ev.kind === "timer" ? (this.ncpus > 1 ? "smp_apic_timer_interrupt" : "IRQ0x00_interrupt") : ev.kind === "ipi" ? "reschedule_interrupt" : "device_interrupt");
+      this.count(ev.kind === "timer" ? "irq.timer" : ev.kind === "ipi" ? "irq.ipi" : "irq.device");
       ev.fire();
       n++;
     }
@@ -353,12 +451,16 @@ export class Kernel extends StateMap {
     this.fireDue();
   }
 
-  /** IRQ0's do_timer: the next tick, expired timeouts, the Scheduler's timeslice accounting. */
-  private timerTick(): void {
-    this.scheduleEvent(this.nextTickAfter(this.ex.cycles), "timer", () => this.timerTick());
+  /**
+   * IRQ0's do_timer: the next tick, expired timeouts, the Scheduler's timeslice accounting. On SMP
+   * each CPU's local APIC timer runs update_process_times for its own current task; the global
+   * part (jiffies, the timer list) runs on CPU 0's.
+   */
+  private timerTick(c: Cpu): void {
+    this.scheduleEvent(this.nextTickAfter(this.ex.cycles, c), "timer", () => this.timerTick(c), c);
     const t = this.current;
     // wake sleepers whose timeout expired (schedule_timeout is tick based)
-    for (const s of this.tasks.values()) {
+    if (c.id === 0) for (const s of this.tasks.values()) {
       if (s.state === "interruptible" && s.timeoutAt >= 0 && s.timeoutAt <= this.ex.cycles) {
         s.timeoutAt = -1;
         s.wakeReason = "timeout";
@@ -371,8 +473,9 @@ export class Kernel extends StateMap {
 
   /** Advance an idle CPU to the next event. Returns false when nothing can ever happen again. */
   idleUntilEvent(): boolean {
-    if (!this.queue.length) return false;
-    const at = this.queue[0]!.at;
+    const q = this.cpu.queue;
+    if (!q.length) return false;
+    const at = q[0]!.at;
     if (at > this.ex.cycles) {
       const idlePath = this.path("idle");
       this.ex.chargeRaw(idlePath.phaseIdx, at - this.ex.cycles);
@@ -385,7 +488,8 @@ export class Kernel extends StateMap {
 
   /** Cycles until the next event (user-mode work is split there). */
   cyclesToNextEvent(): number {
-    return this.ex.nextEvent - this.ex.cycles;
+    // past the SMP horizon by a cycle at least, so that the run always moves on
+    return Math.min(this.ex.nextEvent, this.ex.syncAt + 1) - this.ex.cycles;
   }
 
   // ---- run queue ------------------------------------------------------------------------------
@@ -403,6 +507,9 @@ export class Kernel extends StateMap {
   wakeUp(t: Task): void {
     if (t.state !== "interruptible" || t.stopped) return;
     this.run("try_to_wake_up");
+    // SMP: runqueue_lock and the woken task_struct were last written on other CPUs
+    this.lines.touch(this, this.runqueue, 1);
+    this.lines.touch(this, t, TASK_STRUCT_LINES);
     t.state = "running";
     t.waitingOn = null;
     this.addToRunqueue(t);
@@ -448,6 +555,9 @@ export class Kernel extends StateMap {
     t.sigpending = t.pending.anyUnblocked(this.blockedOf(t));
   }
 }
+
+/** SMP: lines of a task_struct the wake-up and schedule() write (state, run_list, counter, processor, need_resched). */
+export const TASK_STRUCT_LINES = 2;
 
 /** (sqrt(5) - 1) / 2: consecutive multiples are as evenly spread over [0, 1) as any sequence can be */
 const GOLDEN_RATIO_FRACTION = 0.6180339887498949;

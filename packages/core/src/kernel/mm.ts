@@ -2,6 +2,7 @@
 import { PAGE_SIZE, PROT_WRITE, type MprotectFixup } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
 import type { Kernel } from "./kernel.js";
+import { flush_tlb_mm } from "./smp.js";
 import { force_sig_info, SEGV_ACCERR, EINVAL, ENOMEM } from "./signal.js";
 import type { Task } from "./task.js";
 
@@ -81,10 +82,7 @@ export function sys_mprotect(k: Kernel, t: Task, addr: number, len: number, prot
     k.run("change_protection");
     k.runN("change_pte_range", r.ptes);
     k.run("flush_tlb_range");
-    if (k.cpu.cr3 === t.mm.asid) {
-      k.cpu.tlb.flushAll();
-      k.count("tlb.flushes");
-    }
+    flush_tlb_mm(k, t.mm);
   }
   if (r.mergedNext) {
     k.run("sys_mprotect.merge_next");
@@ -102,7 +100,9 @@ export function sys_munmap(k: Kernel, t: Task, addr: number, len: number): numbe
   k.runN("zap_pte_range", n);
   k.run("flush_tlb_range");
   k.run("up_write");
-  k.cpu.tlb.flushAll();
-  k.count("tlb.flushes");
+  if (k.ncpus === 1) {
+    k.cpu.tlb.flushAll();
+    k.count("tlb.flushes");
+  } else flush_tlb_mm(k, t.mm);
   return 0;
 }

@@ -92,6 +92,9 @@ export function sys_pipe(k: Kernel, t: Task): [number, number] {
   return [ft.alloc(new File(p, "r")), ft.alloc(new File(p, "w"))];
 }
 
+/** SMP: lines of the pipe's inode a read or write writes (i_sem, pipe_inode_info, its wait queue heads). */
+const PIPE_INODE_LINES = 2;
+
 function wakeAll(k: Kernel, q: Task[]): void {
   k.run("__wake_up");
   while (q.length) {
@@ -140,6 +143,7 @@ export function* sys_read(k: Kernel, t: Task, fd: number, bytes: number): Genera
   if (!f || f.mode !== "r") return -EBADF;
   const p = f.pipe;
   k.run("pipe_read");
+  k.lines.touch(k, p, PIPE_INODE_LINES);
   while (p.len === 0) {
     if (p.writers === 0) return 0;
     if (f.flags & O_NONBLOCK) return -EAGAIN;
@@ -150,6 +154,7 @@ export function* sys_read(k: Kernel, t: Task, fd: number, bytes: number): Genera
   }
   const n = Math.min(bytes, p.len);
   copyLines(k, n);
+  k.lines.touch(k, p.readWait, Math.ceil(n / k.profile.cacheLineBytes)); // the buffer's lines the writer filled
   p.len -= n;
   k.run("pipe_read.done");
   if (p.writeWait.length) wakeAll(k, p.writeWait);
@@ -164,6 +169,7 @@ export function* sys_write(k: Kernel, t: Task, fd: number, bytes: number): Gener
   if (!f || f.mode !== "w") return -EBADF;
   const p = f.pipe;
   k.run("pipe_write");
+  k.lines.touch(k, p, PIPE_INODE_LINES);
   let written = 0;
   while (written < bytes) {
     if (p.readers === 0) {
@@ -182,6 +188,7 @@ export function* sys_write(k: Kernel, t: Task, fd: number, bytes: number): Gener
     }
     const n = Math.min(free, bytes - written);
     copyLines(k, n);
+    k.lines.touch(k, p.readWait, Math.ceil(n / k.profile.cacheLineBytes)); // the buffer's lines, last read on the reader's CPU
     p.len += n;
     written += n;
     k.run("pipe_write.done");

@@ -5,8 +5,9 @@
 import type { Scheduler } from "@siglab/plugin-api";
 import { PAGE_SHIFT } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
-import { SimError, SWITCH, type Kernel } from "./kernel.js";
+import { SimError, SWITCH, TASK_STRUCT_LINES, type Kernel } from "./kernel.js";
 import { ownTask } from "./own.js";
+import { canSchedule, cpuVmMask, PROC_CHANGE_PENALTY, reschedule_idle_smp, setCpuVmMask } from "./smp.js";
 import { Task } from "./task.js";
 
 /**
@@ -32,16 +33,26 @@ export class Goodness24Scheduler implements Scheduler {
     for (const t of k.tasks.values()) t.counter = (t.counter >> 1) + k.config.timesliceTicks;
   }
 
+  /** SMP goodness(p, this_cpu, this_mm): + PROC_CHANGE_PENALTY on the CPU the task last ran on. */
+  goodnessOn(p: Task, cpuId: number, mm: Task["mm"]): number {
+    if (p.sched_yield) return -1;
+    if (p.counter === 0) return 0;
+    return p.counter + (p.processor === cpuId ? PROC_CHANGE_PENALTY : 0) + (p.mm === mm ? 1 : 0) + 20 - p.nice;
+  }
+
   /** The best goodness on the run queue (the first of equals); idle when the queue is empty. */
   pick_next_task(k: Kernel, prev: Task): Task {
     let next: Task = k.idle;
     let c = -1000;
+    const smp = k.ncpus > 1;
     for (;;) {
       const rq = k.runqueue;
       k.runN("goodness", rq.length); // one goodness() evaluation per runnable task
       for (let i = 0; i < rq.length; i++) {
         const p = rq[i]!;
-        const w = this.goodness(p, prev);
+        // SMP: can_schedule skips a task another CPU runs
+        if (smp && !canSchedule(k, p)) continue;
+        const w = smp ? this.goodnessOn(p, k.cpu.id, prev.mm) : this.goodness(p, prev);
         if (w > c) {
           c = w;
           next = p;
@@ -68,6 +79,7 @@ export class Goodness24Scheduler implements Scheduler {
    * mm); the idle task always gives way.
    */
   reschedule_idle(k: Kernel, p: Task): void {
+    if (k.ncpus > 1) return reschedule_idle_smp(k, p, (q, cpu, mm) => this.goodnessOn(q, cpu.id, mm));
     const cur = k.current;
     if (cur === k.idle || this.goodness(p, cur) - this.goodness(cur, cur) > 0) cur.needResched = true;
   }
@@ -81,6 +93,7 @@ function pickNextTask(k: Kernel, prev: Task): Task {
     const what = next instanceof Task ? `task ${next.pid} (${next.state})` : "something that is not a task";
     throw new SimError("plugin", `the Scheduler '${String(s.id)}' picked ${what}, which is not on the run queue`);
   }
+  if (next !== prev && !canSchedule(k, next)) throw new SimError("plugin", `the Scheduler '${String(s.id)}' picked task ${next.pid}, which another CPU is running`);
   return next;
 }
 
@@ -91,31 +104,58 @@ function pickNextTask(k: Kernel, prev: Task): Task {
 export function __schedule(k: Kernel): Task {
   const prev = k.current;
   k.run("schedule");
+  k.lines.touch(k, k.runqueue, 1); // runqueue_lock (SMP: last taken on another CPU)
   if (prev !== k.idle && prev.state === "interruptible" && prev.sigpending && !prev.stopped) prev.state = "running"; // TASK_STOPPED is not woken by signals
   if (prev !== k.idle && prev.state !== "running") k.delFromRunqueue(prev);
   prev.needResched = false;
   let next = pickNextTask(k, prev);
   if (next === k.idle && prev !== k.idle && prev.state === "running") next = prev;
   k.run("schedule.finish");
+  const yielded = prev.sched_yield;
   prev.sched_yield = false;
   if (next === prev) return prev;
+  next.processor = k.cpu.id;
+  k.lines.touch(k, next, TASK_STRUCT_LINES);
+  k.cpu.lastSchedule = k.cycles; // sched_data->last_schedule = get_cycles() (SMP)
   k.run("schedule.switch");
   contextSwitch(k, prev, next);
+  if (k.ncpus > 1) __schedule_tail(k, prev, yielded);
   return next;
+}
+
+/**
+ * __schedule_tail (SMP): a task switched out while still runnable (preempted, not yielding) may
+ * go to another CPU at once: reschedule_idle finds it an idle one.
+ */
+function __schedule_tail(k: Kernel, prev: Task, yielded: boolean): void {
+  k.run("__schedule_tail");
+  if (prev === k.cpus[prev.processor]?.idle || yielded || prev.state !== "running" || prev.stopped) return;
+  k.run("__schedule_tail.resched");
+  k.deps.scheduler.reschedule_idle(k, prev);
 }
 
 /** switch_mm + switch_to/__switch_to */
 export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
   k.count("sched.switches");
   k.events.emit("switch.out", prev);
-  if (next !== k.idle && next.mm !== prev.mm) {
-    // kernel threads (idle) borrow the previous mm: no CR3 load
+  if (next === k.idle) {
+    // kernel threads (idle) borrow the previous mm: no CR3 load (enter_lazy_tlb on SMP)
+    k.cpu.tlbLazy = true;
+  } else {
+    k.cpu.tlbLazy = false;
+    // switch_mm: a new mm, or (SMP) the same one after leave_mm took this CPU off it
     if (k.cpu.cr3 !== next.mm.asid) {
+      if (k.ncpus > 1) {
+        // clear_bit(cpu, &prev->cpu_vm_mask): no more flush IPIs for the mm this CPU leaves
+        const old = k.mmOfAsid(k.cpu.cr3);
+        if (old) setCpuVmMask(old, cpuVmMask(old) & ~(1 << k.cpu.id));
+      }
       k.run("switch_mm");
       k.cpu.cr3 = next.mm.asid;
       k.cpu.tlb.flushAll();
       k.count("tlb.flushes");
     }
+    if (k.ncpus > 1) setCpuVmMask(next.mm, cpuVmMask(next.mm) | (1 << k.cpu.id));
   }
   // __switch_to: unlazy_fpu(prev) first, then the TSS, segments, debug registers, I/O bitmap
   k.run("switch_to.save");
@@ -160,7 +200,8 @@ export function touchHotPages(k: Kernel, t: Task): void {
 /** sys_sched_yield (2.4): SCHED_YIELD + move_last_runqueue + need_resched when others can run. */
 export function sys_sched_yield(k: Kernel, t: Task): number {
   k.run("sys_sched_yield");
-  const others = k.runqueue.some((p) => p !== t && p.state === "running");
+  // nr_pending: UP counts the others on the run queue; SMP subtracts every CPU running a task
+  const others = k.ncpus > 1 ? k.runqueue.length - k.cpus.filter((c) => k.currentOf(c) !== c.idle).length > 0 : k.runqueue.some((p) => p !== t && p.state === "running");
   if (others) {
     k.run("sys_sched_yield.yield");
     t.sched_yield = true;

@@ -6,6 +6,7 @@
 import type { Kernel } from "./kernel.js";
 import { NSIG, SIGKILL, SIGRTMIN, SIGSTOP, Sigset } from "./sigset.js";
 import { PT_PTRACED } from "./ptrace.js";
+import { kick_if_running } from "./smp.js";
 
 const SIGCONT = 18;
 import { SignalFrameK, type FrameSigContextK, type SigAction, type SigInfoK, type Task } from "./task.js";
@@ -69,8 +70,10 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
   }
   t.pending.add(sig);
   k.run("signal_wake_up");
+  k.lines.touch(k, t.pending, 1); // t->pending and sigmask_lock, last written on t's CPU
   if (!k.blockedOf(t).has(sig)) {
     t.sigpending = true;
+    kick_if_running(k, t);
     if (t.state === "interruptible") {
       t.wakeReason = "signal";
       k.wakeUp(t);

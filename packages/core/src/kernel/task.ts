@@ -245,6 +245,10 @@ export class Task extends StateMap {
   /** wake-up reason set by the waker (e.g. "signal", "data", "timeout") */
   wakeReason = "";
   timeoutAt = -1;
+  /** task->processor: the CPU it last ran on (reschedule_idle tries it first; goodness favours it) */
+  processor = 0;
+  /** the CPU whose cache last wrote this task_struct (-1: none yet): the next writer on another CPU moves the line (smp.ts) */
+  lineOwner = -1;
 
   constructor(
     public readonly pid: number,

@@ -14,6 +14,10 @@ import { coreModule } from "../di/core-module.js";
 import { KernelAssembly } from "../di/kernel-assembly.js";
 import { PathRegistry } from "../exec/registry.js";
 import { CORE_PATHS } from "../kernel/i386/index.js";
+import { SMP_PATHS, SMP_SCHEDULE_TAIL_PATHS } from "../kernel/i386/paths-smp.js";
+import { smpKernelPath } from "../kernel/i386/smp-kernel.js";
+import { smp_next_cpu, smp_sync_horizon } from "../kernel/smp.js";
+import { SMP_OP_CLASS_IDS } from "@siglab/plugin-api";
 import { Kernel, SimError, type KernelConfig } from "../kernel/kernel.js";
 import { __schedule } from "../kernel/sched.js";
 import type { Task } from "../kernel/task.js";
@@ -127,7 +131,8 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     checkUnique(syscalls, (s) => s.nr, "system call number", owners);
     checkUnique(a.libcs.getContributions(), (l) => l.id, "libc model", owners);
     const profile = pickProfile(env, a.profiles.getContributions().flatMap((c) => c.profiles()), spec);
-    started.cpu = { id: profile.id, mhz: profile.mhz };
+    const ncpus = checkSmp(spec.cpu.smp, profile);
+    started.cpu = ncpus > 1 ? { id: profile.id, mhz: profile.mhz, smp: ncpus } : { id: profile.id, mhz: profile.mhz };
     const refusal = a.entry.checkCpu(profile);
     if (refusal) throw new PluginError(refusal);
 
@@ -154,6 +159,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
       maxSteps: spec.budget?.maxSteps ?? DEFAULT_BUDGET.maxSteps,
       seed: spec.seed,
       timeline: spec.timeline === true,
+      cpus: ncpus,
     };
     k = new Kernel(
       profile,
@@ -174,13 +180,17 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
       (phases) => {
         const reg = new PathRegistry(phases, profile);
         reg.defineAll(CORE_PATHS);
+        if (ncpus > 1) reg.defineAll([...SMP_PATHS, ...SMP_SCHEDULE_TAIL_PATHS]);
         for (const c of a.paths.getContributions()) reg.defineAll(c.paths());
         for (const c of a.transforms.getContributions()) for (const t of c.transforms()) reg.applyTransform(t);
+        // CONFIG_SMP: every lock and atomic of every kernel path is lock-prefixed
+        if (ncpus > 1) reg.rebuildAll(smpKernelPath);
         reg.compileAll();
         return reg;
       },
     );
     k.variantIds.push(...stack.map((s) => s.plugin.manifest.id));
+    if (ncpus > 1) k.ex.timelineCpus = true;
     k.setCancelCheck(env.shouldCancel);
     for (const c of a.checkers.getContributions()) c.attach(k);
     for (const s of a.setups.getContributions()) s.setup(k);
@@ -198,12 +208,16 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
         const th = new ThreadImpl(shared, task);
         task.gen = taskMain(th, body, fromFork);
         kernel.addToRunqueue(task);
+        // do_fork's wake_up_process: on UP the child never preempts (its goodness equals the
+        // parent's, both with half the counter); on SMP reschedule_idle finds it an idle CPU
+        if (kernel.ncpus > 1 && kernel.current !== kernel.idle) kernel.deps.scheduler.reschedule_idle(kernel, task);
       },
     };
     const init = k.createTask(null, { shareVm: false, shareSighand: false, name: def.name || spec.workload.id });
     const mainBody: ThreadBody = (t) => def.main(threadFacade(t), shared.params as Record<string, number | string | boolean>) as Gen<unknown>;
     shared.spawn(new ThreadImpl(shared, init), init, mainBody, false);
-    drive(k);
+    if (ncpus > 1) driveSmp(k);
+    else drive(k);
   } catch (e) {
     // from here on workload code may not act (an error's getters must not run the simulation on)
     if (k) k.stopped = true;
@@ -216,8 +230,8 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     k.events.emit("run.end");
     collector.finish();
     started.metrics = collector.metrics;
-    started.totalCycles = k.cycles;
-    started.simSeconds = k.cycles / (k.profile.mhz * 1e6);
+    started.totalCycles = k.elapsedCycles;
+    started.simSeconds = k.elapsedCycles / (k.profile.mhz * 1e6);
     for (let i = 0; i < k.phases.names.length; i++) {
       const c = k.ex.phaseCycles[i];
       if (c) started.phases[k.phases.names[i]!] = c;
@@ -225,7 +239,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     for (let nr = 0; nr < k.syscallCounts.length; nr++) if (k.syscallCounts[nr]) k.count(syscallCounterName(k, nr), k.syscallCounts[nr]);
     const counters: Record<string, number> = {};
     for (const key of Object.keys(k.counters).sort()) if (key !== "signals.queued_now") counters[key] = k.counters[key]!;
-    counters["tlb.misses.total"] = k.cpu.tlb.misses;
+    counters["tlb.misses.total"] = k.cpus.reduce((n, c) => n + c.tlb.misses, 0);
     // a timeline is bounded: say how much of it is missing rather than stop without a word
     if (k.ex.timelineDropped) counters["timeline.dropped"] = k.ex.timelineDropped;
     started.counters = counters;
@@ -269,6 +283,57 @@ function drive(k: Kernel): void {
     if (r.done) throw new SimError("internal", `task ${cur.pid} returned without exit()`);
   }
 }
+
+/**
+ * The SMP machine: N CPUs of one profile under the 2.4 SMP kernel. Runs until every task exited;
+ * the CPU furthest behind always goes next (smp.ts).
+ */
+function driveSmp(k: Kernel): void {
+  __schedule(k); // CPU 0 boots into init; the others idle until reschedule_idle sends them work
+  for (;;) {
+    const c = smp_next_cpu(k);
+    if (!c) throw new SimError("internal", "no CPU can act and tasks are alive");
+    k.useCpu(c);
+    k.ex.syncAt = smp_sync_horizon(k);
+    if (k.ex.cycles > k.config.maxCycles) throw new SimError("budget", `cycle budget exhausted: ${k.ex.cycles} > ${k.config.maxCycles} simulated cycles`);
+    const cur = k.current;
+    if (cur === k.idle) {
+      const live = alive(k);
+      if (!live.length) return;
+      if (k.cpus.every((p) => k.currentOf(p) === p.idle && !p.idle.needResched) && !k.runqueue.length && !k.hasNonTimerEvents() && !live.some((t) => t.timeoutAt >= 0)) {
+        throw new SimError("deadlock", `deadlock: every task is asleep and nothing can wake them (${live.map((t) => `pid ${t.pid} in ${String(t.waitingOn ?? "sleep")}`).join(", ")})`);
+      }
+      // cpu_idle: hlt until an interrupt; then schedule() if someone asked (reschedule_idle)
+      if (!cur.needResched || c.queue.some((e) => e.kind === "ipi")) k.idleUntilEvent();
+      if (cur.needResched) __schedule(k);
+      continue;
+    }
+    const gen = cur.gen;
+    if (!gen) throw new SimError("internal", `task ${cur.pid} has no code to run`);
+    let r: IteratorResult<unknown, unknown>;
+    try {
+      r = gen.next();
+    } catch (e) {
+      if (isTaskExit(e) && !k.stopError) continue;
+      throw k.stopError ?? e;
+    }
+    if (k.stopError) throw k.stopError;
+    if (r.done) throw new SimError("internal", `task ${cur.pid} returned without exit()`);
+  }
+}
+
+/** --smp: 1 to 8 CPUs, and a profile that gives the SMP costs (IPIs, cache-line transfers). */
+function checkSmp(smp: unknown, profile: ResolvedProfile): number {
+  if (smp === undefined) return 1;
+  if (typeof smp !== "number" || !Number.isInteger(smp) || smp < 1 || smp > MAX_CPUS) throw new ConfigError(`smp must be an integer from 1 to ${MAX_CPUS} (CPUs of the machine), got ${String(smp)}`);
+  if (smp > 1) {
+    const missing = SMP_OP_CLASS_IDS.filter((op) => !Number.isFinite(profile.costs[op]));
+    if (missing.length) throw new ConfigError(`CPU profile '${profile.id}' gives no cost for ${missing.join(", ")}: it cannot run an SMP machine (smp ${smp})`);
+  }
+  return smp;
+}
+
+const MAX_CPUS = 8;
 
 /** A seed is an unsigned 32-bit integer (it seeds xorshift32 generators). */
 export function checkSeed(seed: unknown): void {

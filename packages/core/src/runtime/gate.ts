@@ -6,7 +6,7 @@
  */
 import { markHostThrown } from "../common/host-thrown.js";
 import { do_device_not_available } from "../kernel/i387.js";
-import { SimError, type Kernel } from "../kernel/kernel.js";
+import { SimError, SMP_SYNC, type Kernel } from "../kernel/kernel.js";
 import { schedule, sys_sched_yield, touchHotPages } from "../kernel/sched.js";
 import { do_signal, sys_sigreturn } from "../kernel/signal.js";
 import { CORE_NR_NAME, NR, NR_NAME, NR_SYSCALLS } from "../kernel/syscall-nr.js";
@@ -175,6 +175,12 @@ export class Gate {
   /** A timer/device interrupt taken in user mode: handlers, then ret_from_intr's work check. */
   *userInterrupt(): Gen<void> {
     const k = this.k;
+    if (k.ex.cycles > k.ex.syncAt) {
+      // SMP: another CPU acts before this moment; the run loop lets it catch up first
+      yield SMP_SYNC;
+      if (k.current !== this.t) throw new SimError("internal", `task ${this.t.pid} resumed on a CPU that runs task ${k.current.pid}`, this.t.pid);
+      if (k.ex.cycles < k.ex.nextEvent) return;
+    }
     k.takeInterruptInUser();
     yield* this.exceptionReturn();
   }

@@ -183,13 +183,13 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *getpid(): Gen<number> {
     // the null syscall: written out (no closure) because it is the simulator's hottest path
     const g = this.#gate, k = this.#s.k, ex = k.ex;
-    if (ex.cycles >= ex.nextEvent) yield* g.userInterrupt();
+    if (ex.cycles >= ex.nextEvent || ex.cycles > ex.syncAt) yield* g.userInterrupt();
     g.enter(NR.getpid);
     if (this.#t.ptrace & PT_TRACESYS) return yield* this.traced(NR.getpid, () => (ex.run(k.hot.sys_getpid), this.#t.tgid));
     ex.run(k.hot.sys_getpid);
     const r = this.#t.tgid;
     if (!g.exitFast(r)) return yield* g.exitSlow(r);
-    if (ex.cycles >= ex.nextEvent) yield* g.userInterrupt();
+    if (ex.cycles >= ex.nextEvent || ex.cycles > ex.syncAt) yield* g.userInterrupt();
     return r;
   }
 

@@ -1,0 +1,219 @@
+/**
+ * Linux 2.4's SMP mechanisms (kernel/sched.c, arch/i386/kernel/smp.c, include/asm-i386/
+ * mmu_context.h): reschedule_idle choosing a CPU and the reschedule IPI, TLB shootdowns with lazy
+ * TLB, kick of a task running on another CPU, and the cost of cache lines that another CPU wrote.
+ *
+ * How N CPUs run in one simulation: each CPU has its own clock. The run loop always resumes the CPU
+ * that is furthest behind (smp_next_cpu); a CPU that runs ahead of another CPU's next action stops
+ * at its next user-mode instruction boundary (Executor.syncAt) and lets it catch up. Kernel paths
+ * between two such boundaries run as a unit: another CPU sees their effects at the boundary, so
+ * cross-CPU ordering is exact to within one system call.
+ */
+import type { AddressSpace } from "../machine/memory.js";
+import type { Cpu, Kernel } from "./kernel.js";
+import type { Task } from "./task.js";
+
+/** include/asm-i386/smp.h: goodness() bonus for staying on the CPU the task last ran on */
+export const PROC_CHANGE_PENALTY = 15;
+
+/** The CPUs this mm is loaded on (mm->cpu_vm_mask). */
+const vmMask = new WeakMap<AddressSpace, number>();
+
+export function cpuVmMask(mm: AddressSpace): number {
+  return vmMask.get(mm) ?? 0;
+}
+
+export function setCpuVmMask(mm: AddressSpace, m: number): void {
+  vmMask.set(mm, m);
+}
+
+/** The CPU `t` runs on now, or null (task_has_cpu). */
+export function cpuRunning(k: Kernel, t: Task): Cpu | null {
+  for (const c of k.cpus) if (k.currentOf(c) === t) return c;
+  return null;
+}
+
+/** can_schedule(p, this_cpu): not running on another CPU. */
+export function canSchedule(k: Kernel, p: Task): boolean {
+  if (k.ncpus === 1) return true;
+  const c = cpuRunning(k, p);
+  return c === null || c === k.cpu;
+}
+
+/** smp_send_reschedule: an IPI to `target`, taken there ipi_delivery cycles later. */
+export function smp_send_reschedule(k: Kernel, target: Cpu): void {
+  k.run("smp_send_reschedule");
+  k.count("smp.ipi.reschedule");
+  k.scheduleEvent(k.cycles + ipiDelivery(k), "ipi", () => {}, target);
+}
+
+function ipiDelivery(k: Kernel): number {
+  return k.profile.costs.ipi_delivery ?? NaN;
+}
+
+/** send_now_idle: wake an idle CPU (no IPI to this CPU, nor when one is already on its way). */
+function sendNowIdle(k: Kernel, c: Cpu): void {
+  k.run("smp.reschedule_idle.mark");
+  const idle = c.idle;
+  const was = idle.needResched;
+  idle.needResched = true;
+  if (c !== k.cpu && !was) smp_send_reschedule(k, c);
+}
+
+/**
+ * reschedule_idle on SMP: the woken task's last CPU if it is idle; else the idle CPU that has been
+ * idle longest; else the CPU whose task `p` preempts most (preemption_goodness), told by IPI.
+ */
+export function reschedule_idle_smp(k: Kernel, p: Task, goodness: (p: Task, cpu: Cpu, mm: AddressSpace) => number): void {
+  k.run("smp.reschedule_idle");
+  const best = k.cpus[p.processor] ?? k.cpus[0]!;
+  if (k.currentOf(best) === best.idle) return sendNowIdle(k, best);
+  let oldestIdle = Infinity;
+  let target: Cpu | null = null;
+  let maxPrio = 0;
+  for (const c of k.cpus) {
+    k.run("smp.reschedule_idle.cpu");
+    const tsk = k.currentOf(c);
+    if (tsk === c.idle) {
+      if (c.lastSchedule < oldestIdle) {
+        oldestIdle = c.lastSchedule;
+        target = c;
+      }
+    } else if (oldestIdle === Infinity) {
+      const prio = goodness(p, c, tsk.mm) - goodness(tsk, c, tsk.mm);
+      if (prio > maxPrio) {
+        maxPrio = prio;
+        target = c;
+      }
+    }
+  }
+  if (!target) return;
+  if (oldestIdle !== Infinity) return sendNowIdle(k, target);
+  k.run("smp.reschedule_idle.mark");
+  k.currentOf(target).needResched = true;
+  if (target !== k.cpu) smp_send_reschedule(k, target);
+}
+
+/**
+ * signal_wake_up's SMP part: a task running on another CPU gets a reschedule IPI so that it
+ * notices the signal at its next return to user mode (2.4 calls this a kick).
+ */
+export function kick_if_running(k: Kernel, t: Task): void {
+  if (k.ncpus === 1) return;
+  const c = cpuRunning(k, t);
+  if (c && c !== k.cpu) {
+    k.count("smp.kicks");
+    smp_send_reschedule(k, c);
+  }
+}
+
+/**
+ * flush_tlb_mm / flush_tlb_range of i386 2.4: reload %cr3 here if this CPU runs the mm, and send
+ * every other CPU in mm->cpu_vm_mask an INVALIDATE_TLB_VECTOR IPI, spinning until each has
+ * flushed (or, borrowing the mm lazily, left it). Returns how many CPUs were sent the IPI.
+ */
+export function flush_tlb_mm(k: Kernel, mm: AddressSpace): number {
+  if (k.cpu.cr3 === mm.asid) {
+    k.cpu.tlb.flushAll();
+    k.count("tlb.flushes");
+  }
+  if (k.ncpus === 1) return 0;
+  const others = k.cpus.filter((c) => c !== k.cpu && (cpuVmMask(mm) & (1 << c.id)) !== 0);
+  if (!others.length) return 0;
+  flush_tlb_others(k, mm, others);
+  return others.length;
+}
+
+/** flush_tlb_others: IPI, the targets' handlers, and the sender's wait for the last of them. */
+function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[]): void {
+  k.run("flush_tlb_others");
+  k.count("smp.tlb_shootdowns");
+  k.count("smp.ipi.invalidate", targets.length);
+  const sent = k.cycles;
+  const handler = k.path("invalidate_interrupt").cost;
+  let last = sent;
+  for (const c of targets) {
+    // the target takes the interrupt when it arrives (or when it next enables interrupts: not
+    // modelled, nor a target that is itself spinning with IF=0); the sender waits for its ack
+    const lazy = c.tlbLazy;
+    const done = sent + ipiDelivery(k) + handler + k.path(lazy ? "leave_mm" : "invalidate_interrupt.flush").cost;
+    if (done > last) last = done;
+    k.scheduleEvent(sent + ipiDelivery(k), "ipi", () => smp_invalidate_interrupt(k, mm), c);
+  }
+  // while (flush_cpumask) cpu_relax(): the wait is spent spinning
+  const spin = k.path("flush_tlb_others.wait").cost;
+  if (last > k.cycles && spin > 0) k.runN("flush_tlb_others.wait", Math.ceil((last - k.cycles) / spin));
+  k.run("flush_tlb_others.done");
+}
+
+/** INVALIDATE_TLB_VECTOR on this CPU: flush if it runs the mm, leave_mm if it only borrows it. */
+function smp_invalidate_interrupt(k: Kernel, mm: AddressSpace): void {
+  k.run("invalidate_interrupt");
+  if (k.cpu.cr3 !== mm.asid) return;
+  if (k.cpu.tlbLazy) {
+    // leave_mm: off the mm's cpu_vm_mask (no more flush IPIs); the next switch_mm reloads %cr3
+    k.run("leave_mm");
+    setCpuVmMask(mm, cpuVmMask(mm) & ~(1 << k.cpu.id));
+    k.cpu.cr3 = 0;
+    k.cpu.tlb.flushAll();
+    k.count("smp.leave_mm");
+    return;
+  }
+  k.run("invalidate_interrupt.flush");
+  k.cpu.tlb.flushAll();
+  k.count("tlb.flushes");
+}
+
+/**
+ * Shared kernel data written by one CPU and then used by another moves between the caches: charge
+ * `lines` cache-line transfers when `obj` (owner tracked in `owners`) was last written elsewhere.
+ */
+export class LineOwners {
+  private readonly owner = new WeakMap<object, number>();
+  touch(k: Kernel, obj: object, lines: number): void {
+    if (k.ncpus === 1) return;
+    const was = this.owner.get(obj);
+    const me = k.cpu.id;
+    if (was !== undefined && was !== me && lines > 0) {
+      k.runN("smp.cacheline_transfer", lines);
+      k.count("smp.cacheline_transfers", lines);
+    }
+    this.owner.set(obj, me);
+  }
+}
+
+/**
+ * The run loop's choice on SMP: the CPU to resume next, the one furthest behind. A busy CPU acts at
+ * its clock; an idle one at its next interrupt. Null when no CPU can ever act again.
+ */
+export function smp_next_cpu(k: Kernel): Cpu | null {
+  let best: Cpu | null = null;
+  let at = Infinity;
+  for (const c of k.cpus) {
+    const t = actsAt(k, c);
+    if (t < at) {
+      at = t;
+      best = c;
+    }
+  }
+  return best;
+}
+
+/** When CPU `c` acts next. */
+function actsAt(k: Kernel, c: Cpu): number {
+  if (k.currentOf(c) !== c.idle) return k.clockOf(c);
+  // an idle CPU halts until an interrupt; it schedules at once only when it asked itself (no IPI coming)
+  if (c.idle.needResched && !c.queue.some((e) => e.kind === "ipi")) return k.clockOf(c);
+  return c.queue.length ? Math.max(c.queue[0]!.at, k.clockOf(c)) : Infinity;
+}
+
+/** The horizon of this CPU: the earliest moment another CPU acts (see Executor.syncAt). */
+export function smp_sync_horizon(k: Kernel): number {
+  let h = Infinity;
+  for (const c of k.cpus) {
+    if (c === k.cpu) continue;
+    const t = actsAt(k, c);
+    if (t < h) h = t;
+  }
+  return h;
+}

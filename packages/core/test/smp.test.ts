@@ -1,0 +1,133 @@
+// The 2.4 SMP kernel on N CPUs (issue 15 item 2): per-CPU current and clocks, reschedule_idle's
+// IPIs, lock-prefixed locks, TLB shootdowns with lazy TLB, kicks, and cache lines moving.
+import { describe, expect, it } from "vitest";
+import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
+import { lockedOpsNamed, smpKernelPath } from "../src/kernel/i386/smp-kernel.js";
+import { runWorkload } from "../src/runner/run-workload.js";
+import { metric, runExample, runSource } from "./harness.js";
+
+const W = (body: string) => `
+import { workload, SIGUSR1, PROT_READ, PROT_WRITE } from "siglab";
+export default workload({ name: "t", params: {}, *main(t, p) { ${body} } });`;
+
+const PIII = { cpu: "p6-coppermine", mhz: 1000 };
+
+describe("SMP machine", () => {
+  it("smp 1 is the UP kernel: the same result as no smp at all, and no SMP counters", () => {
+    const up = runExample("lat_pipe", { ...PIII, params: { iterations: 200 } });
+    const one = runExample("lat_pipe", { ...PIII, params: { iterations: 200 }, smp: 1 });
+    expect(one.error).toBeUndefined();
+    expect(JSON.stringify(one.metrics)).toBe(JSON.stringify(up.metrics));
+    expect(Object.keys(up.counters).filter((c) => c.startsWith("smp."))).toEqual([]);
+    expect(up.cpu).toEqual({ id: "p6-coppermine", mhz: 1000 });
+  });
+
+  it("lat_pipe on two CPUs wakes the partner by IPI, moves cache lines, and the kernel's locks are lock-prefixed", () => {
+    const up = runExample("lat_pipe", { ...PIII, params: { iterations: 300 } });
+    const r = runExample("lat_pipe", { ...PIII, params: { iterations: 300 }, smp: 2 });
+    expect(r.error).toBeUndefined();
+    expect(r.cpu).toEqual({ id: "p6-coppermine", mhz: 1000, smp: 2 });
+    expect(r.counters["smp.ipi.reschedule"]).toBeGreaterThan(300);
+    expect(r.counters["irq.ipi"]).toBeGreaterThan(0);
+    expect(r.counters["smp.cacheline_transfers"]).toBeGreaterThan(300);
+    // the IPIs, the cache lines and the locked ops make the round trip dearer than on one CPU
+    expect(metric(r, "Pipe latency")).toBeGreaterThan(metric(up, "Pipe latency"));
+    const schedule = r.paths.find((p) => p.name === "schedule")!;
+    expect(schedule.ops.some((o) => o.op === "locked_op" && o.fn === "schedule")).toBe(true);
+    const upSchedule = up.paths.find((p) => p.name === "schedule")!;
+    expect(upSchedule.ops.some((o) => o.op === "locked_op")).toBe(false);
+  });
+
+  it("the same seed gives byte-identical results on SMP; timeline events name their CPU", () => {
+    const a = runExample("lat_ctx", { ...PIII, smp: 2, params: { iterations: 100 }, timeline: true });
+    const b = runExample("lat_ctx", { ...PIII, smp: 2, params: { iterations: 100 }, timeline: true });
+    expect(a.error).toBeUndefined();
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    const cpus = new Set((a.timeline ?? []).map((e) => e.cpu));
+    expect(cpus).toEqual(new Set([0, 1]));
+  });
+
+  it("two threads on two CPUs run at the same time: the machine's elapsed time is about half the work", () => {
+    const body = `
+      yield* t.clone(function* (c) { yield* c.compute(2_000_000); });
+      yield* t.compute(2_000_000);
+      yield* t.wait();`;
+    const up = runSource(W(body), { ...PIII });
+    const smp = runSource(W(body), { ...PIII, smp: 2 });
+    expect(smp.error).toBeUndefined();
+    expect(smp.totalCycles).toBeLessThan(up.totalCycles * 0.7);
+  });
+
+  it("mprotect in a process whose threads run on another CPU sends a TLB shootdown; the lazy CPU leaves the mm", () => {
+    const r = runSource(W(`
+      const a = yield* t.mmap(4096, PROT_READ | PROT_WRITE);
+      let stop = false;
+      yield* t.clone(function* (c) { while (!stop) yield* c.compute(20_000); });
+      yield* t.compute(50_000); // the thread is running on the other CPU by now
+      for (let i = 0; i < 10; i++) {
+        yield* t.mprotect(a, 4096, PROT_READ);
+        yield* t.mprotect(a, 4096, PROT_READ | PROT_WRITE);
+      }
+      stop = true;
+      yield* t.wait();`), { ...PIII, smp: 2 });
+    expect(r.error).toBeUndefined();
+    expect(r.counters["smp.tlb_shootdowns"]).toBe(20);
+    expect(r.counters["smp.ipi.invalidate"]).toBe(20);
+    expect(r.phases["smp.tlb_shootdown"]).toBeGreaterThan(0);
+    const one = runSource(W(`
+      const a = yield* t.mmap(4096, PROT_READ | PROT_WRITE);
+      for (let i = 0; i < 10; i++) { yield* t.mprotect(a, 4096, PROT_READ); yield* t.mprotect(a, 4096, PROT_READ | PROT_WRITE); }`), { ...PIII, smp: 2 });
+    expect(one.counters["smp.tlb_shootdowns"] ?? 0).toBe(0); // one thread: no other CPU has the mm
+  });
+
+  it("a signal to a task running on another CPU kicks it with a reschedule IPI", () => {
+    const r = runSource(W(`
+      let got = 0;
+      const pid = yield* t.fork(function* (c) {
+        yield* c.sigaction(SIGUSR1, function* () { got++; });
+        for (let i = 0; i < 200; i++) yield* c.compute(10_000);
+      });
+      yield* t.compute(100_000);
+      yield* t.kill(pid, SIGUSR1);
+      yield* t.wait();`), { ...PIII, smp: 2 });
+    expect(r.error).toBeUndefined();
+    expect(r.counters["smp.kicks"]).toBe(1);
+  });
+
+  it("refuses a bad CPU count and a profile without SMP costs, naming them", () => {
+    const bad = runExample("lat_pipe", { ...PIII, smp: 9 });
+    expect(bad.error?.kind).toBe("config");
+    expect(bad.error?.message).toMatch(/smp must be an integer from 1 to 8/);
+    const file = structuredClone(BUILTIN_PROFILE_FILES.find((f) => f.id === "p6-coppermine")!);
+    const costs = file.costs as Record<string, unknown>;
+    delete costs["ipi_delivery"];
+    delete costs["cacheline_transfer"];
+    const r = runWorkload(
+      { workload: { id: "t", file: "t.ts", source: W("yield* t.getpid();") }, cpu: { id: "p6-coppermine", mhz: 1000, smp: 2 }, variants: [], params: {}, seed: 1 },
+      { profiles: [file], plugins: [], transpile: (s) => s, evaluate: () => ({}) },
+    );
+    expect(r.error?.kind).toBe("config");
+    expect(r.error?.message).toMatch(/p6-coppermine.*ipi_delivery, cacheline_transfer/);
+  });
+});
+
+describe("CONFIG_SMP: locks and atomics are lock-prefixed", () => {
+  it("finds the lock operations a note names (spin/rw locks, wait-queue locks, atomics, bitops, semaphores), not prose", () => {
+    expect(lockedOpsNamed("spin_lock_irqsave(&runqueue_lock)")).toEqual(["spin_lock_irqsave"]);
+    expect(lockedOpsNamed("read_lock(&tasklist_lock); read_unlock(&tasklist_lock)")).toEqual(["read_lock", "read_unlock"]);
+    expect(lockedOpsNamed("wq_write_lock_irqsave")).toEqual(["wq_write_lock_irqsave"]);
+    expect(lockedOpsNamed("down_interruptible(PIPE_SEM(*inode))")).toEqual(["down_interruptible"]);
+    expect(lockedOpsNamed("up(PIPE_SEM); UPDATE_ATIME")).toEqual(["up"]);
+    expect(lockedOpsNamed("clear_bit(cpu, &prev->cpu_vm_mask)")).toEqual(["clear_bit"]);
+    expect(lockedOpsNamed("__set_bit(n, x); wake up the task; spin_unlock_irq(&runqueue_lock)")).toEqual([]);
+  });
+
+  it("adds one locked_op after each op that takes a lock; user-space paths are left alone", () => {
+    const def = { name: "x", phase: "sched.schedule", ops: [{ fn: "f", op: "alu" as const, n: 1, note: "spin_lock(&a); atomic_inc(&b)" }, { fn: "g", op: "alu" as const, n: 1 }] };
+    const smp = smpKernelPath(def);
+    expect(smp.ops.map((o) => o.op)).toEqual(["alu", "locked_op", "alu"]);
+    expect(smp.ops[1]!.n).toBe(2);
+    const user = { ...def, phase: "user" };
+    expect(smpKernelPath(user)).toBe(user);
+  });
+});
