@@ -1,5 +1,6 @@
 /** Human-readable output of run results. */
 import type { RunResult } from "@siglab/core";
+import { cpuLabel } from "@siglab/core/bundle/index.js";
 
 export function variantLabel(r: RunResult): string {
   if (!r.variants.length) return "baseline";
@@ -35,7 +36,7 @@ export function formatSweepSummary(results: readonly RunResult[]): string {
   const metrics = (results[0]?.metrics ?? []).slice(0, 5);
   const head = ["   run", ...metrics.map((m) => `${m.name} (${m.unit})`)];
   const rows = results.map((r, i) => [
-    `   ${i + 1}. ${r.cpu.id}@${r.cpu.mhz} ${variantLabel(r)}${keys.length ? ` ${paramLabel(r, keys)}` : ""}`,
+    `   ${i + 1}. ${cpuLabel(r.cpu)} ${variantLabel(r)}${keys.length ? ` ${paramLabel(r, keys)}` : ""}`,
     ...metrics.map((m) => {
       if (r.error) return "error";
       const v = r.metrics.find((x) => x.name === m.name)?.value;
@@ -48,7 +49,8 @@ export function formatSweepSummary(results: readonly RunResult[]): string {
 export function formatRun(r: RunResult, opts: { phases?: boolean; sweep?: readonly string[] } = {}): string {
   const out: string[] = [];
   const swept = opts.sweep?.length ? `, ${paramLabel(r, opts.sweep)}` : "";
-  out.push(`== ${r.workload} on ${r.cpu.id}@${r.cpu.mhz} MHz, ${variantLabel(r)}${swept} (seed ${r.seed})`);
+  const smp = r.cpu.smp && r.cpu.smp > 1 ? ` × ${r.cpu.smp} CPUs (SMP kernel)` : "";
+  out.push(`== ${r.workload} on ${r.cpu.id}@${r.cpu.mhz} MHz${smp}, ${variantLabel(r)}${swept} (seed ${r.seed})`);
   if (r.error) {
     const loc = r.error.line && !r.error.message.includes(`${r.error.file}:${r.error.line}`) ? `${r.error.file}:${r.error.line}:${r.error.column}: ` : "";
     out.push(`   ERROR (${r.error.kind}): ${loc}${r.error.message}${r.error.task !== undefined ? ` [task ${r.error.task}, cycle ${r.error.cycle}]` : ""}`);
@@ -56,8 +58,10 @@ export function formatRun(r: RunResult, opts: { phases?: boolean; sweep?: readon
   if (r.metrics.length) out.push(table([["   metric", "value", "unit"], ...r.metrics.map((m) => [`   ${m.name}`, fmt(m.value), m.unit])]));
   if (opts.phases !== false && r.totalCycles > 0) {
     const phases = Object.entries(r.phases).sort((a, b) => b[1] - a[1]);
-    out.push(`   where the cycles go (${fmt(r.totalCycles)} cycles, ${fmt(r.simSeconds * 1e3)} ms simulated):`);
-    out.push(table(phases.map(([p, c]) => [`     ${p}`, fmt(c), `${((100 * c) / r.totalCycles).toFixed(1)}%`])));
+    // on SMP the phases add up the cycles of every CPU: shares are of all of them
+    const n = r.cpu.smp ?? 1;
+    out.push(`   where the cycles go (${fmt(r.totalCycles)} cycles, ${fmt(r.simSeconds * 1e3)} ms simulated${n > 1 ? `, on each of ${n} CPUs; shares of all ${n}` : ""}):`);
+    out.push(table(phases.map(([p, c]) => [`     ${p}`, fmt(c), `${((100 * c) / (r.totalCycles * n)).toFixed(1)}%`])));
   }
   if (r.findings.length) {
     out.push(`   findings (${r.findings.length}):`);

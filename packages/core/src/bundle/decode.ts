@@ -169,7 +169,7 @@ function resultWarnings(exp: ExperimentConfig, results: RunResult[], shard?: Sha
     if (!r) return;
     // results carry the workload's defaults too: the run's own params must be among them
     const params = Object.entries(s.params).every(([k, v]) => r.params[k] === v);
-    if (r.cpu.id !== s.cpu.id || r.cpu.mhz !== s.cpu.mhz || !same(r.variants.map((v) => v.id), s.variants.map((v) => v.id)) || !params || r.seed !== s.seed) {
+    if (r.cpu.id !== s.cpu.id || r.cpu.mhz !== s.cpu.mhz || (r.cpu.smp ?? 1) !== (s.cpu.smp ?? 1) || !same(r.variants.map((v) => v.id), s.variants.map((v) => v.id)) || !params || r.seed !== s.seed) {
       out.push(`result ${i + 1} does not match run ${number(i)} of the experiment (CPU, variants, params or seed)`);
     }
   });

@@ -19,7 +19,7 @@ export { summarizeMarkdown } from "./summary.js";
 export { sha256Hex, hashFileSet } from "./hash.js";
 export { unsafeEntryReason } from "./paths.js";
 export { embeddedPluginSources } from "./embedded.js";
-export { formatParams, formatVariants, runLabel } from "./labels.js";
+export { cpuLabel, formatParams, formatVariants, runLabel } from "./labels.js";
 export { PUBLISHED_SCHEMAS, ManifestSchema, ExperimentFileSchema, PluginsFileSchema, ShardFileSchema } from "./schema.js";
 export { shardIndices, shardInfo, formatRunNumbers, type ShardInfo } from "./shard.js";
 export { mergeBundles, type MergePart, type MergeOptions } from "./merge.js";

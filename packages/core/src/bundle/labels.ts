@@ -23,5 +23,10 @@ export function formatVariants(variants: VariantSpec[]): string {
 /** "p4-northwood@2200 [sa-nofp]" */
 export function runLabel(r: { cpu: { id: string; mhz: number }; variants: VariantSpec[] }): string {
   const v = formatVariants(r.variants);
-  return `${r.cpu.id}@${r.cpu.mhz} [${v || "baseline"}]`;
+  return `${cpuLabel(r.cpu)} [${v || "baseline"}]`;
+}
+
+/** "id@MHz", with "×N" for an SMP machine. */
+export function cpuLabel(cpu: { id: string; mhz: number; smp?: number }): string {
+  return `${cpu.id}@${cpu.mhz}${cpu.smp && cpu.smp > 1 ? ` ×${cpu.smp}` : ""}`;
 }

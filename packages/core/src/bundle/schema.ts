@@ -20,7 +20,7 @@ export const VariantSpecSchema = Type.Object(
   strict,
 );
 export const CpuRefSchema = Type.Object(
-  { id: Type.String({ pattern: ID }), mhz: Type.Number({ exclusiveMinimum: 0 }) },
+  { id: Type.String({ pattern: ID }), mhz: Type.Number({ exclusiveMinimum: 0 }), smp: Type.Optional(Type.Integer({ minimum: 1, maximum: 8, description: "CPUs of the machine (absent: 1)" })) },
   strict,
 );
 const BudgetSchema = Type.Object(
@@ -162,7 +162,7 @@ const RunErrorSchema = Type.Object({
 });
 export const RunResultSchema = Type.Object({
   workload: Type.String(),
-  cpu: Type.Object({ id: Type.String(), mhz: Type.Number() }),
+  cpu: Type.Object({ id: Type.String(), mhz: Type.Number(), smp: Type.Optional(Type.Integer({ minimum: 1 })) }),
   variants: Type.Array(Type.Object({ id: Type.String(), options: Type.Optional(ParamsSchema) })),
   params: ParamsSchema,
   seed: Type.Number(),
