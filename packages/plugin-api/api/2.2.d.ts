@@ -1128,6 +1128,12 @@ export interface SchedFunctions {
 export interface MmFunctions {
 	/** #PF: a hook may handle it, else SIGSEGV/SIGBUS with si_addr = addr */
 	do_page_fault(t: Task, addr: number, write: boolean, code: number): void;
+	/**
+	 * API 2.2: flush_tlb_page after a PTE of `t`'s address space changed: invlpg here if this CPU
+	 * runs it, and on SMP an INVALIDATE IPI to every other CPU in its cpu_vm_mask (a TLB shootdown,
+	 * the sender waiting for every ack). Returns how many other CPUs were sent the IPI.
+	 */
+	flush_tlb_page?(t: Task, addr: number): number;
 }
 /** An open file as the file table holds it (a pipe end, or a character device). */
 export interface OpenFile {

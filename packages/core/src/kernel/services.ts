@@ -3,6 +3,7 @@
  * ...): Linux's names, bound to one run's kernel. Core code calls the functions directly.
  */
 import type { FileFunctions, FpuFunctions, MmFunctions, SchedFunctions, SignalFunctions } from "@siglab/plugin-api";
+import { flush_tlb_page } from "./smp.js";
 import { configureDevice, deviceOf } from "./device.js";
 import { cloneFpstate, do_device_not_available, fpstateFromRegs, regsFromFpstate, restore_i387, unlazy_fpu, userFpuView } from "./i387.js";
 import type { Kernel } from "./kernel.js";
@@ -54,6 +55,7 @@ export function schedFunctions(k: Kernel): SchedFunctions {
 export function mmFunctions(k: Kernel): MmFunctions {
   return {
     do_page_fault: (t, addr, write, code) => do_page_fault(k, ownTask(t), addr, write, code),
+    flush_tlb_page: (t, addr) => flush_tlb_page(k, ownTask(t).mm, addr),
   };
 }
 

@@ -10,6 +10,7 @@
  * cross-CPU ordering is exact to within one system call.
  */
 import type { AddressSpace } from "../machine/memory.js";
+import { Tlb } from "../machine/tlb.js";
 import type { Cpu, Kernel } from "./kernel.js";
 import type { Task } from "./task.js";
 
@@ -117,15 +118,29 @@ export function flush_tlb_mm(k: Kernel, mm: AddressSpace): number {
     k.cpu.tlb.flushAll();
     k.count("tlb.flushes");
   }
+  return shootdown(k, mm, null);
+}
+
+/**
+ * flush_tlb_page: invlpg here if this CPU runs the mm (the caller's path charges it), and the
+ * other CPUs in cpu_vm_mask flush that page by IPI. Returns how many CPUs were sent the IPI.
+ */
+export function flush_tlb_page(k: Kernel, mm: AddressSpace, addr: number): number {
+  const page = addr >>> 12;
+  if (k.cpu.cr3 === mm.asid) k.cpu.tlb.invalidate(Tlb.key(mm.asid, page));
+  return shootdown(k, mm, page);
+}
+
+function shootdown(k: Kernel, mm: AddressSpace, page: number | null): number {
   if (k.ncpus === 1) return 0;
   const others = k.cpus.filter((c) => c !== k.cpu && (cpuVmMask(mm) & (1 << c.id)) !== 0);
   if (!others.length) return 0;
-  flush_tlb_others(k, mm, others);
+  flush_tlb_others(k, mm, others, page);
   return others.length;
 }
 
 /** flush_tlb_others: IPI, the targets' handlers, and the sender's wait for the last of them. */
-function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[]): void {
+function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[], page: number | null): void {
   k.run("flush_tlb_others");
   k.count("smp.tlb_shootdowns");
   k.count("smp.ipi.invalidate", targets.length);
@@ -136,9 +151,9 @@ function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[]): void {
     // the target takes the interrupt when it arrives (or when it next enables interrupts: not
     // modelled, nor a target that is itself spinning with IF=0); the sender waits for its ack
     const lazy = c.tlbLazy;
-    const done = sent + ipiDelivery(k) + handler + k.path(lazy ? "leave_mm" : "invalidate_interrupt.flush").cost;
+    const done = sent + ipiDelivery(k) + handler + k.path(lazy ? "leave_mm" : page === null ? "invalidate_interrupt.flush" : "invalidate_interrupt.invlpg").cost;
     if (done > last) last = done;
-    k.scheduleEvent(sent + ipiDelivery(k), "ipi", () => smp_invalidate_interrupt(k, mm), c);
+    k.scheduleEvent(sent + ipiDelivery(k), "ipi", () => smp_invalidate_interrupt(k, mm, page), c);
   }
   // while (flush_cpumask) cpu_relax(): the wait is spent spinning
   const spin = k.path("flush_tlb_others.wait").cost;
@@ -147,7 +162,7 @@ function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[]): void {
 }
 
 /** INVALIDATE_TLB_VECTOR on this CPU: flush if it runs the mm, leave_mm if it only borrows it. */
-function smp_invalidate_interrupt(k: Kernel, mm: AddressSpace): void {
+function smp_invalidate_interrupt(k: Kernel, mm: AddressSpace, page: number | null): void {
   k.run("invalidate_interrupt");
   if (k.cpu.cr3 !== mm.asid) return;
   if (k.cpu.tlbLazy) {
@@ -157,6 +172,11 @@ function smp_invalidate_interrupt(k: Kernel, mm: AddressSpace): void {
     k.cpu.cr3 = 0;
     k.cpu.tlb.flushAll();
     k.count("smp.leave_mm");
+    return;
+  }
+  if (page !== null) {
+    k.run("invalidate_interrupt.invlpg");
+    k.cpu.tlb.invalidate(Tlb.key(mm.asid, page));
     return;
   }
   k.run("invalidate_interrupt.flush");

@@ -34,6 +34,11 @@ export class Tlb {
     return true;
   }
 
+  /** invlpg: one page's entry goes (its slot in the FIFO order is skipped when reached). */
+  invalidate(key: number): void {
+    this.entries.delete(key);
+  }
+
   /** CR3 reload without PCID: all non-global (user) entries go. */
   flushAll(): void {
     this.flushes++;

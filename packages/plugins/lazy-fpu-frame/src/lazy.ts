@@ -113,6 +113,18 @@ export class LazyFrameFpu implements SignalFpuPolicy, FpuTrapHook, PageFaultHook
     t.mm.pages.delete(rec.addr >>> 12);
     rec.mapped = false;
     k.count("lazy_fpu.unmaps");
+    // the PTE changed: on SMP every other CPU running this mm must drop the page (a shootdown on
+    // the signal path, the hazard the 2002 thread named for this design)
+    const ipis = k.mm.flush_tlb_page?.(t, rec.addr) ?? 0;
+    if (ipis > 0) {
+      k.count("lazy_fpu.tlb_shootdowns");
+      k.report({
+        kind: "lazy-fpu-tlb-shootdown",
+        severity: "warning",
+        message: `unmapping the FP page of a signal frame of task ${t.pid} needed a TLB shootdown: ${ipis} other CPU(s) run this address space, and the sender waits for each to flush (on every signal)`,
+        evidence: { task: t.pid, cpus: ipis, cycle: k.cycles },
+      });
+    }
     // the handler's (or libc's) first touch of frame->fpstate faults: model the access through a getter
     const proto = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(rec.frame), "fpstate")!;
     Object.defineProperty(rec.frame, "fpstate", {

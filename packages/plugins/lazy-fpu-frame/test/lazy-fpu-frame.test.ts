@@ -155,3 +155,38 @@ describe("lazy-fpu-frame: hazards", () => {
     expect(kinds(up)).toEqual([]);
   });
 });
+
+describe("lazy-fpu-frame on SMP: the hazard of the unmapped page", () => {
+  const source = `
+import { workload, SIGUSR1 } from "siglab";
+export default workload({ name: "mt", params: {}, *main(t) {
+  let stop = false;
+  yield* t.sigaction(SIGUSR1, function* (h) { yield* h.fpu.ops(1); });
+  yield* t.fpu.ops(1);
+  yield* t.clone(function* (c) { while (!stop) yield* c.compute(20_000); });
+  yield* t.compute(50_000); // the other thread runs on the other CPU by now
+  const me = yield* t.getpid();
+  for (let i = 0; i < 5; i++) yield* t.kill(me, SIGUSR1);
+  stop = true;
+  yield* t.wait();
+} });`;
+
+  it("a signal to a threaded process on two CPUs unmaps the FP page with a TLB shootdown, and says so", () => {
+    const r = runSource(source, { cpu: "p6-coppermine", mhz: 1000, smp: 2, ...lz("unmapped-page") });
+    expect(r.error).toBeUndefined();
+    expect(counter(r, "lazy_fpu.unmaps")).toBe(5);
+    expect(counter(r, "lazy_fpu.tlb_shootdowns")).toBe(5);
+    expect(counter(r, "smp.ipi.invalidate")).toBe(5);
+    expect(kinds(r)).toContain("lazy-fpu-tlb-shootdown");
+  });
+
+  it("on one CPU, or in TS mode, there is nothing to shoot down", () => {
+    const up = runSource(source, { cpu: "p6-coppermine", mhz: 1000, ...lz("unmapped-page") });
+    expect(up.error).toBeUndefined();
+    expect(counter(up, "lazy_fpu.unmaps")).toBe(5);
+    expect(counter(up, "lazy_fpu.tlb_shootdowns")).toBe(0);
+    const ts = runSource(source, { cpu: "p6-coppermine", mhz: 1000, smp: 2, ...lz("ts") });
+    expect(counter(ts, "smp.ipi.invalidate")).toBe(0);
+    expect(kinds(ts)).not.toContain("lazy-fpu-tlb-shootdown");
+  });
+});

@@ -137,6 +137,12 @@ export const SMP_PATHS: PathDef[] = [
     ops: [op("__flush_tlb", "mov_cr3", 1, "cpu_tlbstate[cpu].state == TLBSTATE_OK: reload %cr3")],
   },
   {
+    // flush_va is one page (flush_tlb_page)
+    name: "invalidate_interrupt.invlpg",
+    phase: "smp.tlb_shootdown",
+    ops: [op("__flush_tlb_one", "invlpg", 1, "cpu_tlbstate[cpu].state == TLBSTATE_OK: invlpg flush_va")],
+  },
+  {
     // the target borrows the mm lazily (a kernel thread / idle): stop taking flush IPIs for it
     name: "leave_mm",
     phase: "smp.tlb_shootdown",
