@@ -81,6 +81,8 @@ export interface RunRequest {
   workload: string;
   cpu: string;
   mhz: number;
+  /** CPUs of the machine (absent: one, the UP kernel) */
+  smp?: number;
   variants?: VariantSpec[];
   params?: Record<string, ParamValue>;
 }
@@ -120,7 +122,7 @@ export async function runExample(req: RunRequest, profiles: readonly CpuProfileF
   const r = await calibrationHost().run({
     spec: {
       workload: exampleSource(req.workload),
-      cpu: { id: req.cpu, mhz: req.mhz },
+      cpu: req.smp && req.smp > 1 ? { id: req.cpu, mhz: req.mhz, smp: req.smp } : { id: req.cpu, mhz: req.mhz },
       variants: req.variants ?? [],
       params: req.params ?? {},
       seed,
@@ -145,5 +147,5 @@ export function variantLabel(v: readonly VariantSpec[]): string {
 
 export function describeRun(req: RunRequest): string {
   const params = Object.entries(req.params ?? {}).map(([k, v]) => `${k}=${v}`).join(",");
-  return `${req.workload} on ${req.cpu}@${req.mhz} (${variantLabel(req.variants ?? [])}${params ? `; ${params}` : ""})`;
+  return `${req.workload} on ${req.cpu}@${req.mhz}${req.smp && req.smp > 1 ? ` ×${req.smp}` : ""} (${variantLabel(req.variants ?? [])}${params ? `; ${params}` : ""})`;
 }

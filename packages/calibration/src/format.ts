@@ -71,7 +71,7 @@ export function formatPredictions(rows: readonly Prediction[]): string {
   const head = ["  workload", "cpu", "variants", "metric", "value", "unit", "fitted groups it runs"];
   const body = rows.map((p) => [
     `  ${p.workload}`,
-    p.cpu,
+    p.cpus > 1 ? `${p.cpu} ×${p.cpus}` : p.cpu,
     variantLabel(p.variants),
     p.metric,
     p.pending ? p.note ?? "pending" : fmt(p.value!),

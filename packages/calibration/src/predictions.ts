@@ -14,6 +14,8 @@ export interface Prediction {
   workload: string;
   /** "id@MHz" */
   cpu: string;
+  /** CPUs of the machine (1: the UP kernel; 2: the 2.4 SMP kernel) */
+  cpus: number;
   variants: VariantSpec[];
   metric: string;
   value: number | null;
@@ -86,6 +88,8 @@ interface PredictionSpec {
   label?: string;
   cpu: string;
   mhz: number;
+  /** CPUs of the machine (default 1) */
+  smp?: number;
   variants: VariantSpec[];
   params?: Record<string, ParamValue>;
   metric: string;
@@ -113,6 +117,16 @@ const LMBENCH_CPUS: [string, number][] = [
   ["k7-palomino", 1400],
 ];
 
+/**
+ * Dual-CPU machines of the era many published lmbench runs were taken on (2.4 SMP kernel):
+ * dual PIII 450 and 1000 MHz, dual Athlon MP 1600+ (1.4 GHz, the Palomino core).
+ */
+const LMBENCH_SMP_CPUS: [string, number][] = [
+  ["p6-coppermine", 1000],
+  ["p6-coppermine", 450],
+  ["k7-palomino", 1400],
+];
+
 /** lmbench's null call (lat_syscall's default), in cycles per call. */
 const GETPPID: Pick<PredictionSpec, "label" | "params" | "metric"> = { label: "lat_syscall (getppid)", params: { call: "getppid" }, metric: "getppid" };
 /** Andrew Morton's getpid loop. */
@@ -122,6 +136,9 @@ export async function predictionSpecs(): Promise<PredictionSpec[]> {
   const out: PredictionSpec[] = [];
   for (const [cpu, mhz] of LMBENCH_CPUS) {
     for (const [workload, metric] of LMBENCH) out.push({ workload, cpu, mhz, variants: [], metric, unit: "us", requires: [] });
+  }
+  for (const [cpu, mhz] of LMBENCH_SMP_CPUS) {
+    for (const [workload, metric] of LMBENCH) out.push({ workload, cpu, mhz, smp: 2, variants: [], metric, unit: "us", requires: [] });
   }
   const k7 = { cpu: "k7-palomino", mhz: 1400 };
   out.push({ workload: "lat_syscall", ...k7, ...GETPID, variants: [], unit: "cycles", requires: [] });
@@ -174,6 +191,7 @@ async function prediction(s: PredictionSpec, profiles: CpuProfileFile[], availab
   const row: Prediction = {
     workload: s.label ?? s.workload,
     cpu: `${s.cpu}@${s.mhz}`,
+    cpus: s.smp ?? 1,
     variants: s.variants,
     metric: s.ratioName ?? s.metric,
     value: null,
@@ -187,6 +205,7 @@ async function prediction(s: PredictionSpec, profiles: CpuProfileFile[], availab
   const params = { ...(s.params ?? {}) };
   if (iterations !== undefined && "iterations" in (await exampleParams(s.workload))) params["iterations"] = iterations;
   const req: RunRequest = { workload: s.workload, cpu: s.cpu, mhz: s.mhz, variants: s.variants, params };
+  if (s.smp && s.smp > 1) req.smp = s.smp;
   const results = [await runExample(req, profiles, available)];
   const v = metricValue(results[0]!, s, req);
   if (s.how === "ratio") {

@@ -13,9 +13,21 @@ describe("predictions suite", () => {
 
   it("lists the lmbench figures on the four CPUs, in µs", () => {
     for (const cpu of ["p6-coppermine@1000", "p6-coppermine@450", "p4-northwood@2400", "k7-palomino@1400"]) {
-      const mine = rows.filter((r) => r.cpu === cpu && r.unit === "us");
+      const mine = rows.filter((r) => r.cpu === cpu && r.unit === "us" && r.cpus === 1);
       expect(mine.map((r) => r.workload)).toEqual(["lat_syscall", "lat_sig_catch", "lat_sig_prot", "lat_ctx", "lat_pipe"]);
     }
+  });
+
+  it("lists the lmbench figures on the dual-CPU machines of the era (SMP kernel), with cpus on every row", () => {
+    for (const r of rows) expect([1, 2], `${r.workload} ${r.cpu}`).toContain(r.cpus);
+    for (const cpu of ["p6-coppermine@1000", "p6-coppermine@450", "k7-palomino@1400"]) {
+      const dual = rows.filter((r) => r.cpu === cpu && r.cpus === 2);
+      expect(dual.map((r) => r.workload)).toEqual(["lat_syscall", "lat_sig_catch", "lat_sig_prot", "lat_ctx", "lat_pipe"]);
+      for (const r of dual) expect(Number.isFinite(r.value), `${r.workload} ${cpu} x2`).toBe(true);
+    }
+    // the partner is woken on the other CPU by IPI: a dearer pipe round trip than on one CPU
+    const pipe = (cpus: number) => rows.find((r) => r.workload === "lat_pipe" && r.cpu === "p6-coppermine@1000" && r.cpus === cpus)!.value!;
+    expect(pipe(2)).toBeGreaterThan(pipe(1));
   });
 
   it("lists the other figures with their units and variants", () => {
