@@ -194,7 +194,11 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   }
 
   getppid(): Gen<number> {
-    return this.simple(NR.getppid, "sys_getppid", () => this.#t.ppid);
+    const k = this.#s.k;
+    return this.simple(NR.getppid, "sys_getppid", () => {
+      if (k.ncpus > 1) k.run("sys_getppid.smp");
+      return this.#t.ppid;
+    });
   }
 
   *gettimeofday(): Gen<{ sec: number; usec: number }> {

@@ -152,6 +152,12 @@ export const SMP_PATHS: PathDef[] = [
     ],
   },
   {
+    // sys_getppid's #if CONFIG_SMP loop: a memory barrier, then p_opptr read again
+    name: "sys_getppid.smp",
+    phase: "syscall.body",
+    ops: [op("sys_getppid", "locked_op", 1, "mb(): lock; addl $0,0(%esp)"), op("sys_getppid", "load", 1, "parent = me->p_opptr; if (old != parent) continue")],
+  },
+  {
     // a cache line this CPU reads or writes was last written by another CPU (MESI: HITM snoop,
     // the line moves); run once per line moved
     name: "smp.cacheline_transfer",

@@ -9,7 +9,7 @@ export const SYSCALL_PATHS: PathDef[] = [
   {
     name: "sys_getppid",
     phase: "syscall.body",
-    ops: [op("sys_getppid", "load", 3, "parent = me->p_opptr; pid = parent->tgid; mb(); re-check p_opptr"), op("sys_getppid", "alu", 2)],
+    ops: [op("sys_getppid", "load", 2, "parent = me->p_opptr; pid = parent->tgid"), op("sys_getppid", "alu", 2)],
   },
   {
     name: "sys_gettimeofday",
