@@ -1,5 +1,5 @@
 // Leave-one-out: each target predicted with the groups fitted to it at their starting values.
-import { BUILTIN_PROFILE_SOURCES } from "@siglab/cpu-profiles";
+import { BUILTIN_FITTED_OVERLAYS, BUILTIN_HANDWRITTEN_SOURCES, BUILTIN_PROFILE_SOURCES, type OpClass } from "@siglab/cpu-profiles";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   calibrationTargets,
@@ -12,6 +12,7 @@ import {
   getTarget,
   groupValues,
   looGroups,
+  looValues,
   runCalibrationSuite,
 } from "../src/index.js";
 
@@ -37,6 +38,17 @@ describe("leave-one-out", () => {
     const d = degreesOfFreedom(calibrationTargets());
     expect(d.parameters).toBe(FIT_GROUPS.length);
     expect(d.constraining).toBe(6);
+  });
+
+  it("the starting values a LOO fit uses are the hand-written profiles' cycles, not the fitted overlay's", () => {
+    for (const g of FIT_GROUPS) {
+      const hand = BUILTIN_HANDWRITTEN_SOURCES.find((s) => s.id === g.profile)!;
+      const overlay = BUILTIN_FITTED_OVERLAYS[g.profile]!;
+      for (const op of Object.keys(g.start) as OpClass[]) {
+        expect(looValues(getTarget(g.target))[g.profile]![op], `${g.id}/${op}`).toBe(hand.costs![op]!.cycles);
+        expect(overlay.costs[op]!.start, `${g.id}/${op}`).toBe(hand.costs![op]!.cycles);
+      }
+    }
   });
 
   it("a LOO row's error is the target run with its group at the starting values, the rest as shipped", async () => {

@@ -17,9 +17,11 @@ describe("plausibility of the shipped costs", () => {
     expect(gate - (p4.sysenter + p4.sysexit)).toBeGreaterThan(1000);
   });
 
-  it("P3: the cli costs 13-14 cycles and the gate round trip fits in the 306-cycle getpid loop", () => {
+  it("P3: the cli's whole effect (the cli and iret's IF change) is 13-14 cycles and the gate round trip fits in the 306-cycle getpid loop", () => {
     const p3 = c("p6-coppermine");
-    expect(p3.cli).toBeGreaterThanOrEqual(10);
+    // AM02 measured 13 cycles per system call for having the cli, the loops 14: LT02c's hypothesis
+    // splits that between the cli and iret's implicit sti, which no figure separates
+    expect(p3.cli).toBeGreaterThanOrEqual(4);
     expect(p3.cli).toBeLessThanOrEqual(16);
     expect(p3.cli + p3.iret_if_change).toBeCloseTo(14, 0);
     expect(p3.int_gate + p3.iret_user + p3.cli + p3.iret_if_change).toBeLessThan(306);
