@@ -115,3 +115,28 @@ describe("/dev/siglab-disk", () => {
     expect(bad.error?.message).toMatch(/disk-timing: device latencyUs must be a number >= 0/);
   });
 });
+
+describe("/dev/siglab-disk: completion jitter drawn from the seed", () => {
+  const body = `
+    const fd = yield* t.open("/dev/siglab-disk");
+    const t0 = t.rdtsc();
+    for (let i = 0; i < 20; i++) { yield* t.write(fd, 4096); yield* t.read(fd, 32); }
+    t.report("per request", (t.rdtsc() - t0) / t.mhz / 20, "us");`;
+
+  it("the same seed gives the same completions; other seeds move them within [latency, latency + jitterUs)", () => {
+    const a = metric(runSource(W(body), { seed: 1 }), "per request");
+    const b = metric(runSource(W(body), { seed: 1 }), "per request");
+    const c = metric(runSource(W(body), { seed: 7 }), "per request");
+    expect(a).toBe(b);
+    expect(c).not.toBe(a);
+    for (const v of [a, c]) {
+      expect(v).toBeGreaterThan(100);
+      expect(v).toBeLessThan(100 + device.DEFAULT_DEVICE.jitterUs + 5);
+    }
+  });
+
+  it("jitterUs: 0 gives a fixed latency whatever the seed", () => {
+    const fixed = (seed: number) => metric(runSource(W(body), { seed, plugins: [timing({ jitterUs: 0 })], variants: [{ id: "disk-timing" }] }), "per request");
+    expect(fixed(1)).toBe(fixed(7));
+  });
+});

@@ -1284,6 +1284,8 @@ export interface BlockDeviceConfig {
 	latencyUs?: number;
 	/** minimum microseconds between two completions (0: unlimited bandwidth) */
 	intervalUs?: number;
+	/** API 2.2: each completion comes up to this many microseconds later, drawn from the run's seed (0: none) */
+	jitterUs?: number;
 }
 /**
  * The model of /dev/siglab-disk: when a request completes, and what the driver charges to start

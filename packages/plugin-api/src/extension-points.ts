@@ -85,6 +85,8 @@ export interface BlockDeviceConfig {
   latencyUs?: number;
   /** minimum microseconds between two completions (0: unlimited bandwidth) */
   intervalUs?: number;
+  /** API 2.2: each completion comes up to this many microseconds later, drawn from the run's seed (0: none) */
+  jitterUs?: number;
 }
 
 /**

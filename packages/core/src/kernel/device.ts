@@ -19,9 +19,15 @@ export interface DeviceConfig {
   latencyUs: number;
   /** minimum microseconds between two completions (0: unlimited bandwidth) */
   intervalUs: number;
+  /**
+   * a completion comes up to this many microseconds later, uniformly, drawn from the run's seed
+   * (a real device's service time varies: the seed is one of the run's sources of variation)
+   */
+  jitterUs: number;
 }
 
-export const DEFAULT_DEVICE: Readonly<DeviceConfig> = Object.freeze({ latencyUs: 100, intervalUs: 0 });
+/** The default jitter is 10% of the default latency: an illustrative spread, not a measured one. */
+export const DEFAULT_DEVICE: Readonly<DeviceConfig> = Object.freeze({ latencyUs: 100, intervalUs: 0, jitterUs: 10 });
 
 /** The baseline BlockDevice: latency plus a minimum interval between completions. One per run. */
 export class LatencyDevice implements BlockDevice {
@@ -39,7 +45,8 @@ export class LatencyDevice implements BlockDevice {
   submit(k: Kernel, bytes: number, complete: (res: number) => void): void {
     k.run("siglab_disk.make_request");
     const mhz = k.profile.mhz;
-    const at = Math.max(k.cycles + 1, Math.round(k.cycles + this.config.latencyUs * mhz), Math.round(this.lastAt + this.config.intervalUs * mhz));
+    const jitter = this.config.jitterUs > 0 ? k.random() * this.config.jitterUs : 0;
+    const at = Math.max(k.cycles + 1, Math.round(k.cycles + (this.config.latencyUs + jitter) * mhz), Math.round(this.lastAt + this.config.intervalUs * mhz));
     this.lastAt = at;
     this.inFlight++;
     k.count("device.requests");
@@ -78,7 +85,7 @@ export function deviceOf(k: Kernel): DiskView {
 export function configureDevice(k: Kernel, cfg: Partial<DeviceConfig>, who: string): void {
   const checked: Partial<DeviceConfig> = {};
   for (const [key, v] of Object.entries(cfg)) {
-    if (!(key === "latencyUs" || key === "intervalUs")) throw new Error(`${who}: unknown device setting '${key}' (latencyUs, intervalUs)`);
+    if (!(key === "latencyUs" || key === "intervalUs" || key === "jitterUs")) throw new Error(`${who}: unknown device setting '${key}' (latencyUs, intervalUs, jitterUs)`);
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new Error(`${who}: device ${key} must be a number >= 0, got ${String(v)}`);
     checked[key as keyof DeviceConfig] = v;
   }
