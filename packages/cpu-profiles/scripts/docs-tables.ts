@@ -1,6 +1,7 @@
 /** The generated parts of docs/profiles.md: provenance summary and op × profile matrix. */
 import { BUILTIN_FITTED_OVERLAYS, BUILTIN_HANDWRITTEN_SOURCES } from "../src/builtin.js";
 import type { FittedOverlay } from "../src/overlay.js";
+import { SMP_OP_CLASS_IDS } from "../src/op-classes.js";
 import { provenanceMatrix, provenanceSummaryTable } from "../src/provenance.js";
 import type { CpuProfileSource, CpuProfileFile } from "../src/types.js";
 
@@ -17,6 +18,23 @@ export function fittedTable(
       const fitted = !o ? "— (not calibrated yet)" : o.status === "unreachable" ? `${o.cycles} (out of reach: start kept)` : String(o.cycles);
       const stale = o && o.start !== e.cycles ? ` (stale: fitted from ${o.start})` : "";
       rows.push(`| ${src.id} | \`${op}\` | ${e.cycles} | ${fitted}${stale} | ${o?.group ?? "—"} | ${(e.fittedTo ?? []).join(", ")} |`);
+    }
+  }
+  return rows.join("\n");
+}
+
+/** Markdown: the SMP costs (API 2.2) of every profile that gives them, with their reasons. */
+export function smpTable(files: readonly CpuProfileFile[]): string {
+  const rows = ["| profile | op | cycles at the default clock | ns (fixed in time) | kind | reason |", "|---|---|---|---|---|---|"];
+  for (const f of files) {
+    for (const op of SMP_OP_CLASS_IDS) {
+      const e = f.costs[op];
+      if (!e) {
+        rows.push(`| ${f.id} | \`${op}\` | — | — | — | not given: the profile runs one CPU only |`);
+        continue;
+      }
+      const rel = e.relativeTo ? ` (= ${e.relativeTo.op}${e.relativeTo.factor !== undefined ? ` × ${e.relativeTo.factor}` : ""})` : "";
+      rows.push(`| ${f.id} | \`${op}\` | ${e.cycles}${rel} | ${e.ns ?? "—"} | ${e.kind}${e.inheritedFrom ? ` (from ${e.inheritedFrom})` : ""} | ${e.source.replace(/\|/g, "\\|")} |`);
     }
   }
   return rows.join("\n");
@@ -40,6 +58,10 @@ export function generatedDocs(files: readonly CpuProfileFile[]): string {
     "Fitted ops: the starting value (the hand-written profile, an independent estimate whose reason is in its `source`) and the fitted value (the generated overlay `profiles/fitted/<id>.json` that the loader applies):",
     "",
     fittedTable(),
+    "",
+    "SMP costs (`--smp N`, docs/smp.md; bus- and memory-bound ones are fixed in time: a run at another clock gets ns × MHz / 1000 cycles):",
+    "",
+    smpTable(files),
     "",
     END,
   ].join("\n");
