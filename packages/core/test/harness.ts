@@ -39,6 +39,7 @@ export interface RunOpts {
   maxCycles?: number;
   /** CPUs of the machine (SMP) */
   smp?: number;
+  timelineLimit?: number;
 }
 
 export function runSource(source: string, o: RunOpts = {}, file = "test.ts"): RunResult {
@@ -49,6 +50,7 @@ export function runSource(source: string, o: RunOpts = {}, file = "test.ts"): Ru
     params: o.params ?? {},
     seed: o.seed ?? 1,
     timeline: o.timeline ?? false,
+    ...(o.timelineLimit !== undefined ? { timelineLimit: o.timelineLimit } : {}),
     budget: { maxSteps: o.maxSteps ?? 50_000_000, maxCycles: o.maxCycles ?? 1e12 },
   };
   return runWorkload(spec, env(o.plugins ?? []));

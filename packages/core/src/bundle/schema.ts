@@ -76,6 +76,7 @@ export const ExperimentFileSchema = Type.Object(
     ),
     seed: Type.Number(),
     timeline: Type.Optional(Type.Boolean()),
+    timelineLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: "the most timeline events a run records" })),
     budget: Type.Optional(BudgetSchema),
   },
   { ...strict, $id: "urn:siglab:bundle:experiment:v1", title: "SigLab bundle experiment (format v1)" },

@@ -29,6 +29,8 @@ export interface RunSpec {
   seed: number;
   /** Record a bounded per-task timeline (off by default: memory stays flat). */
   timeline?: boolean;
+  /** the most timeline events a run records (default TIMELINE_LIMIT, 20,000); the rest are counted as dropped */
+  timelineLimit?: number;
   budget?: RunBudget;
 }
 
@@ -42,6 +44,7 @@ export interface ExperimentConfig {
   sweep?: { param: string; values: ParamValue[] };
   seed: number;
   timeline?: boolean;
+  timelineLimit?: number;
   budget?: RunBudget;
 }
 
@@ -85,6 +88,7 @@ export function expandExperiment(cfg: ExperimentConfig, maxRuns = DEFAULT_MAX_RU
           params,
           seed: cfg.seed,
           timeline: cfg.timeline,
+          ...(cfg.timelineLimit !== undefined ? { timelineLimit: cfg.timelineLimit } : {}),
           budget: cfg.budget,
         });
       }

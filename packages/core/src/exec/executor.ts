@@ -72,7 +72,9 @@ export class Executor {
   /** called at an op boundary in kernel mode with IF=1 when an event is due */
   irqHook: () => void = () => {};
   timeline: TimelineEvent[] | null = null;
-  /** events past TIMELINE_LIMIT that were not recorded (reported as counters["timeline.dropped"]) */
+  /** the most events the timeline records (RunSpec.timelineLimit) */
+  timelineLimit = TIMELINE_LIMIT;
+  /** events past timelineLimit that were not recorded (reported as counters["timeline.dropped"]) */
   timelineDropped = 0;
   timelineTask = 0;
   /** the CPU the timeline's events run on (recorded only on an SMP machine) */
@@ -170,7 +172,7 @@ export class Executor {
 
   private record(name: string, phaseIdx: number, start: number): void {
     const tl = this.timeline!;
-    if (tl.length >= TIMELINE_LIMIT) {
+    if (tl.length >= this.timelineLimit) {
       this.timelineDropped++;
       return;
     }

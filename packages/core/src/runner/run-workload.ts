@@ -191,6 +191,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     );
     k.variantIds.push(...stack.map((s) => s.plugin.manifest.id));
     if (ncpus > 1) k.ex.timelineCpus = true;
+    if (spec.timelineLimit !== undefined) k.ex.timelineLimit = checkTimelineLimit(spec.timelineLimit);
     k.setCancelCheck(env.shouldCancel);
     for (const c of a.checkers.getContributions()) c.attach(k);
     for (const s of a.setups.getContributions()) s.setup(k);
@@ -334,6 +335,12 @@ function checkSmp(smp: unknown, profile: ResolvedProfile): number {
 }
 
 const MAX_CPUS = 8;
+
+/** RunSpec.timelineLimit: 1 to 10,000,000 events (a timeline is held in memory). */
+function checkTimelineLimit(n: unknown): number {
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 10_000_000) throw new ConfigError(`timelineLimit must be an integer from 1 to 10000000 (timeline events), got ${String(n)}`);
+  return n;
+}
 
 /** A seed is an unsigned 32-bit integer (it seeds xorshift32 generators). */
 export function checkSeed(seed: unknown): void {

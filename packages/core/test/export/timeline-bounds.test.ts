@@ -21,4 +21,16 @@ describe("a bounded timeline says it was cut", () => {
     expect(hasNoTimeline([r])).toBe(false);
     expect(hasNoTimeline([runExample("lat_syscall", { params: { iterations: 100 } })])).toBe(true);
   });
+
+  it("timelineLimit raises or lowers the bound; a bad one is refused", () => {
+    const r = runExample("lat_syscall", { params: { iterations: 10_000, call: "getpid" }, timeline: true, timelineLimit: 50_000 });
+    expect(r.error).toBeUndefined();
+    expect(r.timeline!.length).toBeGreaterThan(TIMELINE_LIMIT);
+    expect(r.timeline!.length).toBeLessThanOrEqual(50_000);
+    const small = runExample("lat_syscall", { params: { iterations: 100 }, timeline: true, timelineLimit: 10 });
+    expect(small.timeline).toHaveLength(10);
+    expect(truncatedTimelines([small])[0]).toMatch(/after the first 10 not recorded$/);
+    const bad = runExample("lat_syscall", { params: { iterations: 100 }, timeline: true, timelineLimit: 0 });
+    expect(bad.error?.message).toMatch(/timelineLimit must be an integer from 1 to 10000000/);
+  });
 });
