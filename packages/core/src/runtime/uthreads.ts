@@ -35,6 +35,8 @@ export class UThread implements ApiUThread {
   readonly joiners: UThread[] = [];
   /** the library's saved signal mask of this thread */
   mask: Sigset | null = null;
+  /** on the scheduler's ready queue (kept beside the queue so that membership is O(1)) */
+  queued = false;
   constructor(
     readonly id: number,
     /** the Thread object its code runs with (same kernel task as every other user thread) */
@@ -106,7 +108,7 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
     const id = ++th.kernel.nextUThreadId;
     ut = new UThread(id, th, gen);
     this.threads.set(ut.id, ut);
-    this.ready.push(ut);
+    this.enqueue(ut);
     return ut;
   }
 
@@ -124,7 +126,7 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
       me.th.kernel.stopWith("workload", `${this.library}: user-level thread ${me.id} ran on after switching out (a yield stepped by hand)`);
       throw me.th.kernel.stopError!;
     }
-    if (me.state === "ready" && !this.ready.includes(me)) this.ready.push(me);
+    if (me.state === "ready" && !me.queued) this.enqueue(me);
     if (me.gen) {
       let resumed = false;
       this.parking = me;
@@ -146,7 +148,19 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
     if (ut.state !== "waiting") return;
     ut.state = "ready";
     ut.waitingOn = "";
+    this.enqueue(ut);
+  }
+
+  /** The tail of the ready queue (Pth's pqueue: O(1) insert, the head taken first). */
+  private enqueue(ut: UThread): void {
+    ut.queued = true;
     this.ready.push(ut);
+  }
+
+  private dequeue(): UThread | undefined {
+    const ut = this.ready.shift();
+    if (ut) ut.queued = false;
+    return ut;
   }
 
   /** The scheduler loop, on the root's stack: run threads until the root is chosen again. */
@@ -155,10 +169,10 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
     try {
       for (;;) {
         yield* this.hooks.returned(this, prev);
-        let next = this.ready.shift();
+        let next = this.dequeue();
         while (!next) {
           if (!(yield* this.hooks.idle(this))) throw new SimError("deadlock", `${this.library}: deadlock: every user-level thread of task ${this.task.pid} waits (${this.describeWaits()})`, this.task.pid);
-          next = this.ready.shift();
+          next = this.dequeue();
         }
         yield* this.hooks.enter(this, next);
         next.state = "running";
