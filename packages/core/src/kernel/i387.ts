@@ -6,6 +6,10 @@ import { FpuRegs, XMM_LANES } from "../machine/fpu.js";
 import type { SignalFpuPolicy, SwitchFpuPolicy } from "../plugin-api/extension-points.js";
 import type { Kernel } from "./kernel.js";
 import { cloneFpstate, fpstateOf, type FrameFpStateK, type SignalFrameK, type Task } from "./task.js";
+import { pathRefs } from "./path-refs.js";
+
+/** the paths this file runs, resolved once per run (path-refs.ts) */
+const P = pathRefs(["clear_fpu", "convert_fxsr_to_user", "copy.signal.fpu_restore", "copy.signal.fpu_save", "device_not_available", "fxsr_reg_from_user", "fxsr_reg_to_user", "init_fpu", "init_fpu.nofxsr", "math_state_restore.exit", "restore_fpu.frstor", "restore_fpu.fxrstor", "restore_i387", "restore_i387_fsave", "restore_i387_fxsave", "save_i387", "save_i387_fsave"]);
 
 /** i386 signal frames carry XMM0-7 only (32-bit mode). */
 export const I386_XMM_REGS = 8;
@@ -67,7 +71,7 @@ export class I387SignalFpu implements SignalFpuPolicy {
   readonly id = "core:save_i387";
 
   saveToFrame(k: Kernel, t: Task, frame: SignalFrameK): void {
-    k.run("save_i387");
+    k.run(P["save_i387"]);
     if (!t.usedMath) {
       frame.fpstate = null;
       return;
@@ -76,14 +80,14 @@ export class I387SignalFpu implements SignalFpuPolicy {
     const line = k.profile.cacheLineBytes;
     if (k.profile.features.fxsr) {
       unlazy_fpu(k, t, "unlazy_fpu.fxsave", "unlazy_fpu.fnsave");
-      k.run("convert_fxsr_to_user");
-      k.runN("fxsr_reg_to_user", 8);
-      k.runN("copy.signal.fpu_save", Math.ceil(512 / line));
+      k.run(P["convert_fxsr_to_user"]);
+      k.runN(P["fxsr_reg_to_user"], 8);
+      k.runN(P["copy.signal.fpu_save"], Math.ceil(512 / line));
       k.count("bytes.copied", FP_FRAME_BYTES_FXSR);
     } else {
       unlazy_fpu(k, t, "unlazy_fpu.fxsave", "unlazy_fpu.fnsave");
-      k.run("save_i387_fsave");
-      k.runN("copy.signal.fpu_save", Math.ceil(FP_FRAME_BYTES_FSAVE / line));
+      k.run(P["save_i387_fsave"]);
+      k.runN(P["copy.signal.fpu_save"], Math.ceil(FP_FRAME_BYTES_FSAVE / line));
       k.count("bytes.copied", FP_FRAME_BYTES_FSAVE);
     }
     frame.fpImage = k.fpuPool.take(t.fpu);
@@ -101,22 +105,22 @@ export class I387SignalFpu implements SignalFpuPolicy {
  * instruction of the interrupted code traps (#NM) and reloads it.
  */
 export function restore_i387(k: Kernel, t: Task, frame: SignalFrameK): void {
-  k.run("restore_i387");
+  k.run(P["restore_i387"]);
   if (t.usedFpu) {
     // clear_fpu: the handler's live FPU state is discarded
-    k.run("clear_fpu");
+    k.run(P["clear_fpu"]);
     t.usedFpu = false;
     k.cpu.TS = true;
     k.cpu.fpuOwner = null;
   }
   const line = k.profile.cacheLineBytes;
   if (k.profile.features.fxsr) {
-    k.run("restore_i387_fxsave");
-    k.runN("copy.signal.fpu_restore", Math.ceil(512 / line));
-    k.runN("fxsr_reg_from_user", 8);
+    k.run(P["restore_i387_fxsave"]);
+    k.runN(P["copy.signal.fpu_restore"], Math.ceil(512 / line));
+    k.runN(P["fxsr_reg_from_user"], 8);
   } else {
-    k.run("restore_i387_fsave");
-    k.runN("copy.signal.fpu_restore", Math.ceil(FP_FRAME_BYTES_FSAVE / line));
+    k.run(P["restore_i387_fsave"]);
+    k.runN(P["copy.signal.fpu_restore"], Math.ceil(FP_FRAME_BYTES_FSAVE / line));
   }
   loadFrameFp(k, frame, t.fpu);
   t.usedMath = true;
@@ -136,19 +140,19 @@ export class LazySwitchFpu implements SwitchFpuPolicy {
   }
 
   deviceNotAvailable(k: Kernel, t: Task): void {
-    k.run("device_not_available");
+    k.run(P["device_not_available"]);
     k.cpu.TS = false;
     if (t.usedMath) {
-      k.run(k.profile.features.fxsr ? "restore_fpu.fxrstor" : "restore_fpu.frstor");
+      k.run(k.profile.features.fxsr ? P["restore_fpu.fxrstor"] : P["restore_fpu.frstor"]);
       k.cpu.fpu.copyFrom(t.fpu);
       k.count("fpu.restores");
     } else {
-      k.run(k.profile.features.fxsr ? "init_fpu" : "init_fpu.nofxsr");
+      k.run(k.profile.features.fxsr ? P["init_fpu"] : P["init_fpu.nofxsr"]);
       k.cpu.fpu.init();
       t.usedMath = true;
       k.count("fpu.inits");
     }
-    k.run("math_state_restore.exit");
+    k.run(P["math_state_restore.exit"]);
     t.usedFpu = true;
     k.cpu.fpuOwner = t;
   }

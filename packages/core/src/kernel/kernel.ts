@@ -31,6 +31,10 @@ import { KernelEvents } from "./events.js";
 import { markHostThrown } from "../common/host-thrown.js";
 import { SignalStruct, Task } from "./task.js";
 import { LineOwners } from "./smp.js";
+import { pathRefs, type PathRef } from "./path-refs.js";
+
+/** the paths this file runs, resolved once per run (path-refs.ts) */
+const P = pathRefs(["restore_all_kernel", "try_to_wake_up"]);
 
 /** What a generator yields to the run loop: "another task is current now". */
 export const SWITCH = Object.freeze({ switch: true });
@@ -173,6 +177,8 @@ export class Kernel extends StateMap {
 
   // hot paths, resolved once
   private readonly P = new Map<string, CompiledPath>();
+  /** paths by handle id (path-refs.ts), filled on first use */
+  private readonly byRef: (CompiledPath | undefined)[] = [];
   /** the baseline entry/exit paths, resolved once (after plugins' transforms) */
   readonly hot: { system_call: CompiledPath; ret_from_sys_call: CompiledPath; restore_all: CompiledPath; iret_sti: CompiledPath; sys_getpid: CompiledPath };
   /** syscalls by number (folded into counters["syscalls.<name>"] at the end of the run) */
@@ -290,12 +296,17 @@ export class Kernel extends StateMap {
     return p;
   }
 
-  run(name: string): void {
-    this.ex.run(this.path(name));
+  run(name: string | PathRef): void {
+    this.ex.run(typeof name === "string" ? this.path(name) : (this.byRef[name.id] ?? this.resolve(name)));
   }
 
-  runN(name: string, n: number): void {
-    this.ex.runN(this.path(name), n);
+  runN(name: string | PathRef, n: number): void {
+    this.ex.runN(typeof name === "string" ? this.path(name) : (this.byRef[name.id] ?? this.resolve(name)), n);
+  }
+
+  /** A handle's path, resolved on first use in this run (path-refs.ts). */
+  private resolve(r: PathRef): CompiledPath {
+    return (this.byRef[r.id] = this.path(r.name));
   }
 
   count(name: string, n = 1): void {
@@ -439,7 +450,7 @@ export class Kernel extends StateMap {
     const IF = this.cpu.IF, cpl = this.cpu.cpl;
     this.cpu.cpl = 0;
     this.fireDue();
-    this.run("restore_all_kernel");
+    this.run(P["restore_all_kernel"]);
     this.cpu.IF = IF;
     this.cpu.cpl = cpl;
   }
@@ -506,7 +517,7 @@ export class Kernel extends StateMap {
   /** try_to_wake_up: make `t` runnable; preempt the current task if it is idle. */
   wakeUp(t: Task): void {
     if (t.state !== "interruptible" || t.stopped) return;
-    this.run("try_to_wake_up");
+    this.run(P["try_to_wake_up"]);
     // SMP: runqueue_lock and the woken task_struct were last written on other CPUs
     this.lines.touch(this, this.runqueue, 1);
     this.lines.touch(this, t, TASK_STRUCT_LINES);

@@ -9,6 +9,10 @@ import { SimError, SWITCH, TASK_STRUCT_LINES, type Kernel } from "./kernel.js";
 import { ownTask } from "./own.js";
 import { canSchedule, cpuVmMask, PROC_CHANGE_PENALTY, reschedule_idle_smp, setCpuVmMask } from "./smp.js";
 import { Task } from "./task.js";
+import { pathRefs } from "./path-refs.js";
+
+/** the paths this file runs, resolved once per run (path-refs.ts) */
+const P = pathRefs(["__schedule_tail", "__schedule_tail.resched", "goodness", "handler.tlb_refill", "recalculate_counters", "recalculate_counters.task", "schedule", "schedule.finish", "schedule.switch", "switch_mm", "switch_to", "switch_to.save", "sys_sched_yield", "sys_sched_yield.yield", "user_tlb_refill"]);
 
 /**
  * Linux 2.4's scheduling policy, the baseline Scheduler: schedule()'s goodness() loop over the
@@ -27,9 +31,9 @@ export class Goodness24Scheduler implements Scheduler {
 
   /** for_each_task: p->counter = (p->counter >> 1) + NICE_TO_TICKS(p->nice) */
   recalculate_counters(k: Kernel): void {
-    k.run("recalculate_counters");
+    k.run(P["recalculate_counters"]);
     // for_each_task walks the whole task list (the idle task, init_task, included)
-    k.runN("recalculate_counters.task", k.tasks.size + 1);
+    k.runN(P["recalculate_counters.task"], k.tasks.size + 1);
     for (const t of k.tasks.values()) t.counter = (t.counter >> 1) + k.config.timesliceTicks;
   }
 
@@ -47,7 +51,7 @@ export class Goodness24Scheduler implements Scheduler {
     const smp = k.ncpus > 1;
     for (;;) {
       const rq = k.runqueue;
-      k.runN("goodness", rq.length); // one goodness() evaluation per runnable task
+      k.runN(P["goodness"], rq.length); // one goodness() evaluation per runnable task
       for (let i = 0; i < rq.length; i++) {
         const p = rq[i]!;
         // SMP: can_schedule skips a task another CPU runs
@@ -103,21 +107,21 @@ function pickNextTask(k: Kernel, prev: Task): Task {
  */
 export function __schedule(k: Kernel): Task {
   const prev = k.current;
-  k.run("schedule");
+  k.run(P["schedule"]);
   k.lines.touch(k, k.runqueue, 1); // runqueue_lock (SMP: last taken on another CPU)
   if (prev !== k.idle && prev.state === "interruptible" && prev.sigpending && !prev.stopped) prev.state = "running"; // TASK_STOPPED is not woken by signals
   if (prev !== k.idle && prev.state !== "running") k.delFromRunqueue(prev);
   prev.needResched = false;
   let next = pickNextTask(k, prev);
   if (next === k.idle && prev !== k.idle && prev.state === "running") next = prev;
-  k.run("schedule.finish");
+  k.run(P["schedule.finish"]);
   const yielded = prev.sched_yield;
   prev.sched_yield = false;
   if (next === prev) return prev;
   next.processor = k.cpu.id;
   k.lines.touch(k, next, TASK_STRUCT_LINES);
   k.cpu.lastSchedule = k.cycles; // sched_data->last_schedule = get_cycles() (SMP)
-  k.run("schedule.switch");
+  k.run(P["schedule.switch"]);
   contextSwitch(k, prev, next);
   if (k.ncpus > 1) __schedule_tail(k, prev, yielded);
   return next;
@@ -128,9 +132,9 @@ export function __schedule(k: Kernel): Task {
  * go to another CPU at once: reschedule_idle finds it an idle one.
  */
 function __schedule_tail(k: Kernel, prev: Task, yielded: boolean): void {
-  k.run("__schedule_tail");
+  k.run(P["__schedule_tail"]);
   if (prev === k.cpus[prev.processor]?.idle || yielded || prev.state !== "running" || prev.stopped) return;
-  k.run("__schedule_tail.resched");
+  k.run(P["__schedule_tail.resched"]);
   k.deps.scheduler.reschedule_idle(k, prev);
 }
 
@@ -150,7 +154,7 @@ export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
         const old = k.mmOfAsid(k.cpu.cr3);
         if (old) setCpuVmMask(old, cpuVmMask(old) & ~(1 << k.cpu.id));
       }
-      k.run("switch_mm");
+      k.run(P["switch_mm"]);
       k.cpu.cr3 = next.mm.asid;
       k.cpu.tlb.flushAll();
       k.count("tlb.flushes");
@@ -158,9 +162,9 @@ export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
     if (k.ncpus > 1) setCpuVmMask(next.mm, cpuVmMask(next.mm) | (1 << k.cpu.id));
   }
   // __switch_to: unlazy_fpu(prev) first, then the TSS, segments, debug registers, I/O bitmap
-  k.run("switch_to.save");
+  k.run(P["switch_to.save"]);
   k.deps.switchFpu.switchOut(k, prev);
-  k.run("switch_to");
+  k.run(P["switch_to"]);
   k.current = next;
   k.ex.timelineTask = next.pid;
   k.deps.switchFpu.switchIn(k, next);
@@ -191,7 +195,7 @@ export function touchHotPages(k: Kernel, t: Task): void {
   const tlb = k.cpu.tlb;
   for (let i = 0; i < t.hotPages.length; i++) {
     if (tlb.touch(Tlb.key(t.mm.asid, t.hotPages[i]!))) {
-      k.run(t.handlerDepth > 0 ? "handler.tlb_refill" : "user_tlb_refill");
+      k.run(t.handlerDepth > 0 ? P["handler.tlb_refill"] : P["user_tlb_refill"]);
       k.count("tlb.misses");
     }
   }
@@ -199,11 +203,11 @@ export function touchHotPages(k: Kernel, t: Task): void {
 
 /** sys_sched_yield (2.4): SCHED_YIELD + move_last_runqueue + need_resched when others can run. */
 export function sys_sched_yield(k: Kernel, t: Task): number {
-  k.run("sys_sched_yield");
+  k.run(P["sys_sched_yield"]);
   // nr_pending: UP counts the others on the run queue; SMP subtracts every CPU running a task
   const others = k.ncpus > 1 ? k.runqueue.length - k.cpus.filter((c) => k.currentOf(c) !== c.idle).length > 0 : k.runqueue.some((p) => p !== t && p.state === "running");
   if (others) {
-    k.run("sys_sched_yield.yield");
+    k.run(P["sys_sched_yield.yield"]);
     t.sched_yield = true;
     t.needResched = true;
     k.delFromRunqueue(t);

@@ -14,6 +14,10 @@ import { SignalFrameK, type FrameSigContextK, type SigAction, type SigInfoK, typ
 // the ABI's constants are the plugin API's (the values plugins see are the kernel's own)
 export { SA_SIGINFO, SA_NOFP, SA_RESTORER, SA_ONSTACK, SA_RESTART, SA_NODEFER, SA_RESETHAND, SI_USER, SI_QUEUE, SI_TKILL, SEGV_ACCERR, SIGFRAME_BYTES, RT_SIGFRAME_BYTES, ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, EINTR, EAGAIN, ESRCH, EINVAL, EFAULT, ENOMEM } from "@siglab/plugin-api";
 import { SA_NODEFER, SA_ONSTACK, SA_RESETHAND, SA_RESTART, SA_RESTORER, SA_SIGINFO, SI_USER, SEGV_ACCERR, SIGFRAME_BYTES, RT_SIGFRAME_BYTES, ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, EINTR, EAGAIN, ESRCH, EINVAL, EFAULT, ENOMEM } from "@siglab/plugin-api";
+import { pathRefs } from "./path-refs.js";
+
+/** the paths this file runs, resolved once per run (path-refs.ts) */
+const P = pathRefs(["dequeue_signal", "dequeue_signal.collect", "dequeue_signal.unlock", "do_signal", "do_signal.action", "do_signal.deliver", "do_signal.ptrace_stop", "handle_signal_mask", "send_sig_info", "send_sig_info.probe", "setup_frame", "setup_frame.regs", "setup_frame.tail", "setup_frame_retcode", "setup_rt_frame", "setup_rt_frame.regs", "setup_rt_frame.tail", "signal_wake_up", "sigqueue_alloc", "sys_kill", "sys_rt_sigprocmask", "sys_rt_sigreturn", "sys_sigaction", "sys_sigreturn"]);
 
 /** max_queued_signals (2.4, system-wide) */
 export const MAX_QUEUED_SIGNALS = 1024;
@@ -35,7 +39,7 @@ function ignoredSignal(t: Task, sig: number): boolean {
 export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): number {
   if (sig < 1 || sig > NSIG) return -EINVAL;
   if (t.state === "zombie" || t.state === "dead") return -ESRCH;
-  k.run("send_sig_info");
+  k.run(P["send_sig_info"]);
   k.count("signals.sent");
   // handle_stop_signal: SIGKILL and SIGCONT wake a stopped task (and cancel what it stopped with)
   if ((sig === SIGKILL || sig === SIGCONT) && t.stopped) {
@@ -43,24 +47,24 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
     k.wakeStopped(t);
   }
   if (ignoredSignal(t, sig)) {
-    k.run("signal_wake_up");
+    k.run(P["signal_wake_up"]);
     return 0;
   }
   if (sig < SIGRTMIN && t.pending.has(sig)) {
     // only one instance of a non-RT signal is queued
-    k.run("signal_wake_up");
+    k.run(P["signal_wake_up"]);
     k.count("signals.coalesced");
     k.events.emit("signal.queued", t, sig, false);
     return 0;
   }
   const globalQueued = k.counters["signals.queued_now"] ?? 0;
   if (globalQueued < MAX_QUEUED_SIGNALS) {
-    k.run("sigqueue_alloc");
+    k.run(P["sigqueue_alloc"]);
     t.queue.push({ sig, info, at: k.cycles });
     k.count("signals.queued_now");
     k.events.emit("signal.queued", t, sig, true);
   } else if (sig >= SIGRTMIN && info.code !== SI_USER) {
-    k.run("signal_wake_up");
+    k.run(P["signal_wake_up"]);
     k.count("signals.queue_overflow");
     return -EAGAIN;
   } else {
@@ -69,7 +73,7 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
     k.events.emit("signal.queued", t, sig, false);
   }
   t.pending.add(sig);
-  k.run("signal_wake_up");
+  k.run(P["signal_wake_up"]);
   k.lines.touch(k, t.pending, 1); // t->pending and sigmask_lock, last written on t's CPU
   if (!k.blockedOf(t).has(sig)) {
     t.sigpending = true;
@@ -122,21 +126,21 @@ export type SignalAction =
  */
 export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined, syscallEip: number, resumed?: { sig: number; info: SigInfoK } | null): SignalAction {
   // `resumed`: back from a ptrace stop, with the signal the tracer left (or null: none, go on)
-  if (resumed === undefined) k.run("do_signal");
+  if (resumed === undefined) k.run(P["do_signal"]);
   let fromTracer = resumed ?? null;
   for (;;) {
     let d: { sig: number; info: SigInfoK } | null = fromTracer;
     if (!d) {
-      k.run("dequeue_signal");
+      k.run(P["dequeue_signal"]);
       d = dequeue_signal(k, t, k.deps.maskStore.deliveryBlocked?.(k, t) ?? k.blockedOf(t));
-      if (d) k.run("dequeue_signal.collect");
-      k.run("dequeue_signal.unlock");
+      if (d) k.run(P["dequeue_signal.collect"]);
+      k.run(P["dequeue_signal.unlock"]);
     }
     const traced = fromTracer === null && d !== null && (t.ptrace & PT_PTRACED) !== 0 && d.sig !== SIGKILL;
     fromTracer = null;
     if (traced && d) {
       // "Let the debugger run": stop before acting on the signal (the caller stops and comes back)
-      k.run("do_signal.ptrace_stop");
+      k.run(P["do_signal.ptrace_stop"]);
       return { kind: "trace", sig: d.sig, info: d.info };
     }
     if (!d) {
@@ -151,7 +155,7 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
       return { kind: "none" };
     }
     const { sig, info } = d;
-    k.run("do_signal.action");
+    k.run(P["do_signal.action"]);
     const ka = t.sig.action[sig]!;
     if (ka.handler === "ignore") continue;
     if (ka.handler === "default") {
@@ -159,7 +163,7 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
       return { kind: "terminate", sig };
     }
     k.count("signals.delivered");
-    k.run("do_signal.deliver");
+    k.run(P["do_signal.deliver"]);
     // handle_signal: restart rules when we came from a system call
     if (syscallResult !== undefined) {
       const r = -syscallResult;
@@ -171,7 +175,7 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
     }
     const frame = setup_frame(k, t, sig, info, ka);
     // handle_signal: SA_ONESHOT, then the handler's mask (2.4: NODEFER also skips sa_mask)
-    k.run("handle_signal_mask");
+    k.run(P["handle_signal_mask"]);
     if (ka.flags & SA_RESETHAND) t.sig.action[sig] = { handler: "default", flags: 0, mask: new Sigset() };
     if (!(ka.flags & SA_NODEFER)) {
       t.blocked.or(ka.mask);
@@ -210,15 +214,15 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
   sc.oldmask = oldset.lo;
   const frame = new SignalFrameK(rt ? "rt_sigframe" : "sigframe", address, size, sig, sc, oldset.clone(), rt ? { ...info } : null, k.profile.features.fxsr);
   k.events.emit("signal.interrupt", t, frame);
-  k.run(rt ? "setup_rt_frame" : "setup_frame");
+  k.run(rt ? P["setup_rt_frame"] : P["setup_frame"]);
   // setup_sigcontext: tmp = save_i387(fpstate) (or a plugin's policy), between the registers and oldmask
   k.deps.signalFpu.saveToFrame(k, t, frame, ka);
-  k.run(rt ? "setup_rt_frame.tail" : "setup_frame.tail");
+  k.run(rt ? P["setup_rt_frame.tail"] : P["setup_frame.tail"]);
   // bytes of the frame proper (save_i387 counts the 624-byte FP image itself)
   let bytes = size - 624;
   if (ka.flags & SA_RESTORER) bytes -= 8;
-  else k.run("setup_frame_retcode");
-  k.run(rt ? "setup_rt_frame.regs" : "setup_frame.regs");
+  else k.run(P["setup_frame_retcode"]);
+  k.run(rt ? P["setup_rt_frame.regs"] : P["setup_frame.regs"]);
   k.count("bytes.copied", bytes);
   t.mm.frames.set(address, frame);
   // regs->esp = frame; regs->eip = handler; eflags &= ~TF; the handler gets sig in its argument
@@ -234,7 +238,7 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
  * (through the policy) the FPU state. Returns the restored eax.
  */
 export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
-  k.run(rt ? "sys_rt_sigreturn" : "sys_sigreturn");
+  k.run(rt ? P["sys_rt_sigreturn"] : P["sys_sigreturn"]);
   const address = (t.regs.esp - (rt ? 4 : 8)) >>> 0;
   const frame = t.mm.frames.get(address);
   if (!frame || frame.kind !== (rt ? "rt_sigframe" : "sigframe")) {
@@ -264,11 +268,11 @@ export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
 }
 
 export function sys_kill(k: Kernel, sender: Task, pid: number, sig: number, code = SI_USER): number {
-  k.run("sys_kill");
+  k.run(P["sys_kill"]);
   if (sig === 0) {
     const p = k.tasks.get(pid);
     if (!p || p.state === "dead") return -ESRCH;
-    k.run("send_sig_info.probe");
+    k.run(P["send_sig_info.probe"]);
     return 0;
   }
   // kill(pid) targets the thread-group leader (2.4: the task with that pid)
@@ -278,7 +282,7 @@ export function sys_kill(k: Kernel, sender: Task, pid: number, sig: number, code
 }
 
 export function sys_rt_sigprocmask(k: Kernel, t: Task, how: number, set: Sigset | null): Sigset | number {
-  k.run("sys_rt_sigprocmask");
+  k.run(P["sys_rt_sigprocmask"]);
   const old = t.blocked.clone();
   if (set) {
     const s = set.clone();
@@ -293,7 +297,7 @@ export function sys_rt_sigprocmask(k: Kernel, t: Task, how: number, set: Sigset 
 }
 
 export function sys_sigaction(k: Kernel, t: Task, sig: number, act: SigAction | null): number {
-  k.run("sys_sigaction");
+  k.run(P["sys_sigaction"]);
   if (sig < 1 || sig > NSIG || sig === SIGKILL || sig === SIGSTOP) return -EINVAL;
   if (act) {
     t.sig.action[sig] = act;

@@ -12,6 +12,10 @@ import { do_signal, sys_sigreturn } from "../kernel/signal.js";
 import { CORE_NR_NAME, NR, NR_NAME, NR_SYSCALLS } from "../kernel/syscall-nr.js";
 import { PT_TRACESYS, ptrace_signal_stop, syscall_trace } from "../kernel/ptrace.js";
 import type { SigAction, SignalFrameK, Task } from "../kernel/task.js";
+import { pathRefs } from "../kernel/path-refs.js";
+
+/** the paths this file runs, resolved once per run (path-refs.ts) */
+const P = pathRefs(["iret_sti", "reschedule", "restore_all", "ret_from_exception", "signal_return", "sigreturn_trampoline", "sys_getppid", "tracesys", "tracesys.dispatch", "tracesys_exit"]);
 
 /** EIP just after the `int $0x80` of the libc stub (restart rewinds it by 2). */
 export const SYSCALL_EIP = 0x08049002;
@@ -56,7 +60,7 @@ const SUBSTITUTABLE: Readonly<Record<number, (k: Kernel, t: Task) => number>> = 
     return t.tgid;
   },
   [NR.getppid]: (k: Kernel, t: Task) => {
-    k.run("sys_getppid");
+    k.run(P["sys_getppid"]);
     return t.ppid;
   },
   [NR.sched_yield]: (k: Kernel, t: Task) => sys_sched_yield(k, t),
@@ -117,12 +121,12 @@ export class Gate {
     for (let first = !retest; ; first = false) {
       if (!first && !entry.exitTest(k, t)) break;
       if (t.needResched) {
-        k.run("reschedule");
+        k.run(P["reschedule"]);
         yield* schedule(k);
         continue;
       }
       if (t.sigpending) {
-        k.run("signal_return");
+        k.run(P["signal_return"]);
         let act = do_signal(k, t, result, SYSCALL_EIP);
         while (act.kind === "trace") {
           // a traced task stops first; the tracer decides what (if anything) is delivered
@@ -188,13 +192,13 @@ export class Gate {
   /** ret_from_exception / ret_from_intr to user mode: the same work flags, then iret. */
   *exceptionReturn(): Gen<void> {
     const k = this.k, t = this.t;
-    k.run("ret_from_exception");
+    k.run(P["ret_from_exception"]);
     if (t.needResched || t.sigpending) {
       yield* this.exitSlow(undefined, false);
       return;
     }
-    if (k.cpu.IF === 0) k.run("iret_sti");
-    k.run("restore_all");
+    if (k.cpu.IF === 0) k.run(P["iret_sti"]);
+    k.run(P["restore_all"]);
     this.afterReturn(false);
     if (k.interruptDue()) yield* this.userInterrupt();
   }
@@ -221,7 +225,7 @@ export class Gate {
     const rt = frame.kind === "rt_sigframe";
     t.regs.esp = (frame.address + 4) >>> 0; // ret popped pretcode
     if (!rt) t.regs.esp = (t.regs.esp + 4) >>> 0; // popl %eax (sig)
-    k.run("sigreturn_trampoline");
+    k.run(P["sigreturn_trampoline"]);
     const nr = rt ? NR.rt_sigreturn : NR.sigreturn;
     this.enter(nr);
     if (t.ptrace & PT_TRACESYS) {
@@ -248,10 +252,10 @@ export class Gate {
    */
   *tracesys(nr: number, body: () => number | Gen<number>): Gen<number> {
     const k = this.k, t = this.t;
-    k.run("tracesys");
+    k.run(P["tracesys"]);
     t.regs.eax = -ENOSYS;
     yield* syscall_trace(k, t);
-    k.run("tracesys.dispatch");
+    k.run(P["tracesys.dispatch"]);
     const now = t.regs.orig_eax;
     if (now >>> 0 < NR_SYSCALLS) {
       let r: number;
@@ -266,7 +270,7 @@ export class Gate {
       }
       t.regs.eax = r | 0;
     } else k.count("ptrace.skipped_syscalls");
-    k.run("tracesys_exit");
+    k.run(P["tracesys_exit"]);
     yield* syscall_trace(k, t);
     return t.regs.eax;
   }

@@ -32,6 +32,10 @@ import { Gate, LongJmp, SYSCALL_EIP, TaskExit, type Gen, type HandlerRunner } fr
 import type { LibcModel, ThreadBody, ThreadLibrary } from "./libraries.js";
 import type { RuntimeThread } from "@siglab/plugin-api";
 import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks } from "./uthreads.js";
+import { pathRefs } from "../kernel/path-refs.js";
+
+/** the paths this file runs, resolved once per run (path-refs.ts) */
+const P = pathRefs(["copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "sys_getppid.smp", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
 
 const ECHILD = 10;
 const ENOSYS = 38;
@@ -130,7 +134,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   rdtsc(): number {
     const k = this.#s.k;
     this.#gate.checkTurn();
-    k.run(this.#t.handlerDepth > 0 ? "handler.rdtsc" : "user.rdtsc");
+    k.run(this.#t.handlerDepth > 0 ? P["handler.rdtsc"] : P["user.rdtsc"]);
     return k.cycles;
   }
 
@@ -196,7 +200,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   getppid(): Gen<number> {
     const k = this.#s.k;
     return this.simple(NR.getppid, "sys_getppid", () => {
-      if (k.ncpus > 1) k.run("sys_getppid.smp");
+      if (k.ncpus > 1) k.run(P["sys_getppid.smp"]);
       return this.#t.ppid;
     });
   }
@@ -328,7 +332,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *nanosleep(ns: number): Gen<number> {
     const k = this.#s.k, t = this.#t;
     return yield* this.blocking(NR.nanosleep, function* () {
-      k.run("sys_nanosleep");
+      k.run(P["sys_nanosleep"]);
       t.timeoutAt = roundUpToTick(k, k.cycles + Math.ceil((ns * k.profile.mhz) / 1000));
       t.state = "interruptible";
       t.wakeReason = "";
@@ -343,7 +347,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const k = this.#s.k, t = this.#t;
     this.#gate.enter(NR.rt_sigsuspend);
     const body = function* (): Gen<number> {
-      k.run("sys_sigsuspend");
+      k.run(P["sys_sigsuspend"]);
       const saved = t.blocked.clone();
       const m = Sigset.of(mask);
       m.dropUnblockable();
@@ -377,7 +381,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const k = this.#s.k, t = this.#t;
     let info: object | null = null;
     const r = yield* this.blocking(NR.rt_sigtimedwait, function* () {
-      k.run("sys_rt_sigtimedwait");
+      k.run(P["sys_rt_sigtimedwait"]);
       const these = Sigset.of(set);
       these.dropUnblockable();
       const notThese = new Sigset(~these.lo >>> 0, ~these.hi >>> 0);
@@ -399,7 +403,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
         k.recalcSigpending(t);
       }
       if (!d) return t.sigpending ? -4 : -EAGAIN;
-      k.run("copy_siginfo_to_user");
+      k.run(P["copy_siginfo_to_user"]);
       info = { ...d.info };
       return d.sig;
     });
@@ -409,9 +413,9 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *fork(child: ThreadBody): Gen<number> {
     const k = this.#s.k;
     return yield* this.simple(NR.fork, null, () => {
-      k.run("do_fork");
-      k.run("copy_mm");
-      k.runN("copy_page_range.pte", this.#t.mm.pages.size);
+      k.run(P["do_fork"]);
+      k.run(P["copy_mm"]);
+      k.runN(P["copy_page_range.pte"], this.#t.mm.pages.size);
       const c = k.createTask(this.#t, { shareVm: false, shareSighand: false, name: `${this.#t.name}-child` });
       c.files = filesOf(this.#t).clone(); // copy_files: the child shares the open files
       this.#s.spawn(this, c, child, true);
@@ -422,7 +426,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *clone(body: ThreadBody): Gen<number> {
     const k = this.#s.k;
     return yield* this.simple(NR.clone, null, () => {
-      k.run("do_fork");
+      k.run(P["do_fork"]);
       const c = k.createTask(this.#t, { shareVm: true, shareSighand: true, name: `${this.#t.name}-thread` });
       c.files = this.#t.files;
       this.#s.spawn(this, c, body, true);
@@ -450,12 +454,12 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const k = this.#s.k, t = this.#t;
     return yield* this.blocking(NR.wait4, function* () {
       for (;;) {
-        k.run("sys_wait4");
+        k.run(P["sys_wait4"]);
         const kids = waitableChildren(k, t).filter((c) => pid === -1 || c.pid === pid);
         if (!kids.length) return -ECHILD;
         for (const c of kids) {
           if (c.stopped && c.stopCode && (options & WUNTRACED || c.ptrace & PT_PTRACED)) {
-            k.run("sys_wait4.stopped");
+            k.run(P["sys_wait4.stopped"]);
             t.lastStatus = ((c.stopCode & 0xff) << 8) | 0x7f;
             c.stopCode = 0;
             return c.pid;
@@ -504,7 +508,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   /** do_exit: zombie, notify the parent (SIGCHLD + wake its wait4), schedule away forever. */
   *doExit(code: number): Gen<never> {
     const k = this.#s.k, t = this.#t;
-    k.run("do_exit");
+    k.run(P["do_exit"]);
     t.state = "zombie";
     t.exitCode = code;
     k.delFromRunqueue(t);
@@ -584,7 +588,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     for (;;) {
       k.step();
       if (k.interruptDue()) yield* this.#gate.userInterrupt();
-      k.run(t.handlerDepth > 0 ? "handler.store" : "user.store");
+      k.run(t.handlerDepth > 0 ? P["handler.store"] : P["user.store"]);
       if (user_access(k, t, addr, true)) {
         t.mm.words.set(addr, value);
         // plugins that keep kernel-visible state in user memory (user-sigmask) watch their words
@@ -714,7 +718,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     k.step();
     if (k.interruptDue()) yield* this.#gate.userInterrupt();
     yield* this.#gate.fpuAccess();
-    k.runN(this.#t.handlerDepth > 0 ? "handler.fp_op" : "user_fp_op", n);
+    k.runN(this.#t.handlerDepth > 0 ? P["handler.fp_op"] : P["user_fp_op"], n);
   }
 
   /** libc memcpy of `bytes`: with SSE it uses (and clobbers) xmm0-xmm3. */
@@ -728,13 +732,13 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const inHandler = t.handlerDepth > 0;
     if (sse) {
       yield* this.#gate.fpuAccess();
-      k.runN(inHandler ? "handler.sse_memcpy" : "libc.sse_memcpy", lines);
+      k.runN(inHandler ? P["handler.sse_memcpy"] : P["libc.sse_memcpy"], lines);
       // the last 64 bytes copied stay in xmm0-xmm3
       const seq = ++this.#s.memcpySeq;
       for (let i = 0; i < 4 * XMM_LANES; i++) k.cpu.fpu.xmm[i] = (0x5a5a0000 + seq * 16 + i) >>> 0;
       k.count("libc.sse_memcpy_calls");
     } else {
-      k.runN(inHandler ? "handler.memcpy" : "libc.memcpy", lines);
+      k.runN(inHandler ? P["handler.memcpy"] : P["libc.memcpy"], lines);
     }
     k.count("bytes.memcpy", bytes);
     if (k.interruptDue()) yield* this.#gate.userInterrupt();
@@ -744,7 +748,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *runHandler(frame: SignalFrameK, action: SigAction): Gen<void> {
     const k = this.#s.k, t = this.#t;
     t.handlerDepth++;
-    k.run("handler_call");
+    k.run(P["handler_call"]);
     t.regs.eax = frame.sig;
     try {
       const it = (action.handler as HandlerFn)(this, frame);
