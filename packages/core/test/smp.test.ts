@@ -56,6 +56,9 @@ describe("SMP machine", () => {
     const smp = runSource(W(body), { ...PIII, smp: 2 });
     expect(smp.error).toBeUndefined();
     expect(smp.totalCycles).toBeLessThan(up.totalCycles * 0.7);
+    // every CPU is accounted for up to the machine's time: the phases add up to N x elapsed
+    const sum = Object.values(smp.phases).reduce((a, b) => a + b, 0);
+    expect(sum).toBeCloseTo(smp.totalCycles * 2, 0);
   });
 
   it("mprotect in a process whose threads run on another CPU sends a TLB shootdown; the lazy CPU leaves the mm", () => {

@@ -300,7 +300,7 @@ function driveSmp(k: Kernel): void {
     const cur = k.current;
     if (cur === k.idle) {
       const live = alive(k);
-      if (!live.length) return;
+      if (!live.length) return idleToTheEnd(k);
       if (k.cpus.every((p) => k.currentOf(p) === p.idle && !p.idle.needResched) && !k.runqueue.length && !k.hasNonTimerEvents() && !live.some((t) => t.timeoutAt >= 0)) {
         throw new SimError("deadlock", `deadlock: every task is asleep and nothing can wake them (${live.map((t) => `pid ${t.pid} in ${String(t.waitingOn ?? "sleep")}`).join(", ")})`);
       }
@@ -320,6 +320,16 @@ function driveSmp(k: Kernel): void {
     }
     if (k.stopError) throw k.stopError;
     if (r.done) throw new SimError("internal", `task ${cur.pid} returned without exit()`);
+  }
+}
+
+/** At the end of an SMP run every CPU has been idle up to the last one's clock (the machine's time). */
+function idleToTheEnd(k: Kernel): void {
+  const end = k.elapsedCycles;
+  const idle = k.path("idle").phaseIdx;
+  for (const c of k.cpus) {
+    k.useCpu(c);
+    if (k.ex.cycles < end) k.ex.chargeRaw(idle, end - k.ex.cycles);
   }
 }
 
