@@ -7,6 +7,7 @@ import { registerPluginsCommands } from "./commands/plugins.js";
 import { registerSuiteCommand } from "./commands/suite.js";
 import { registerCalibrationSuites } from "./commands/suites-calibration.js";
 import { registerUmlSuite } from "./commands/suite-uml.js";
+import { registerHostSuite } from "./commands/suite-host.js";
 import { registerCalibrateCommand } from "./commands/calibrate.js";
 import { registerBundleCommands } from "./commands/bundle.js";
 import { registerServeCommand } from "./commands/serve.js";
@@ -30,6 +31,7 @@ registerListCommand(cli);
 registerPluginsCommands(cli);
 registerCalibrationSuites();
 registerUmlSuite();
+registerHostSuite();
 registerSuiteCommand(cli);
 registerCalibrateCommand(cli);
 registerBundleCommands(cli, {

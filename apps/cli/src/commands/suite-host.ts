@@ -1,0 +1,91 @@
+/**
+ * `siglab suite host [--cpu id[@MHz]] [--probe probe.json] [--json]`: every figure of this
+ * machine's probe (`siglab probe`, lmbench3's methods) beside the simulation of the same loop on
+ * the profile that matches this CPU, under the linux-6 preset when a plugin provides it, with the
+ * error (docs/modern.md).
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { EXAMPLES, type VariantSpec } from "@siglab/core";
+import { parseCpuRef } from "@siglab/cpu-profiles";
+import { runnableProfiles, UsageError } from "../catalog.js";
+import { formatHostRows, HOST_FIGURES, hostRow, matchProfile, NOT_SIMULATED, type HostRow } from "../host-compare.js";
+import { findPreset } from "../plugins/catalog.js";
+import { runInSandbox } from "../run/host.js";
+import { formatProbe, runProbe, type ProbeDocument } from "./probe.js";
+import { registerSuite } from "./suite.js";
+
+/** The preset of a current x86-64 kernel (a plugin provides it); without it the 2.4 kernel is simulated. */
+export const MODERN_PRESET = "linux-6";
+
+function readProbe(file: string): ProbeDocument {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(resolve(file), "utf8"));
+  } catch (e) {
+    throw new UsageError(`--probe ${file}: cannot read a probe document (${(e as Error).message})`);
+  }
+  const d = doc as Partial<ProbeDocument>;
+  if (!d || typeof d !== "object" || !Array.isArray(d.figures) || !d.host || typeof d.host !== "object") throw new UsageError(`--probe ${file}: not the JSON of \`siglab probe --json\` (no host and figures)`);
+  for (const f of d.figures) if (typeof f?.id !== "string" || typeof f?.median !== "number") throw new UsageError(`--probe ${file}: a figure without an id and a median`);
+  return d as ProbeDocument;
+}
+
+async function modernStack(): Promise<{ stack: VariantSpec[]; note: string | null }> {
+  try {
+    return { stack: await findPreset(MODERN_PRESET, []), note: null };
+  } catch {
+    return { stack: [], note: `no '${MODERN_PRESET}' preset is installed: the simulation is the Linux 2.4 i386 kernel, which describes no modern system` };
+  }
+}
+
+async function hostSuite(_name: string, o: Record<string, unknown>): Promise<number> {
+  const probe = o["probe"] !== undefined ? readProbe(String(o["probe"])) : runProbe({});
+  const profiles = runnableProfiles();
+  let cpu: { id: string; mhz: number };
+  let how: string;
+  if (o["cpu"] !== undefined) {
+    const ref = parseCpuRef(String(o["cpu"]));
+    const p = profiles.find((x) => x.id === ref.id);
+    if (!p) throw new UsageError(`unknown CPU profile '${ref.id}' (profiles: ${profiles.map((x) => x.id).join(", ")})`);
+    cpu = { id: p.id, mhz: ref.mhz ?? p.clock.defaultMhz };
+    how = "given with --cpu";
+  } else {
+    const m = matchProfile(probe.host, profiles);
+    if (!m) throw new UsageError(`no CPU profile of this machine's vendor (${probe.host.vendor ?? "unknown"}): name one with --cpu`);
+    cpu = { id: m.profile.id, mhz: m.profile.clock.defaultMhz };
+    how = m.how;
+  }
+  const { stack, note } = await modernStack();
+  const rows: HostRow[] = [];
+  let failed = false;
+  for (const f of probe.figures) {
+    const sim = HOST_FIGURES.find((x) => x.id === f.id);
+    if (!sim) {
+      rows.push(hostRow(f, null, [], NOT_SIMULATED[f.id] ?? "not simulated"));
+      continue;
+    }
+    const e = EXAMPLES.find((x) => x.id === sim.example)!;
+    const r = await runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu: sim.smp ? { ...cpu, smp: sim.smp } : cpu, variants: stack, params: sim.params ?? {}, seed: 1 });
+    const m = r.metrics.find((x) => x.name === sim.metric);
+    if (r.error || !m) {
+      failed = true;
+      rows.push(hostRow(f, null, [], r.error ? `${r.error.kind} error: ${r.error.message}` : `no metric '${sim.metric}'`));
+      continue;
+    }
+    rows.push(hostRow(f, m.value, []));
+  }
+  const compared = { profile: cpu.id, mhz: cpu.mhz, matched: how, variants: stack, ...(note ? { note } : {}) };
+  if (o["json"]) {
+    process.stdout.write(JSON.stringify({ host: probe.host, compared, rows }, null, 2) + "\n");
+  } else {
+    console.log(formatProbe(probe).split("\n")[0]);
+    console.log(`simulated on ${cpu.id}@${cpu.mhz} (${how}), ${stack.length ? `preset ${MODERN_PRESET}` : "Linux 2.4 i386 baseline"}${note ? `\nnote: ${note}` : ""}\n`);
+    console.log(formatHostRows(rows));
+  }
+  return failed ? 1 : 0;
+}
+
+export function registerHostSuite(): void {
+  registerSuite("host", hostSuite);
+}

@@ -1,0 +1,105 @@
+/**
+ * `siglab suite host`'s logic: this machine's probe figures beside the simulation of the same
+ * lmbench methods on the profile that matches this CPU (issue 16, "Side by side").
+ */
+import type { CpuProfileFile } from "@siglab/cpu-profiles";
+import type { ProbeFigure, HostFacts } from "./probe/figures.js";
+
+/** How each probe figure is simulated: the shipped example that ports the same lmbench loop, and its metric. */
+export interface SimulatedFigure {
+  id: string;
+  example: string;
+  metric: string;
+  /** CPUs of the simulated machine (the "across" figures run their partner on another CPU) */
+  smp?: number;
+  params?: Record<string, number | string | boolean>;
+}
+
+export const HOST_FIGURES: readonly SimulatedFigure[] = [
+  { id: "lat_syscall_null", example: "lat_syscall", metric: "Simple syscall" },
+  { id: "lat_sig_install", example: "lat_sig_install", metric: "Signal handler installation" },
+  { id: "lat_sig_catch", example: "lat_sig_catch", metric: "Signal handler overhead" },
+  { id: "lat_sig_prot", example: "lat_sig_prot", metric: "Protection fault" },
+  { id: "lat_pipe", example: "lat_pipe", metric: "Pipe latency" },
+  { id: "lat_pipe_across", example: "lat_pipe", metric: "Pipe latency", smp: 2 },
+  { id: "lat_ctx_2p_0k", example: "lat_ctx", metric: "2p/0K ctxsw" },
+  { id: "lat_ctx_2p_0k_across", example: "lat_ctx", metric: "2p/0K ctxsw", smp: 2 },
+  { id: "gc_barrier", example: "gc_barrier", metric: "barrier trap" },
+];
+
+/** Probe figures no shipped workload simulates yet, and why. */
+export const NOT_SIMULATED: Readonly<Record<string, string>> = {
+  sigwaitinfo_wake: "no shipped workload ports this loop yet",
+  sigsuspend_wake: "no shipped workload ports this loop yet",
+  lat_proc_fork: "fork's copy-on-write faults and the exit's page-table teardown are not modelled",
+};
+
+export interface HostRow {
+  id: string;
+  name: string;
+  measured: number;
+  simulated: number | null;
+  unit: "us";
+  /** (simulated - measured) / measured, in percent; null when not simulated */
+  errorPercent: number | null;
+  /** whether the figure was used to fit the profile being compared */
+  fitted: boolean;
+  note?: string;
+}
+
+/** The row of one probe figure; `fittedTo` lists the probe figures the profile was fitted to. */
+export function hostRow(f: ProbeFigure, simulated: number | null, fittedTo: readonly string[], note?: string): HostRow {
+  const row: HostRow = {
+    id: f.id,
+    name: f.name,
+    measured: f.median,
+    simulated,
+    unit: "us",
+    errorPercent: simulated === null || f.median <= 0 ? null : Math.round(((simulated - f.median) / f.median) * 1e4) / 100,
+    fitted: fittedTo.includes(f.id),
+  };
+  if (note) row.note = note;
+  return row;
+}
+
+/** Why this profile: how it was matched to the host's CPU. */
+export interface ProfileMatch {
+  profile: CpuProfileFile;
+  how: string;
+}
+
+/**
+ * The profile of this machine's CPU: the same vendor, family and model (CPUID); else the same
+ * vendor and family, the nearest model; else the vendor's newest profile. Null when no profile of
+ * the vendor exists.
+ */
+export function matchProfile(host: Pick<HostFacts, "vendor" | "cpuid" | "cpuModel">, profiles: readonly CpuProfileFile[]): ProfileMatch | null {
+  const vendor = host.vendor ?? "";
+  const same = profiles.filter((p) => p.vendor === vendor && !p.id.startsWith("_"));
+  if (!same.length) return null;
+  const id = host.cpuid;
+  const name = host.cpuModel ?? vendor;
+  if (id) {
+    const exact = same.find((p) => p.cpuid?.family === id.family && p.cpuid?.model === id.model);
+    if (exact) return { profile: exact, how: `CPUID family ${id.family} model ${id.model} (${name})` };
+    const fam = same.filter((p) => p.cpuid?.family === id.family);
+    if (fam.length) {
+      const near = [...fam].sort((a, b) => Math.abs((a.cpuid?.model ?? id.model) - id.model) - Math.abs((b.cpuid?.model ?? id.model) - id.model))[0]!;
+      return { profile: near, how: `CPUID family ${id.family} (${name}); no profile of model ${id.model}: the nearest of the family` };
+    }
+  }
+  const newest = [...same].sort((a, b) => (b.cpuid?.family ?? 0) - (a.cpuid?.family ?? 0) || (b.cpuid?.model ?? 0) - (a.cpuid?.model ?? 0))[0]!;
+  return { profile: newest, how: `no profile of this CPU's family (${name}): ${vendor}'s newest profile` };
+}
+
+/** The text table of `suite host`. */
+export function formatHostRows(rows: readonly HostRow[]): string {
+  const w = Math.max(12, ...rows.map((r) => r.name.length));
+  const num = (v: number | null): string => (v === null ? "—" : v >= 100 ? v.toFixed(1) : v.toFixed(3));
+  const lines = [`  ${"lmbench figure".padEnd(w)}  ${"measured µs".padStart(11)}  ${"simulated µs".padStart(12)}  ${"error".padStart(8)}  fitted`];
+  for (const r of rows) {
+    const err = r.errorPercent === null ? "—" : `${r.errorPercent > 0 ? "+" : ""}${r.errorPercent.toFixed(1)}%`;
+    lines.push(`  ${r.name.padEnd(w)}  ${num(r.measured).padStart(11)}  ${num(r.simulated).padStart(12)}  ${err.padStart(8)}  ${r.fitted ? "yes" : "no"}${r.note ? `  (${r.note})` : ""}`);
+  }
+  return lines.join("\n");
+}
