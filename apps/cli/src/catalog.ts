@@ -24,3 +24,14 @@ export function resolveWorkload(arg: string, extraExamples: { id: string; file: 
   }
   throw new UsageError(`unknown example '${arg}' (examples: ${all.map((e) => e.id).join(", ")}; or give a path to a .ts file)`);
 }
+
+/**
+ * The workload's own name (`workload({ name: "lat_sig catch", ... })`): an example's title, else
+ * the first `name: "..."` of a file's source (undefined when there is none to read).
+ */
+export function workloadTitle(w: { id: string; source: string }, extraExamples: { id: string; title?: string }[] = []): string | undefined {
+  const ex = [...EXAMPLES, ...extraExamples].find((e) => e.id === w.id) as { title?: string } | undefined;
+  if (ex?.title) return ex.title;
+  const m = /\bworkload\s*\(\s*\{[^]*?\bname\s*:\s*(["'`])([^"'`\n]{1,80})\1/.exec(w.source);
+  return m?.[2];
+}

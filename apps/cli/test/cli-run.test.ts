@@ -86,9 +86,23 @@ describe("siglab run", () => {
   it("prints a kernel path op by op with --inspect", () => {
     const r = siglab(["run", "lat_syscall", "--param", "iterations=100", "--cpu", "p6-coppermine@1000", "--inspect", "system_call"]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/path system_call \[syscall.entry, core\]: ran \d+x/);
+    expect(r.out).toMatch(/path system_call \[syscall.entry, core\]: ran [\d,]+ times, [\d,]+ cycles in total/);
     expect(r.out).toMatch(/int \$0x80\s+int_gate\s+1\s+\d+/);
     expect(r.out).toMatch(/SAVE_ALL\s+push\s+9/);
+  });
+
+  it("--timeline-limit bounds the timeline (and implies --timeline); stderr says a timeline was cut; a bad limit is refused", () => {
+    const r = siglab(["run", "lat_syscall", "--param", "iterations=100", "--timeline-limit", "10"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^== lat_syscall null \(lat_syscall\) on p4-northwood@2200 MHz, baseline \(seed 1\)$/m);
+    expect(r.out).toMatch(/ {3}timeline \(10 events, the first of [\d,]+: --timeline-limit N records more; µs from the start of the run\):/);
+    expect(r.out).toMatch(/ {5}task 1: \d+ events? \(/);
+    expect(r.err).toMatch(/siglab run: run 1 \(p4-northwood@2200 baseline\): the timeline stopped after 10 events; [\d,]+ more were not recorded \(raise the bound with --timeline-limit N, up to 10,000,000\)/);
+    const j = siglab(["run", "lat_syscall", "--param", "iterations=100", "--timeline-limit", "10", "--json"]);
+    expect(JSON.parse(j.out).runs[0].timeline).toHaveLength(10);
+    const bad = siglab(["run", "lat_syscall", "--timeline-limit", "0"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--timeline-limit: expected a whole number of timeline events from 1 to 10,000,000 .*got '0'/);
   });
 
   it("lists examples, profiles and plugins", () => {

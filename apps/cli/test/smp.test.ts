@@ -22,6 +22,6 @@ describe("--smp", () => {
   it("the text output names the CPUs and gives each phase's share of all of them", () => {
     const text = formatRun({ workload: "w", cpu: { id: "p6-coppermine", mhz: 1000, smp: 2 }, variants: [], params: {}, seed: 1, metrics: [], phases: { idle: 1000, user: 1000 }, counters: {}, findings: [], totalCycles: 1000, simSeconds: 1e-6, paths: [] }, { phases: true });
     expect(text).toMatch(/× 2 CPUs \(SMP kernel\)/);
-    expect(text).toMatch(/idle\s+1000\s+50\.0%/);
+    expect(text).toMatch(/idle\s+1,000\s+50\.0%/);
   });
 });

@@ -43,6 +43,7 @@ import {
   pluginCodeFiles,
 } from "../bundle-fs.js";
 import { checkOutputTarget, OutputRefusal, writeOutputFile } from "../output.js";
+import { fmt, group, timelineCutLines, unitText, withSignalNames } from "../format.js";
 import { askAtTerminal, configDir, consentToEmbedded } from "../consent.js";
 import { embeddableFiles } from "../plugins/folders.js";
 import { pluginSources } from "../plugins/load.js";
@@ -174,7 +175,7 @@ async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRu
     jobs: o.jobs,
     onResult: (i, r) => {
       const spec = specs[i]!;
-      log(`run ${o.numbers?.[i] ?? i + 1}/${total} ${runLabel(spec)}${formatParams(spec.params) ? ` ${formatParams(spec.params)}` : ""}: ${r.error ? `FAILED (${r.error.kind}: ${r.error.message})` : `${r.totalCycles} cycles`}`);
+      log(`run ${o.numbers?.[i] ?? i + 1}/${total} ${runLabel(spec)}${formatParams(spec.params) ? ` ${formatParams(spec.params)}` : ""}: ${r.error ? `FAILED (${r.error.kind}: ${withSignalNames(r.error.message)})` : `${group(r.totalCycles)} cycles`}`);
     },
   });
 }
@@ -212,6 +213,7 @@ export async function bundleExport(workload: string | undefined, options: Bundle
     ...(shard ? { shard } : {}),
   });
   writeOutputFile(out, bytes, outputOptions(options, exportInputs(workload, options, [...list(options["pluginDir"] as string | string[] | undefined), ...pluginDirs])));
+  for (const line of timelineCutLines(results, picked.map((k) => k + 1))) io(deps).error(`siglab bundle export: ${line}`);
   const embedded = plugins.filter((p) => p.source === "embedded").map((p) => `${p.id}@${p.version}`);
   const what = shard ? `part ${shard.index} of ${shard.count}, ${results.length} of ${all.length} runs` : `${results.length} runs`;
   log(`wrote ${out}: ${what}, ${bytes.length} bytes${embedded.length ? `, embeds third-party plugins ${embedded.join(", ")}` : ""}`);
@@ -333,8 +335,8 @@ export async function bundleRun(file: string | undefined, options: BundleCommand
   if (typeof r === "number") return r;
   r.results.forEach((res, i) => {
     const n = r.numbers[i] ?? i + 1;
-    for (const m of res.metrics) log(`  run ${n} ${m.name}: ${m.value} ${m.unit}`);
-    for (const f of res.findings) log(`  run ${n} ${f.severity} ${f.kind}: ${f.message}`);
+    for (const m of res.metrics) log(`  run ${n} ${m.name}: ${fmt(m.value)} ${unitText(m.unit)}`);
+    for (const f of res.findings) log(`  run ${n} ${f.severity} ${f.kind}: ${withSignalNames(f.message)}`);
   });
   if (typeof out === "string" && out) {
     writeOutputFile(out, out.toLowerCase().endsWith(".csv") ? toCsv(r.results) : JSON.stringify(r.results, null, 2) + "\n", outOpts);

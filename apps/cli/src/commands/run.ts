@@ -6,8 +6,8 @@
 import type { CAC, Command } from "cac";
 import { checkExperimentSize, DEFAULT_MAX_RUNS, expandExperiment, repeatSeeds, summarizeRepeats, type ExperimentConfig, type RepeatedRun, type RunResult, type VariantSpec, type ParamValue } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
-import { resolveWorkload, runnableProfiles, UsageError } from "../catalog.js";
-import { differingParams, formatPaths, formatRun, formatSweepSummary } from "../format.js";
+import { resolveWorkload, runnableProfiles, UsageError, workloadTitle } from "../catalog.js";
+import { differingParams, fmt, formatPaths, formatRun, formatSweepSummary, formatTimeline, timelineCutLines, unitText } from "../format.js";
 import { typecheckWorkload, CompileError } from "../run/compile.js";
 import { configureHost, runInSandbox } from "../run/host.js";
 import { hostLimitsFrom, LIMIT_OPTIONS, parseSeed } from "../run/limits.js";
@@ -61,7 +61,8 @@ export function addRunOptions(cmd: Command): Command {
     .option("--sweep <k=v1,v2,...>", "sweep one parameter over values")
     .option("--seed <n>", "seed of the run (default 1)")
     .option("--smp <n>", "CPUs of the machine: 1 (default) runs the UP kernel, 2-8 the 2.4 SMP kernel (docs/smp.md)")
-    .option("--timeline", "record a bounded per-task timeline")
+    .option("--timeline", "record a bounded per-task timeline (text: a compact timeline per task; --json: every event)")
+    .option("--timeline-limit <n>", `the most timeline events a run records, 1 to 10,000,000 (default ${TIMELINE_LIMIT_DEFAULT.toLocaleString("en")}; implies --timeline)`)
     .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)");
   for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
   return cmd
@@ -119,10 +120,27 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
   if (limits.maxCycles !== undefined) budget.maxCycles = limits.maxCycles;
   if (Object.keys(budget).length) experiment.budget = budget;
   if (sweep) experiment.sweep = sweep;
-  if (o["timeline"]) experiment.timeline = true;
+  const timelineLimit = parseTimelineLimit(o["timelineLimit"]);
+  if (o["timeline"] || timelineLimit !== undefined) experiment.timeline = true;
+  if (timelineLimit !== undefined) experiment.timelineLimit = timelineLimit;
   checkExperimentSize(experiment, limits.maxRuns);
   configureHost({ limits, verbose: o["verbose"] === true });
   return { experiment, profiles: profiles.filter((p) => cpus.some((c) => c.id === p.id)), pluginDirs, maxRuns: limits.maxRuns };
+}
+
+/** The core's default bound of a timeline (RunSpec.timelineLimit). */
+export const TIMELINE_LIMIT_DEFAULT = 20_000;
+const TIMELINE_LIMIT_MAX = 10_000_000;
+
+/** --timeline-limit N: an integer from 1 to 10,000,000 (digit groups with , or _ are accepted). */
+export function parseTimelineLimit(v: unknown): number | undefined {
+  if (v === undefined || v === false) return undefined;
+  const s = String(v).trim();
+  const n = /^\d{1,3}([,_]\d{3})+$/.test(s) ? Number(s.replace(/[,_]/g, "")) : /^\d+$/.test(s) ? Number(s) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > TIMELINE_LIMIT_MAX) {
+    throw new UsageError(`--timeline-limit: expected a whole number of timeline events from 1 to 10,000,000 (a timeline is held in memory: about 100 bytes an event), got '${v === true ? "" : s}'`);
+  }
+  return n;
 }
 
 /** --smp N: the machine's CPUs, 1 to 8 (1 runs the UP kernel). */
@@ -152,7 +170,7 @@ export function parseRepeat(v: unknown): number {
  * timer ticks at another phase) and summarised: every metric's min, median and max, the median
  * as its value (lmbench reports the median of its 11 repetitions).
  */
-export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>, repeat = 1): Promise<{ results: RunResult[]; total: number; shard?: Shard }> {
+export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>, repeat = 1): Promise<{ results: RunResult[]; total: number; shard?: Shard; title?: string }> {
   // bad --jobs/--shard fail before anything is resolved or started
   const jobs = parseJobs(o["jobs"]);
   const shard = parseShard(o["shard"]);
@@ -164,17 +182,14 @@ export async function runExperimentSlice(workloadArg: string, o: Record<string, 
   const all = picked.flatMap((spec) => repeatSeeds(spec.seed, repeat).map((seed) => ({ ...spec, seed })));
   const runs = await runSpecs(all, (spec) => runInSandbox(spec, { pluginDirs: pluginDirs ?? [] }), { jobs });
   const results = repeat === 1 ? runs : picked.map((_, i) => summarizeRepeats(runs.slice(i * repeat, (i + 1) * repeat)));
-  return { results, total: specs.length, ...(shard ? { shard } : {}) };
+  const title = workloadTitle(experiment.workload);
+  return { results, total: specs.length, ...(shard ? { shard } : {}), ...(title ? { title } : {}) };
 }
 
 /** min / median / max of each metric of a repeated run. */
 function formatRepeat(r: RepeatedRun): string {
-  const rows = r.metrics.map((m) => `   ${m.name.padEnd(28)} ${fmtNum(m.min).padStart(12)} ${fmtNum(m.median).padStart(12)} ${fmtNum(m.max).padStart(12)}  ${m.unit}`);
+  const rows = r.metrics.map((m) => `   ${m.name.padEnd(28)} ${fmt(m.min).padStart(12)} ${fmt(m.median).padStart(12)} ${fmt(m.max).padStart(12)}  ${unitText(m.unit)}`);
   return [`   over ${r.repeat.n} repetitions (seeds ${r.repeat.seeds[0]}..${r.repeat.seeds.at(-1)}): ${"min".padStart(13)} ${"median".padStart(12)} ${"max".padStart(12)}`, ...rows].join("\n");
-}
-
-function fmtNum(v: number): string {
-  return Math.abs(v) >= 1000 ? v.toFixed(1) : v.toPrecision(5);
 }
 
 export async function runExperimentArgs(workloadArg: string, o: Record<string, unknown>): Promise<RunResult[]> {
@@ -187,15 +202,22 @@ export function registerRunCommand(cli: CAC): void {
     .action(async (workload: string, o: Record<string, unknown>) => {
     try {
       const repeat = parseRepeat(o["repeat"]);
-      const { results, total, shard } = await runExperimentSlice(workload, o, repeat);
+      const { results, total, shard, title } = await runExperimentSlice(workload, o, repeat);
       const part = shard ? shardDescription(total, shard) : undefined;
       if (o["json"]) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
       else {
         if (part) console.log(part.text + "\n");
         const swept = differingParams(results);
-        for (const r of results) console.log(formatRun(r, { sweep: swept }) + (repeat > 1 ? "\n" + formatRepeat(r as RepeatedRun) : "") + (o["inspect"] ? "\n" + formatPaths(r, String(o["inspect"])) : "") + "\n");
+        for (const r of results) {
+          const parts = [formatRun(r, { sweep: swept, ...(title ? { title } : {}) })];
+          if (repeat > 1) parts.push(formatRepeat(r as RepeatedRun));
+          if (o["inspect"]) parts.push(formatPaths(r, String(o["inspect"])));
+          if (r.timeline) parts.push(formatTimeline(r, process.stdout.columns ? Math.max(60, process.stdout.columns) : 100));
+          console.log(parts.join("\n") + "\n");
+        }
         if (results.length > 1) console.log(formatSweepSummary(results));
       }
+      for (const line of timelineCutLines(results)) console.error(`siglab run: ${line}`);
       process.exitCode = results.some((r) => r.error) ? 1 : 0;
     } catch (e) {
       reportCliError(e);
