@@ -11,6 +11,7 @@ import { BUILTIN_PROFILE_SOURCES } from "@siglab/cpu-profiles";
 import { candidateProfiles, closeCalibrationHost, fit, formatFit, formatSuite, runCalibrationSuite } from "@siglab/calibration";
 import { calibrationReportText, plannedWrites, staleness, writePlanned } from "@siglab/calibration/node";
 import { reportCliError } from "./run.js";
+import { calibrateFromProbe } from "./calibrate-from-probe.js";
 
 export function registerCalibrateCommand(cli: CAC): void {
   cli
@@ -18,8 +19,18 @@ export function registerCalibrateCommand(cli: CAC): void {
     .option("--check", "fit without writing; exit 1 if the shipped fitted overlays differ from a fresh fit")
     .option("--json", "print the provenance report as JSON")
     .option("--verbose", "log every solver step to stderr")
+    .option("--from-probe <file>", "fit a user profile of this machine to `siglab probe --json`'s figures (with -o; docs/modern.md)")
+    .option("-o, --output <file>", "--from-probe: the profile file to write")
+    .option("--id <id>", "--from-probe: the new profile's id (default my-<base profile>)")
+    .option("--cpu <id[@MHz]>", "--from-probe: the built-in profile to start from (default: the one matching the probe's CPU)")
+    .option("--force", "--from-probe: replace an existing output file")
+    .option("--quick-runs", "--from-probe: short simulations (200 iterations each), to try it out")
     .action(async (o: Record<string, unknown>) => {
       try {
+        if (o["fromProbe"] !== undefined) {
+          process.exitCode = await calibrateFromProbe(o);
+          return;
+        }
         const log = o["verbose"] ? (l: string) => console.error(l) : undefined;
         const r = await fit(log ? { log } : {});
         const rows = await runCalibrationSuite({ profiles: candidateProfiles(BUILTIN_PROFILE_SOURCES, r.values) });

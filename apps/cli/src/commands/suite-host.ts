@@ -18,7 +18,7 @@ import { registerSuite } from "./suite.js";
 /** The preset of a current x86-64 kernel (a plugin provides it); without it the 2.4 kernel is simulated. */
 export const MODERN_PRESET = "linux-6";
 
-function readProbe(file: string): ProbeDocument {
+export function readProbe(file: string): ProbeDocument {
   let doc: unknown;
   try {
     doc = JSON.parse(readFileSync(resolve(file), "utf8"));
@@ -31,7 +31,7 @@ function readProbe(file: string): ProbeDocument {
   return d as ProbeDocument;
 }
 
-async function modernStack(): Promise<{ stack: VariantSpec[]; note: string | null }> {
+export async function modernStack(): Promise<{ stack: VariantSpec[]; note: string | null }> {
   try {
     return { stack: await findPreset(MODERN_PRESET, []), note: null };
   } catch {

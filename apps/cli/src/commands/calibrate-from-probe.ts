@@ -1,0 +1,59 @@
+/**
+ * `siglab calibrate --from-probe probe.json -o my-machine.json [--id id] [--cpu id[@MHz]]`: a user
+ * profile of this machine (probe-fit.ts), written atomically and never over an existing file
+ * without --force; prints the fit and the errors on the figures it was not fitted to.
+ */
+import { parseCpuRef, resolveProfile, serializeProfile } from "@siglab/cpu-profiles";
+import { runnableProfiles, UsageError } from "../catalog.js";
+import { matchProfile } from "../host-compare.js";
+import { checkOutputTarget, writeOutputFile } from "../output.js";
+import { fitProfileToProbe, type ProbeFitResult } from "../probe-fit.js";
+import { modernStack, readProbe } from "./suite-host.js";
+
+const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+export async function calibrateFromProbe(o: Record<string, unknown>): Promise<number> {
+  const file = String(o["fromProbe"]);
+  const out = o["output"] === undefined ? undefined : String(o["output"]);
+  if (!out) throw new UsageError("calibrate --from-probe: name the profile file to write with -o <file>");
+  checkOutputTarget(out, { force: o["force"] === true, inputs: [file] }); // refuse before the long work
+  const probe = readProbe(file);
+  const profiles = runnableProfiles();
+  let base = profiles[0]!;
+  let mhz: number;
+  if (o["cpu"] !== undefined) {
+    const ref = parseCpuRef(String(o["cpu"]));
+    const p = profiles.find((x) => x.id === ref.id);
+    if (!p) throw new UsageError(`unknown CPU profile '${ref.id}' (profiles: ${profiles.map((x) => x.id).join(", ")})`);
+    base = p;
+    mhz = ref.mhz ?? p.clock.defaultMhz;
+  } else {
+    const m = matchProfile(probe.host, profiles);
+    if (!m) throw new UsageError(`no CPU profile of this machine's vendor (${probe.host.vendor ?? "unknown"}): name one with --cpu`);
+    base = m.profile;
+    mhz = m.profile.clock.defaultMhz;
+  }
+  resolveProfile(base, mhz); // the clock must be in the profile's range
+  const id = o["id"] === undefined ? `my-${base.id}` : String(o["id"]);
+  if (!ID.test(id)) throw new UsageError(`--id: '${id}' is not a profile id (lower-case letters, digits, '.', '_', '-')`);
+  if (profiles.some((p) => p.id === id)) throw new UsageError(`--id: '${id}' is the id of a built-in profile; name yours otherwise`);
+  const { stack, note } = await modernStack();
+  const hostName = probe.host.cpuModel ?? probe.host.vendor ?? "this machine";
+  const params = o["quickRuns"] ? { iterations: 200 } : undefined;
+  const log = o["verbose"] ? (l: string) => console.error(l) : undefined;
+  const r = await fitProfileToProbe({ base, mhz, id, name: `${hostName} (fitted to its probe)`, figures: probe.figures, stack, hostName, ...(params ? { params } : {}), ...(log ? { log } : {}) });
+  const plan = writeOutputFile(out, serializeProfile(r.profile), { force: o["force"] === true, inputs: [file] });
+  if (o["json"]) process.stdout.write(JSON.stringify({ profile: id, base: base.id, mhz, variants: stack, ...(note ? { note } : {}), groups: r.groups, rows: r.rows, wrote: plan.real }, null, 2) + "\n");
+  else console.log(formatProbeFit(r, base.id, mhz, note) + `\n\nwrote ${out}: use it with a user profiles folder (docs/profiles.md)`);
+  return 0;
+}
+
+export function formatProbeFit(r: ProbeFitResult, base: string, mhz: number, note: string | null): string {
+  const lines = [`profile ${r.profile.id}: ${base}@${mhz} with one scale per group fitted to this machine's probe${note ? `\nnote: ${note}` : ""}`, ""];
+  for (const g of r.groups) lines.push(`  group ${g.id.padEnd(7)} ${g.figure.padEnd(18)} ${g.status === "fitted" ? `x${g.scale.toFixed(3)}` : g.status === "unreachable" ? "out of reach (x0.25..x4): starting values kept" : "not measured: starting values kept"}  ${g.ops.join(", ") || "(no op of the group ran)"}`);
+  lines.push("", "  figure                 measured µs  simulated µs    error   leave-one-out");
+  const f = (v: number | null | undefined) => (v === null || v === undefined ? "—" : v >= 100 ? v.toFixed(1) : v.toFixed(3));
+  const e = (v: number | null | undefined) => (v === null || v === undefined ? "—" : `${v > 0 ? "+" : ""}${v.toFixed(1)}%`);
+  for (const row of r.rows) lines.push(`  ${row.id.padEnd(22)} ${f(row.measured).padStart(11)}  ${f(row.simulated).padStart(12)}  ${e(row.errorPercent).padStart(7)}   ${row.fitted ? `${e(row.looErrorPercent)} (${f(row.looSimulated)} µs)` : "not fitted to it"}`);
+  return lines.join("\n");
+}

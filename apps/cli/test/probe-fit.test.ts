@@ -1,0 +1,90 @@
+/** `siglab calibrate --from-probe`: a user profile fitted to part of a probe's figures, with leave-one-out errors. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import cac from "cac";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { closeCalibrationHost, runExample } from "@siglab/calibration";
+import { BUILTIN_PROFILE_FILES, checkResolvedProfile, resolveProfile } from "@siglab/cpu-profiles";
+import { registerCalibrateCommand } from "../src/commands/calibrate.js";
+import { fitProfileToProbe } from "../src/probe-fit.js";
+import type { ProbeFigure } from "../src/probe/figures.js";
+
+afterAll(closeCalibrationHost);
+
+const fig = (id: string, median: number): ProbeFigure => ({ id, name: id, unit: "us", min: median, median, max: median, repeat: 1, iterations: 100, source: "test", method: "test" });
+const base = BUILTIN_PROFILE_FILES.find((p) => p.id === "skylake")!;
+const params = { iterations: 200 };
+const sim = async (workload: string, metric: string) => (await runExample({ workload, cpu: "skylake", mhz: 3600, params }, [base])).metrics.find((m) => m.name === metric)!.value;
+
+describe("fitting a user profile to a probe", () => {
+  it("scales the groups to reach their figures, predicts the rest, and gives each fitted figure a leave-one-out error", async () => {
+    // a machine 1.5x slower than the model on system calls and signals, 1.3x on switches
+    const figures = [
+      fig("lat_syscall_null", 1.5 * (await sim("lat_syscall", "Simple syscall"))),
+      fig("lat_sig_catch", 1.5 * (await sim("lat_sig_catch", "Signal handler overhead"))),
+      fig("lat_ctx_2p_0k", 1.3 * (await sim("lat_ctx", "2p/0K ctxsw"))),
+      fig("lat_pipe", 1.4 * (await sim("lat_pipe", "Pipe latency"))),
+      fig("lat_proc_fork", 500),
+    ];
+    const r = await fitProfileToProbe({ base, mhz: 3600, id: "my-skylake", name: "test machine", figures, stack: [], params, hostName: "a test machine" });
+    expect(r.groups.map((g) => [g.id, g.status])).toEqual([["entry", "fitted"], ["signal", "fitted"], ["switch", "fitted"]]);
+    expect(r.groups[0]!.scale).toBeGreaterThan(1.2);
+    for (const id of ["lat_syscall_null", "lat_sig_catch", "lat_ctx_2p_0k"]) {
+      const row = r.rows.find((x) => x.id === id)!;
+      expect(row.fitted).toBe(true);
+      expect(Math.abs(row.errorPercent!)).toBeLessThan(2);
+      expect(row.looErrorPercent).not.toBeNull(); // predicted by a fit that left it out
+      expect(Math.abs(row.looErrorPercent!)).toBeGreaterThan(Math.abs(row.errorPercent!));
+    }
+    const pipe = r.rows.find((x) => x.id === "lat_pipe")!;
+    expect(pipe.fitted).toBe(false);
+    expect(pipe.looErrorPercent).toBeUndefined();
+    expect(r.rows.some((x) => x.id === "lat_proc_fork")).toBe(false); // not simulated
+    // the profile is a valid user profile: fitted entries name their probe figure and the start
+    const file = checkResolvedProfile(r.profile, "my-skylake.json");
+    expect(resolveProfile(file, 3600).id).toBe("my-skylake");
+    const gate = file.costs[r.groups[0]!.ops[0]!];
+    expect(gate.kind).toBe("fitted");
+    expect(gate.fittedTo).toEqual(["lat_syscall_null"]);
+    expect(gate.source).toMatch(/scaled x[0-9.]+ from skylake's/);
+  }, 120_000);
+});
+
+describe("siglab calibrate --from-probe (refusals)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "siglab-fromprobe-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  async function calibrate(args: string[]): Promise<{ code: number; err: string }> {
+    const cli = cac("siglab");
+    registerCalibrateCommand(cli);
+    let err = "";
+    const e = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void (err += a.join(" ") + "\n"));
+    const l = vi.spyOn(console, "log").mockImplementation(() => {});
+    process.exitCode = undefined;
+    try {
+      cli.parse(["node", "siglab", "calibrate", ...args], { run: false });
+      await cli.runMatchedCommand();
+    } finally {
+      e.mockRestore();
+      l.mockRestore();
+    }
+    const code = Number(process.exitCode ?? 0);
+    process.exitCode = undefined;
+    return { code, err };
+  }
+
+  it("needs -o, never replaces a file without --force, refuses a built-in id and a file that is not a probe", async () => {
+    const probe = join(dir, "probe.json");
+    writeFileSync(probe, JSON.stringify({ host: { vendor: "GenuineIntel", cpuid: { family: 6, model: 94, stepping: 3 }, cpuModel: "i7" }, figures: [fig("lat_syscall_null", 0.1)] }));
+    expect((await calibrate(["--from-probe", probe])).err).toMatch(/-o <file>/);
+    const existing = join(dir, "mine.json");
+    writeFileSync(existing, "keep me");
+    const r = await calibrate(["--from-probe", probe, "-o", existing]);
+    expect(r.code).not.toBe(0);
+    expect(readFileSync(existing, "utf8")).toBe("keep me");
+    expect((await calibrate(["--from-probe", probe, "-o", join(dir, "x.json"), "--id", "skylake"])).err).toMatch(/id of a built-in profile/);
+    const notProbe = join(dir, "not.json");
+    writeFileSync(notProbe, JSON.stringify({ hello: 1 }));
+    expect((await calibrate(["--from-probe", notProbe, "-o", join(dir, "y.json")])).err).toMatch(/not the JSON of `siglab probe --json`/);
+  });
+});
