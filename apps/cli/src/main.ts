@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The `siglab` command line: runs, suites, bundles, and serving the UI to a browser. */
+import "./cwd.js"; // first: relative paths are the folder the command was typed in
 import cac from "cac";
 import { registerRunCommand, resolveRunArgs, addRunOptions } from "./commands/run.js";
 import { registerListCommand } from "./commands/list.js";

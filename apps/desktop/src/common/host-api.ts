@@ -136,10 +136,12 @@ export const MENU_COMMANDS = [
   "export-bundle",
   "import-bundle",
   "export-csv",
+  "export-trace",
   "install-plugin",
   "show-workload",
   "show-profiles",
   "show-plugins",
+  "show-summary",
   "about",
 ] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];

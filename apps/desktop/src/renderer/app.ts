@@ -6,7 +6,7 @@
  */
 import type { CpuProfileFile, ExperimentConfig, RunResult } from "../common/contracts.js";
 import type { Draft, ExampleEntry, HostApi, HostEvent, HostInfo, MenuCommand, PluginCode, PluginEntry, PresetEntry, ProfileEntry, RecentExperiment, WorkloadFile } from "../common/host-api.js";
-import { toCsv } from "@siglab/core/export/index.js";
+import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export/index.js";
 import { compareResults } from "@siglab/core/bundle/compare.js";
 import type { Bundle, BundleInput } from "@siglab/core/bundle/format.js";
 import { monaco } from "./monaco-setup.js";
@@ -22,8 +22,10 @@ import { clear, h, toast } from "./ui/dom.js";
 import { askText, showMessage } from "./ui/modal.js";
 import { PluginsView } from "./ui/plugins-view.js";
 import { ProfilesView } from "./ui/profiles-view.js";
-import { defaultCpus, defaultRunConfig, maxSecondsOf, RunConfigView, type RunConfigState } from "./ui/run-config.js";
+import { defaultCpus, defaultRunConfig, maxSecondsOf, RunConfigView, smpOf, withSmp, type RunConfigState } from "./ui/run-config.js";
 import { makeSplitter } from "./ui/splitter.js";
+import { SummaryView, type SummaryState } from "./ui/summary-view.js";
+import { LMBENCH_BENCHMARKS, summaryRows } from "./summary/lmbench.js";
 import { checkSourceUrlTemplate, DEFAULT_SOURCE_URL_TEMPLATE, sourceUrl } from "../common/url-policy.js";
 import type { CpuRef, ParamValue, VariantSpec } from "../common/contracts.js";
 import type { PluginSource } from "@siglab/core/host/protocol.js";
@@ -42,7 +44,7 @@ interface Doc {
   runAs?: { id: string; file: string };
 }
 
-type View = "workload" | "profiles" | "plugins";
+type View = "workload" | "profiles" | "plugins" | "summary";
 
 const AUTOSAVE_MS = 700;
 const NEW_WORKLOAD = `import { workload, SIGUSR1 } from "siglab";
@@ -96,6 +98,7 @@ export class App {
   private readonly results: ResultsView;
   private readonly profilesView: ProfilesView;
   private readonly pluginsView: PluginsView;
+  private readonly summaryView: SummaryView;
   private lastConfig: ExperimentConfig | null = null;
   private lastProfiles: CpuProfileFile[] = [];
   private bundleExpected: RunResult[] | null = null;
@@ -156,8 +159,9 @@ export class App {
       },
       install: () => this.installPlugin(),
     });
-    const tab = (v: View, label: string): HTMLButtonElement => h("button.view-tab", { "data-view": v, onclick: () => this.showView(v) }, label);
-    this.viewTabs = { workload: tab("workload", "Workload"), profiles: tab("profiles", "CPU profiles"), plugins: tab("plugins", "Plugins") };
+    this.summaryView = new SummaryView({ run: (opts) => void this.runSummary(opts) });
+    const tab = (v: View, label: string, title?: string): HTMLButtonElement => h("button.view-tab", { "data-view": v, onclick: () => this.showView(v), ...(title ? { title } : {}) }, label);
+    this.viewTabs = { workload: tab("workload", "Workload"), profiles: tab("profiles", "CPU profiles"), plugins: tab("plugins", "Plugins"), summary: tab("summary", "LMbench", "LMbench summary: CPUs × variant stacks against lmbench's latency benchmarks, in µs, measured beside simulated (Ctrl/Cmd+4)") };
   }
 
   async start(): Promise<void> {
@@ -168,6 +172,7 @@ export class App {
       h("button#export-bundle", { onclick: () => void this.exportBundle(), title: "Export experiment as a .siglab bundle" }, "Export bundle"),
       h("button#import-bundle", { onclick: () => void this.importBundle(), title: "Open a .siglab bundle" }, "Open bundle"),
       h("button#export-csv", { onclick: () => void this.exportCsv(), title: "Export results as CSV" }, "CSV"),
+      h("button#export-trace", { onclick: () => void this.exportTrace(), title: "Export the runs' timelines as a Perfetto / Chrome trace (JSON; open it in ui.perfetto.dev). Needs \"Record per-task timeline\"." }, "Trace"),
       h("button#copy-link", { onclick: () => void this.copyLink(), title: "Copy a link with this workload, its configuration and seed (nothing is uploaded: it is all in the link)" }, "Copy link"),
       h("button#open-link", { onclick: () => void this.openLinkDialog(), title: "Open a SigLab link someone shared" }, "Open link…"),
       h("button#settings", { onclick: () => void this.editSettings(), title: "Settings: where Linux function names link to", "aria-label": "Settings" }, "⚙"),
@@ -195,7 +200,7 @@ export class App {
       if (mod && e.key === "Enter") { e.preventDefault(); void this.run(); }
       else if (mod && e.key.toLowerCase() === "s") { e.preventDefault(); void this.save(); }
       else if (mod && e.key === ".") { e.preventDefault(); this.cancel(); }
-      else if (mod && ["1", "2", "3"].includes(e.key)) { e.preventDefault(); this.showView((["workload", "profiles", "plugins"] as const)[Number(e.key) - 1]!); }
+      else if (mod && ["1", "2", "3", "4"].includes(e.key)) { e.preventDefault(); this.showView((["workload", "profiles", "plugins", "summary"] as const)[Number(e.key) - 1]!); }
     });
     this.host.onEvent((e) => void this.onHostEvent(e));
     this.showView("workload");
@@ -250,6 +255,11 @@ export class App {
       shareLink: () => this.lastShareLink,
       /** the run configuration as the panel holds it */
       runConfig: () => JSON.parse(JSON.stringify(this.runConfig.state)) as RunConfigState,
+      /** the LMbench summary: load a probe's JSON text (returns the problem or null), and what the table holds */
+      summary: {
+        loadProbe: (text: string) => this.summaryView.loadProbe(text, "probe.json"),
+        probeHost: () => this.summaryView.probeHost,
+      },
       /** the app's execution host itself (the security corpus runs through it) */
       host: {
         run: (config: ExperimentConfig) => this.sim.run(config, [], [], { onProgress: () => undefined, onResult: () => undefined }),
@@ -264,7 +274,7 @@ export class App {
     this.root.dataset.view = v;
     for (const [k, b] of Object.entries(this.viewTabs)) b.setAttribute("aria-selected", String(k === v));
     clear(this.center);
-    this.center.append(v === "workload" ? this.workloadView : v === "profiles" ? this.profilesView.el : this.pluginsView.el);
+    this.center.append(v === "workload" ? this.workloadView : v === "profiles" ? this.profilesView.el : v === "plugins" ? this.pluginsView.el : this.summaryView.el);
   }
 
   private renderExplorer(): void {
@@ -562,6 +572,80 @@ export class App {
     }
   }
 
+  // ---- LMbench summary --------------------------------------------------------------------------------
+  /**
+   * Runs the five lmbench examples (LMBENCH_BENCHMARKS) on the run configuration's CPUs (with CPUs
+   * per machine) and variant stacks, one experiment per example through the same execution host as
+   * Run, and fills the summary table as results arrive. Cancel stops it like any run.
+   */
+  private async runSummary(opts: { quick: boolean }): Promise<void> {
+    if (this.starting || this.sim.busy) return toast("A run is in progress: wait for it to end, or cancel it", "error");
+    const examples = LMBENCH_BENCHMARKS.map((b) => this.examples.find((e) => e.id === b.example));
+    const missing = LMBENCH_BENCHMARKS.filter((_b, i) => !examples[i]).map((b) => b.example);
+    if (missing.length) return toast(`Cannot run the summary: the examples ${missing.join(", ")} are not shipped with this build`, "error");
+    let machines: ReturnType<RunConfigView["machines"]>;
+    try {
+      machines = this.runConfig.machines();
+    } catch (err) {
+      return toast(`Cannot run the summary: ${(err as Error).message}`, "error");
+    }
+    const profiles = machines.cpus.map((c) => this.profiles.find((p) => p.profile.id === c.id)!.profile);
+    const thirdParty = [...new Set(machines.stacks.flat().map((v) => v.id))].filter((id) => this.plugins.find((p) => p.id === id)?.origin === "third-party");
+    this.starting = true;
+    let plugins: PluginSource[];
+    try {
+      plugins = await Promise.all(thirdParty.map(async (id) => toPluginSource(await this.host.readPluginCode(id), this.plugins.find((p) => p.id === id)?.folder)));
+    } catch (err) {
+      this.starting = false;
+      return toast((err as Error).message, "error");
+    }
+    const state: SummaryState = { rows: summaryRows(machines.cpus, machines.stacks), results: {}, profiles, quick: opts.quick };
+    const n = LMBENCH_BENCHMARKS.length;
+    const started = performance.now();
+    this.setRunning(true);
+    this.summaryView.setRunning(true, "Starting…");
+    this.summaryView.setResults(state);
+    let failed = 0;
+    try {
+      for (const [bi, b] of LMBENCH_BENCHMARKS.entries()) {
+        const ex = examples[bi]!;
+        let params: ExperimentConfig["params"] = {};
+        if (opts.quick) {
+          const it = (await this.sim.inspect(ex.file, ex.source)).params["iterations"];
+          if (typeof it === "number") params = { iterations: Math.max(100, Math.round(it / 10)) };
+        }
+        const config: ExperimentConfig = { workload: { id: ex.id, file: ex.file, source: ex.source }, cpus: machines.cpus, stacks: machines.stacks, params, seed: machines.seed, ...(machines.budget ? { budget: machines.budget } : {}) };
+        const row: (RunResult | undefined)[] = [];
+        state.results[b.example] = row;
+        await this.sim.run(config, profiles, plugins, {
+          onProgress: ({ index, total, progress }) => {
+            this.progress.value = (bi + (index + (progress.fraction ?? 0)) / total) / n;
+            const text = `Summary: ${b.example} (${bi + 1}/${n}) · run ${index + 1}/${total}`;
+            this.status.textContent = text;
+            this.summaryView.setStatus(text);
+          },
+          onResult: ({ index, result }) => {
+            row[index] = result;
+            if (result.error) failed++;
+            this.summaryView.setResults(state);
+          },
+        });
+      }
+      const text = `Done: ${n} benchmarks × ${state.rows.length} row${state.rows.length === 1 ? "" : "s"} in ${((performance.now() - started) / 1000).toFixed(1)} s${failed ? ` · ${failed} run${failed === 1 ? "" : "s"} failed (hover “failed” for why)` : ""}`;
+      this.status.textContent = text;
+      this.summaryView.setStatus(text);
+    } catch (err) {
+      const text = err instanceof RunCancelled ? "Summary cancelled (the figures so far are kept)" : `Summary failed: ${appWording((err as Error).message)}`;
+      this.status.textContent = text;
+      this.summaryView.setStatus(text);
+    } finally {
+      this.starting = false;
+      this.setRunning(false);
+      this.summaryView.setRunning(false);
+      document.body.dataset.summaryRuns = String(Number(document.body.dataset.summaryRuns ?? 0) + 1);
+    }
+  }
+
   // ---- CPU features ------------------------------------------------------------------------------------
   private featureAdjustment(): { needs: ReturnType<typeof featureNeeds>; adj: ReturnType<typeof adjustCpus> } | null {
     const doc = this.doc;
@@ -620,6 +704,7 @@ export class App {
     this.savedParams = s.params;
     const state: RunConfigState = { ...base, cpus: fixed.cpus.length ? fixed.cpus : defaultCpus(this.profiles), stacks: fixed.stacks.map((variants) => ({ variants })), seed: s.seed, timeline: s.timeline };
     if (s.maxSeconds !== undefined) state.maxSeconds = s.maxSeconds;
+    if (s.smp !== undefined && s.smp > 1) state.smp = s.smp;
     return state;
   }
 
@@ -656,6 +741,7 @@ export class App {
     if (this.doc) this.savedParams = rememberParams(this.savedParams, this.doc.key, st.params);
     const saved: SavedRunState = { v: 1, cpus: st.cpus, stacks: st.stacks.map((x) => x.variants), seed: st.seed, timeline: st.timeline, params: this.savedParams };
     if (st.maxSeconds !== undefined && Number.isFinite(st.maxSeconds) && st.maxSeconds > 0) saved.maxSeconds = st.maxSeconds;
+    if (st.smp !== undefined && st.smp > 1) saved.smp = st.smp;
     saveJson(this.storage, RUN_STATE_KEY, saved);
   }
 
@@ -754,6 +840,7 @@ export class App {
       timeline: !!c.timeline,
     };
     if (c.maxSeconds !== undefined) state.maxSeconds = c.maxSeconds;
+    if (smpOf(c.cpus) > 1) state.smp = smpOf(c.cpus);
     this.runConfig.setState(state);
     this.checkCpuFeatures();
     this.drafts = await this.host.listDrafts().catch(() => this.drafts);
@@ -779,8 +866,8 @@ export class App {
   private async remember(doc: Doc, config: ExperimentConfig, results: RunResult[]): Promise<void> {
     if (doc.kind === "new") return;
     const entry: RecentExperiment = {
-      id: `${doc.key}|${config.cpus.map((c) => `${c.id}@${c.mhz}`).join(",")}|${JSON.stringify(config.stacks)}`.slice(0, 190),
-      title: `${doc.title} · ${config.cpus.length} CPU × ${config.stacks.length} stack${config.stacks.length === 1 ? "" : "s"}`,
+      id: `${doc.key}|${config.cpus.map((c) => `${c.id}@${c.mhz}${c.smp ? `x${c.smp}` : ""}`).join(",")}|${JSON.stringify(config.stacks)}`.slice(0, 190),
+      title: `${doc.title} · ${config.cpus.length} CPU${smpOf(config.cpus) > 1 ? ` ×${smpOf(config.cpus)}` : ""} × ${config.stacks.length} stack${config.stacks.length === 1 ? "" : "s"}`,
       savedAtMs: Date.now(),
       workload: { kind: doc.kind, id: doc.kind === "example" ? doc.id : doc.title },
       config: { ...config, workload: { ...config.workload, source: "" } },
@@ -798,7 +885,7 @@ export class App {
     if (r.workload.kind === "example") this.openExample(r.workload.id);
     else await this.openUser(r.workload.id);
     const s: RunConfigState = {
-      cpus: r.config.cpus,
+      cpus: r.config.cpus.map((c) => withSmp(c, 1)),
       stacks: r.config.stacks.map((variants) => ({ variants })),
       params: { ...r.config.params },
       sweep: r.config.sweep ? { enabled: true, param: r.config.sweep.param, values: r.config.sweep.values.join(", ") } : { enabled: false, param: "", values: "" },
@@ -807,6 +894,7 @@ export class App {
     };
     const maxSeconds = maxSecondsOf(r.config);
     if (maxSeconds !== undefined) s.maxSeconds = maxSeconds;
+    if (smpOf(r.config.cpus) > 1) s.smp = smpOf(r.config.cpus);
     this.runConfig.setState(s);
     toast("Configuration restored: press Run to re-run it");
   }
@@ -879,6 +967,24 @@ export class App {
     await this.saveExport(`${this.lastConfig?.workload.id ?? "results"}.csv`, toCsv(results));
   }
 
+  /**
+   * The results' timelines as a Chrome/Perfetto trace (core's toPerfettoTrace), saved through the
+   * host's saveExport like CSV. Without a timeline there is nothing to trace: say so (as `siglab
+   * export trace` does) instead of writing an empty trace.
+   */
+  private async exportTrace(): Promise<void> {
+    const results = this.results.currentResults;
+    if (!results.length) return toast("Nothing to export yet: run an experiment first", "error");
+    if (hasNoTimeline(results)) {
+      document.body.dataset.traceRefused = String(Number(document.body.dataset.traceRefused ?? 0) + 1);
+      showMessage("No timeline to export", "No run of these results recorded a timeline, so a trace would be empty. Tick \"Record per-task timeline\" in the run configuration, run again, then export the trace.");
+      return;
+    }
+    const cut = truncatedTimelines(results);
+    await this.saveExport(`${this.lastConfig?.workload.id ?? "results"}.trace.json`, JSON.stringify(toPerfettoTrace(results)));
+    if (cut.length) toast(`The timeline is bounded: ${cut.join("; ")} (the trace's metadata says so too)`, "error");
+  }
+
   private async exportBundle(): Promise<void> {
     const results = this.results.currentResults;
     if (!this.lastConfig || !results.length) return toast("Run an experiment before exporting a bundle", "error");
@@ -921,10 +1027,11 @@ export class App {
     this.docs.get(key)!.runAs = { id: exp.workload.id, file: exp.workload.file };
     const profiles = bundle.profiles;
     this.runConfig.setState({
-      cpus: exp.cpus, stacks: exp.stacks.map((variants) => ({ variants })), params: { ...exp.params },
+      cpus: exp.cpus.map((c) => withSmp(c, 1)), stacks: exp.stacks.map((variants) => ({ variants })), params: { ...exp.params },
       sweep: exp.sweep ? { enabled: true, param: exp.sweep.param, values: exp.sweep.values.join(", ") } : { enabled: false, param: "", values: "" },
       seed: exp.seed, timeline: !!exp.timeline,
       ...(maxSecondsOf(exp) !== undefined ? { maxSeconds: maxSecondsOf(exp)! } : {}),
+      ...(smpOf(exp.cpus) > 1 ? { smp: smpOf(exp.cpus) } : {}),
     });
     this.lastConfig = exp;
     this.lastProfiles = profiles;
@@ -960,10 +1067,12 @@ export class App {
       "export-bundle": () => this.exportBundle(),
       "import-bundle": () => this.importBundle(),
       "export-csv": () => this.exportCsv(),
+      "export-trace": () => this.exportTrace(),
       "install-plugin": () => this.installPlugin(),
       "show-workload": () => this.showView("workload"),
       "show-profiles": () => this.showView("profiles"),
       "show-plugins": () => this.showView("plugins"),
+      "show-summary": () => this.showView("summary"),
       about: () => showMessage("About SigLab", `SigLab ${this.info.appVersion} (${this.info.kind} host, plugin API ${this.info.pluginApiVersion}). Workspace: ${this.info.workspace}`),
     };
     await actions[c]();

@@ -85,10 +85,11 @@ const axisTitle = (text: string) => ({ display: true, text });
 
 /** Grouped bars of one metric: x = CPU, one bar per variant stack. */
 export function metricConfig(metric: string, results: RunResult[], profiles: CpuProfileFile[]): { config: ChartConfiguration; runAt: (c: ChartClick) => number } {
-  const cpus = [...new Map(results.map((r) => [`${r.cpu.id}@${r.cpu.mhz}`, r.cpu])).values()];
+  const cpuKey = (c: RunResult["cpu"]): string => `${c.id}@${c.mhz}x${c.smp ?? 1}`;
+  const cpus = [...new Map(results.map((r) => [cpuKey(r.cpu), r.cpu])).values()];
   const stacks = [...new Map(results.map((r) => [stackLabel(r.variants), r.variants])).keys()];
   const find = (ci: number, si: number): number =>
-    results.findIndex((r) => r.cpu.id === cpus[ci]!.id && r.cpu.mhz === cpus[ci]!.mhz && stackLabel(r.variants) === stacks[si]);
+    results.findIndex((r) => cpuKey(r.cpu) === cpuKey(cpus[ci]!) && stackLabel(r.variants) === stacks[si]);
   const unit = results.flatMap((r) => r.metrics).find((m) => m.name === metric)?.unit ?? "";
   const short = cpus.map((c) => shortCpuLabel(c, profiles));
   const labels = new Set(short).size === short.length ? short : cpus.map((c) => cpuLabel(c, profiles));
@@ -219,27 +220,35 @@ export function histogramConfig(metric: string, results: RunResult[], profiles: 
   };
 }
 
-/** Per-task timeline of one run: floating horizontal bars, a dataset per activity kind; zoom and pan on x. */
+/**
+ * Per-task timeline of one run: floating horizontal bars, a dataset per activity kind; zoom and pan
+ * on x. On an SMP machine (events carry `cpu`) there is a row per task and CPU it ran on
+ * ("task 3 · CPU 1"), so a task that moved shows on each CPU's row.
+ */
 export function timelineConfig(result: RunResult, maxEvents = 1500): ChartConfiguration | null {
   const events = (result.timeline ?? []).slice(0, maxEvents);
   if (events.length === 0) return null;
-  const tasks = [...new Set(events.map((e) => e.task))].sort((a, b) => a - b);
+  const smp = events.some((e) => e.cpu !== undefined);
+  const rowOf = (e: { task: number; cpu?: number }): string => (smp ? `task ${e.task} · CPU ${e.cpu ?? 0}` : `task ${e.task}`);
+  const rows = [...new Map(events.map((e) => [rowOf(e), [e.task, e.cpu ?? 0] as const])).entries()]
+    .sort((a, b) => a[1][0] - b[1][0] || a[1][1] - b[1][1])
+    .map(([label]) => label);
   const kinds = ["user", "kernel", "handler", "idle"] as const;
   return {
     type: "bar",
     data: {
-      labels: tasks.map((t) => `task ${t}`),
+      labels: rows,
       datasets: kinds.map((k, i) => ({
         label: k,
         backgroundColor: color(i),
         grouped: false,
-        data: events.filter((e) => e.kind === k).map((e) => ({ x: [e.start, e.end], y: `task ${e.task}` })) as never,
+        data: events.filter((e) => e.kind === k).map((e) => ({ x: [e.start, e.end], y: rowOf(e) })) as never,
       })),
     },
     plugins: [zoomPlugin],
     options: {
       indexAxis: "y",
-      scales: { x: { type: "linear", title: axisTitle("simulated cycles since the run's start") }, y: { stacked: true, title: axisTitle("task (pid)") } },
+      scales: { x: { type: "linear", title: axisTitle("simulated cycles since the run's start") }, y: { stacked: true, title: axisTitle(smp ? "task (pid) · CPU it ran on" : "task (pid)") } },
       plugins: {
         legend: { position: "bottom" },
         zoom: {

@@ -16,9 +16,14 @@ export function shortStackLabel(variants: VariantSpec[]): string {
   return variants.length === 0 ? "baseline" : variants.map((v) => v.id).join(" + ");
 }
 
-export function cpuLabel(cpu: { id: string; mhz: number }, profiles: CpuProfileFile[]): string {
+/** " ×2" for an SMP machine (cpu.smp CPUs), "" for one CPU; as core's bundle labels say it. */
+export function smpSuffix(cpu: { smp?: number }): string {
+  return cpu.smp && cpu.smp > 1 ? ` ×${cpu.smp}` : "";
+}
+
+export function cpuLabel(cpu: { id: string; mhz: number; smp?: number }, profiles: CpuProfileFile[]): string {
   const p = profiles.find((x) => x.id === cpu.id);
-  return `${p?.name ?? cpu.id} @ ${cpu.mhz} MHz`;
+  return `${p?.name ?? cpu.id} @ ${cpu.mhz} MHz${smpSuffix(cpu)}`;
 }
 
 /** Short names of the shipped profiles, as people say them. */
@@ -39,11 +44,11 @@ export function clockLabel(mhz: number): string {
   return mhz >= 1000 ? `${Number((mhz / 1000).toFixed(2))} GHz` : `${mhz} MHz`;
 }
 
-/** "P4 2.2 GHz"; a profile without a short name is named without vendor and parentheses. */
-export function shortCpuLabel(cpu: { id: string; mhz: number }, profiles: CpuProfileFile[]): string {
+/** "P4 2.2 GHz" ("P4 2.2 GHz ×2" on SMP); a profile without a short name is named without vendor and parentheses. */
+export function shortCpuLabel(cpu: { id: string; mhz: number; smp?: number }, profiles: CpuProfileFile[]): string {
   const name = profiles.find((x) => x.id === cpu.id)?.name;
   const short = SHORT_CPU[cpu.id] ?? (name ? name.replace(/^(Intel|AMD|VIA|Cyrix)\s+/i, "").replace(/\s*\([^)]*\)/g, "").trim() || cpu.id : cpu.id);
-  return `${short.length > 18 ? `${short.slice(0, 17)}…` : short} ${clockLabel(cpu.mhz)}`;
+  return `${short.length > 18 ? `${short.slice(0, 17)}…` : short} ${clockLabel(cpu.mhz)}${smpSuffix(cpu)}`;
 }
 
 export function runLabel(r: RunResult, profiles: CpuProfileFile[], sweepParam?: string): string {

@@ -1,11 +1,11 @@
 /**
  * The user's choices kept across reloads in local storage: the run configuration (CPUs, variant
- * stacks, each document's parameters, seed, timeline, max seconds), the layout (results pane
+ * stacks, CPUs per machine (SMP), each document's parameters, seed, timeline, max seconds), the layout (results pane
  * height, phase-chart normalisation) and settings (the Linux source URL template). Everything read
  * back is validated; a malformed entry is dropped with a note, never a crash.
  */
 import type { CpuRef, ParamValue, VariantSpec } from "../../common/contracts.js";
-import { checkCpus, checkParams, checkSeed, checkStacks, isRecord, ValidationError } from "./validate.js";
+import { checkCpus, checkParams, checkSeed, checkSmp, checkStacks, isRecord, ValidationError } from "./validate.js";
 
 export const RUN_STATE_KEY = "siglab.run-config.v1";
 export const LAYOUT_KEY = "siglab.layout.v1";
@@ -28,6 +28,8 @@ export interface SavedRunState {
   seed: number;
   timeline: boolean;
   maxSeconds?: number;
+  /** CPUs of each machine (the "CPUs" control; absent = 1) */
+  smp?: number;
   /** document key ("example:lat_sig_catch", "user:x.ts", "new:untitled-…") → its parameters */
   params: Record<string, Record<string, ParamValue>>;
 }
@@ -72,6 +74,10 @@ export function parseRunState(v: unknown): SavedRunState {
   if (ms !== undefined) {
     if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) throw new ValidationError("maxSeconds: expected a positive number");
     s.maxSeconds = ms;
+  }
+  if (v["smp"] !== undefined) {
+    const smp = checkSmp(v["smp"], "smp");
+    if (smp > 1) s.smp = smp;
   }
   const params = v["params"];
   if (params !== undefined) {

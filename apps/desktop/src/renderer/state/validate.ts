@@ -16,6 +16,8 @@ export const LIMITS = {
   sweepValues: 1000,
   idLength: 200,
   stringValue: 10_000,
+  /** CPUs of one SMP machine (the simulator's --smp range) */
+  smp: 8,
 } as const;
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.@+-]*$/;
@@ -65,8 +67,19 @@ export function checkCpus(v: unknown, where: string): CpuRef[] {
     if (!isRecord(c)) fail(`${where}[${i}]`, "expected { id, mhz }");
     const mhz = c["mhz"];
     if (typeof mhz !== "number" || !Number.isFinite(mhz) || mhz <= 0 || mhz > 100_000) fail(`${where}[${i}].mhz`, "expected a clock in MHz");
-    return { id: checkId(c["id"], `${where}[${i}].id`), mhz };
+    const cpu: CpuRef = { id: checkId(c["id"], `${where}[${i}].id`), mhz };
+    if (c["smp"] !== undefined) {
+      const smp = checkSmp(c["smp"], `${where}[${i}].smp`);
+      if (smp > 1) cpu.smp = smp;
+    }
+    return cpu;
   });
+}
+
+/** CPUs of a machine: an integer from 1 to 8 (1 = the UP kernel). */
+export function checkSmp(v: unknown, where: string): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > LIMITS.smp) fail(where, `expected CPUs of the machine, an integer from 1 to ${LIMITS.smp}`);
+  return v;
 }
 
 export function checkStacks(v: unknown, where: string): VariantSpec[][] {

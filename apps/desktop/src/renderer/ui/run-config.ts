@@ -24,6 +24,26 @@ export interface RunConfigState {
    * host's limit (120 s), which also caps a larger value.
    */
   maxSeconds?: number;
+  /**
+   * CPUs of each machine (SMP), 1 to 8, set on every CPU of the experiment (`CpuRef.smp`, the
+   * CLI's --smp); unset or 1 = one CPU and the UP kernel.
+   */
+  smp?: number;
+}
+
+/** The largest SMP machine the simulator runs (docs/smp.md). */
+export const MAX_SMP = 8;
+
+/** The CPUs control's value for an experiment's CPUs (the largest smp among them; 1 when none). */
+export function smpOf(cpus: readonly { smp?: number }[]): number {
+  return Math.max(1, ...cpus.map((c) => c.smp ?? 1));
+}
+
+/** A CPU reference with `smp` set as the CPUs control says (absent for one CPU, as the CLI writes it). */
+export function withSmp(c: CpuRef, smp: number | undefined): CpuRef {
+  const ref: CpuRef = { id: c.id, mhz: c.mhz };
+  if (smp !== undefined && smp > 1) ref.smp = smp;
+  return ref;
 }
 
 /** The run configuration's "max seconds per run" for an experiment's budget. */
@@ -116,24 +136,41 @@ export class RunConfigView {
     return this.plugins.filter((p) => p.enabled && p.status === "ok" && p.manifest);
   }
 
-  /** The experiment to run; throws with a message the UI shows. */
-  experiment(workload: WorkloadRef): ExperimentConfig {
+  /**
+   * The machines of the configuration: CPUs (with `smp` as the CPUs control says), variant stacks,
+   * seed and budget, without the workload's parameters, sweep or timeline (the LMbench summary runs
+   * its own workloads on them). Throws with a message the UI shows.
+   */
+  machines(): Pick<ExperimentConfig, "cpus" | "stacks" | "seed" | "budget"> {
     const s = this.state;
     if (s.cpus.length === 0) throw new Error("pick at least one CPU profile");
     const enabled = new Set(this.enabledPlugins().map((p) => p.id));
     for (const st of s.stacks) for (const v of st.variants) if (!enabled.has(v.id)) throw new Error(`plugin "${v.id}" is not enabled (Plugins view)`);
-    const cfg: ExperimentConfig = {
-      workload,
-      cpus: s.cpus.map((c) => ({ ...c })),
+    const out: Pick<ExperimentConfig, "cpus" | "stacks" | "seed" | "budget"> = {
+      cpus: s.cpus.map((c) => withSmp(c, s.smp)),
       stacks: s.stacks.map((st) => st.variants.map((v) => ({ id: v.id, ...(v.options && Object.keys(v.options).length ? { options: { ...v.options } } : {}) }))),
-      params: { ...s.params },
       seed: s.seed,
-      ...(s.timeline ? { timeline: true } : {}),
     };
     if (s.maxSeconds !== undefined) {
       if (!(Number.isFinite(s.maxSeconds) && s.maxSeconds > 0)) throw new Error("max seconds per run: give a positive number of seconds, or leave it empty");
-      cfg.budget = { maxHostMs: Math.max(1, Math.round(s.maxSeconds * 1000)) };
+      out.budget = { maxHostMs: Math.max(1, Math.round(s.maxSeconds * 1000)) };
     }
+    return out;
+  }
+
+  /** The experiment to run; throws with a message the UI shows. */
+  experiment(workload: WorkloadRef): ExperimentConfig {
+    const s = this.state;
+    const m = this.machines();
+    const cfg: ExperimentConfig = {
+      workload,
+      cpus: m.cpus,
+      stacks: m.stacks,
+      params: { ...s.params },
+      seed: m.seed,
+      ...(s.timeline ? { timeline: true } : {}),
+      ...(m.budget ? { budget: m.budget } : {}),
+    };
     if (s.sweep.enabled) {
       if (!s.sweep.param) throw new Error("choose the parameter to sweep");
       const values = parseSweepValues(s.sweep.values, this.defaults[s.sweep.param]);
@@ -163,7 +200,14 @@ export class RunConfigView {
         presets.map((m) => h("option", { value: String(m), selected: (sel?.mhz ?? p.clock.defaultMhz) === m }, `${m} MHz`)));
       return h("div.cpu-row", null, h("label", null, box, ` ${p.name}`, entry.origin === "user" ? h("span.tag", null, "mine") : null), clock);
     });
-    return h("section", null, h("h3", null, "CPU profiles"), rows);
+    const smp = this.state.smp ?? 1;
+    const smpSelect = h("select", { "aria-label": "CPUs of each machine", "data-param": "__smp", onchange: (e: Event) => {
+      const n = Number((e.target as HTMLSelectElement).value);
+      if (n > 1) this.state.smp = n;
+      else delete this.state.smp;
+    } }, Array.from({ length: MAX_SMP }, (_x, i) => i + 1).map((n) => h("option", { value: String(n), selected: n === smp }, n === 1 ? "1 (UP kernel)" : `${n} (SMP kernel)`)));
+    const smpRow = h("label.param.smp", { title: "CPUs of each machine: 1 runs Linux 2.4's UP kernel; 2 to 8 run that many CPUs of each chosen profile under the SMP kernel (the CLI's --smp; docs/smp.md)" }, h("span", null, "CPUs per machine"), smpSelect);
+    return h("section", null, h("h3", null, "CPU profiles"), rows, smpRow);
   }
 
   private optionInput(spec: PluginOptionSpec, name: string, v: VariantSpec): HTMLElement {

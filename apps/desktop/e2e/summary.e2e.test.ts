@@ -1,0 +1,182 @@
+/**
+ * Issue 13's remaining app items in Chromium: the "CPUs per machine" control (an SMP run, its ×2
+ * labels and per-CPU timeline rows, kept across a reload and carried by a shared link), the
+ * Perfetto trace export (a file is written; results without a timeline give a message instead) and
+ * the LMbench summary view (µs figures, the calibration figures beside the simulated ones with the
+ * error, a probe of this machine as a row of its own).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSession, runAndWait, screenshot, selectCpus, shownResults, type Session } from "./harness.js";
+
+let s: Session;
+let page: Page;
+
+interface ChartInfo {
+  labels: string[];
+  xTitle: string;
+  yTitle: string;
+}
+type Hooks = {
+  runConfig(): { cpus: { id: string; mhz: number }[]; smp?: number; seed: number };
+  chartInfo(id: string): ChartInfo | null;
+  shareLink(): string;
+  summary: { loadProbe(text: string): string | null; probeHost(): string | null };
+};
+const runConfig = (p: Page): Promise<ReturnType<Hooks["runConfig"]>> => p.evaluate(() => (window as unknown as { __siglabTest: Hooks }).__siglabTest.runConfig());
+const chartInfo = (p: Page, id: string): Promise<ChartInfo | null> => p.evaluate((c) => (window as unknown as { __siglabTest: Hooks }).__siglabTest.chartInfo(c), id);
+
+async function openExample(p: Page, id: string): Promise<void> {
+  await p.click(`[data-example="${id}"]`);
+  await p.waitForFunction((k) => document.querySelector("#doc-title")?.getAttribute("data-key") === k, `example:${id}`);
+}
+
+async function setParam(p: Page, name: string, value: string): Promise<void> {
+  const input = p.locator(`[data-param="${name}"]`);
+  await input.fill(value);
+  await input.dispatchEvent("change");
+}
+
+const timelineBox = (p: Page) => p.locator(".run-config label", { hasText: "Record per-task timeline" }).locator("input");
+
+beforeAll(async () => {
+  s = await openSession();
+  page = s.page;
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+describe("issue 13: SMP runs, trace export and the LMbench summary in the app", () => {
+  it("runs an SMP machine from the CPUs control: ×2 labels, a timeline row per task and CPU, kept across a reload and in a shared link", async () => {
+    expect((await runConfig(page)).smp).toBeUndefined();
+    expect(await page.inputValue('[data-param="__smp"]')).toBe("1");
+    await openExample(page, "lat_pipe");
+    await page.waitForSelector('[data-param="iterations"]', { timeout: 20_000 });
+    await setParam(page, "iterations", "40");
+    await page.selectOption('[data-param="__smp"]', "2");
+    await timelineBox(page).check();
+    expect(await runAndWait(page)).toMatch(/^Done: 1 run /);
+    const [r] = await shownResults(page);
+    expect(r!.error).toBeUndefined();
+    expect(r!.cpu).toEqual({ id: "p4-northwood", mhz: 2200, smp: 2 });
+    expect(r!.timeline!.some((e) => e.cpu === 1)).toBe(true);
+    expect((await chartInfo(page, "phases"))!.labels).toEqual(["P4 2.2 GHz ×2 · baseline"]);
+    expect(await page.textContent('[data-chart-card="timeline:0"] figcaption')).toMatch(/Intel Pentium 4 \(Northwood\) @ 2200 MHz ×2 · baseline/);
+    const rows = (await chartInfo(page, "timeline:0"))!;
+    expect(rows.yTitle).toBe("task (pid) · CPU it ran on");
+    expect(rows.labels.some((l) => / · CPU 1$/.test(l))).toBe(true);
+    expect(rows.labels.some((l) => / · CPU 0$/.test(l))).toBe(true);
+    await screenshot(page, "13-10-smp-timeline");
+
+    // kept across a reload
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+    expect((await runConfig(page)).smp).toBe(2);
+    expect(await page.inputValue('[data-param="__smp"]')).toBe("2");
+
+    // and carried by a shared link
+    await openExample(page, "lat_pipe");
+    await page.click("#copy-link");
+    await page.waitForFunction(() => (window as unknown as { __siglabTest: Hooks }).__siglabTest.shareLink() !== "");
+    const link = await page.evaluate(() => (window as unknown as { __siglabTest: Hooks }).__siglabTest.shareLink());
+    await page.selectOption('[data-param="__smp"]', "1");
+    expect((await runConfig(page)).smp).toBeUndefined();
+    await page.goto(link);
+    await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
+    await page.waitForFunction(() => document.body.dataset.linkOpened);
+    expect((await runConfig(page)).smp).toBe(2);
+    await page.selectOption('[data-param="__smp"]', "1");
+  });
+
+  it("exports the timeline as a Perfetto trace, and says so instead when the results have no timeline", async () => {
+    await openExample(page, "lat_sig_catch");
+    await page.waitForSelector('[data-param="iterations"]', { timeout: 20_000 });
+    await setParam(page, "iterations", "30");
+    await timelineBox(page).check();
+    expect(await runAndWait(page)).toMatch(/^Done: 1 run /);
+    await page.click("#export-trace");
+    await page.waitForFunction(() => (document.body.dataset.lastExport ?? "").endsWith(".trace.json"), null, { timeout: 10_000 });
+    const dir = path.join(s.workspace, "exports");
+    const file = readdirSync(dir).find((f) => f.endsWith(".trace.json"))!;
+    expect(file).toBe("lat_sig_catch.trace.json");
+    const trace = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as { traceEvents: { ph: string; name: string; dur?: number }[]; otherData: Record<string, string> };
+    const slices = trace.traceEvents.filter((e) => e.ph === "X");
+    expect(slices.length).toBeGreaterThan(30);
+    expect(slices.some((e) => /signal|sigreturn|kill/.test(e.name))).toBe(true);
+    expect(trace.otherData["generator"]).toBe("SigLab");
+
+    // without a timeline: a message, no file
+    await timelineBox(page).uncheck();
+    expect(await runAndWait(page)).toMatch(/^Done: 1 run /);
+    await page.click("#export-trace");
+    const msg = page.locator('.modal[aria-label="No timeline to export"]');
+    await msg.waitFor();
+    expect(await msg.textContent()).toMatch(/No run of these results recorded a timeline.*Record per-task timeline/);
+    await msg.locator("button").click();
+    expect(await page.evaluate(() => document.body.dataset.traceRefused)).toBe("1");
+    expect(readdirSync(dir).filter((f) => f.endsWith(".json"))).toEqual(["lat_sig_catch.trace.json"]);
+  });
+
+  it("fills the LMbench summary in µs, with the calibration figures beside the simulated ones and the error, and a probe as its own row", async () => {
+    await selectCpus(page, ["p4-northwood", "p6-coppermine"]);
+    await page.click('[data-view="summary"]');
+    await page.waitForSelector("#summary-view");
+    expect(await page.locator("#app > .results").isHidden()).toBe(true);
+    await page.locator("#summary-quick").check();
+    const before = await page.evaluate(() => Number(document.body.dataset.summaryRuns ?? 0));
+    await page.click("#summary-run");
+    await page.waitForFunction((n) => Number(document.body.dataset.summaryRuns ?? 0) > n, before, { timeout: 60_000 });
+    expect(await page.textContent("#summary-status")).toMatch(/^Done: 5 benchmarks × 2 rows in [\d.]+ s$/);
+
+    const table = page.locator("#summary-table");
+    const heads = await table.locator("th.bench").allTextContents();
+    expect(heads).toEqual(["Simple syscall (µs)", "Signal handler overhead (µs)", "Protection fault (µs)", "2p/0K ctxsw (µs)", "Pipe latency (µs)"]);
+    expect(await table.locator("tbody th.row").allTextContents()).toEqual(["P4 2.2 GHz · baseline", "PIII 733 MHz · baseline"]);
+    expect(await table.locator("tbody th.row").first().getAttribute("title")).toBe("Intel Pentium 4 (Northwood) @ 2200 MHz · baseline");
+    expect(await table.locator("thead th.sub").first().textContent()).toBe("sim. µs");
+    const sims = await table.locator('td[data-kind="simulated"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-us"))));
+    expect(sims).toHaveLength(10);
+    for (const us of sims) expect(us).toBeGreaterThan(0.05);
+    // the cells are the runs' own metrics (µs), row by row
+    const results = await page.evaluate(() => document.querySelectorAll('tr[data-row="1"] td[data-kind="simulated"]').length);
+    expect(results).toBe(5);
+
+    // measured beside simulated: the P4 2.2 GHz row has lat_sig catch (3.091 µs) and lat_ctx (0.90 µs)
+    const p4 = table.locator('tr[data-row="0"]');
+    const cell = (row: typeof p4, bench: string, kind: string) => row.locator(`td[data-bench="${bench}"][data-kind="${kind}"]`);
+    expect(await cell(p4, "lat_sig_catch", "measured").textContent()).toBe("3.09");
+    expect(await cell(p4, "lat_ctx", "measured").textContent()).toBe("0.900");
+    for (const bench of ["lat_sig_catch", "lat_ctx"]) {
+      const sim = Number(await cell(p4, bench, "simulated").getAttribute("data-us"));
+      const measured = Number(await cell(p4, bench, "measured").getAttribute("data-us"));
+      const err = Number(await cell(p4, bench, "error").getAttribute("data-error"));
+      expect(err).toBeCloseTo(((sim - measured) / measured) * 100, 6);
+      expect(await cell(p4, bench, "error").textContent()).toMatch(/^[+−]?\d+\.\d %$/);
+    }
+    // no measured figure of the PIII, nor of benchmarks without one
+    expect(await cell(table.locator('tr[data-row="1"]'), "lat_ctx", "measured").textContent()).toBe("—");
+    expect(await table.locator('td[data-bench="lat_syscall"][data-kind="measured"]').count()).toBe(0);
+    await screenshot(page, "13-11-lmbench-summary");
+
+    // a probe of this machine: its own row of measured figures
+    const probe = { host: { cpuModel: "Test CPU 9000", kernel: "Linux 6.18" }, figures: [
+      { id: "lat_syscall_null", name: "Simple syscall", unit: "us", min: 0.9, median: 0.988, max: 1.1 },
+      { id: "lat_ctx_2p_0k", name: "Context switch 2p/0K", unit: "us", min: 4, median: 4.124, max: 4.3 },
+    ] };
+    expect(await page.evaluate((t) => (window as unknown as { __siglabTest: Hooks }).__siglabTest.summary.loadProbe(t), JSON.stringify(probe))).toBeNull();
+    const probeRow = table.locator('tr[data-row="probe"]');
+    expect(await probeRow.locator("th").textContent()).toBe("This machine, measured: Test CPU 9000, Linux 6.18");
+    expect(await probeRow.locator('td[data-bench="lat_syscall"][data-kind="measured"]').textContent()).toBe("0.988");
+    expect(await probeRow.locator('td[data-bench="lat_ctx"][data-kind="measured"]').textContent()).toBe("4.12");
+    // a malformed probe is refused with a message, the loaded one is kept
+    const bad = await page.evaluate(() => (window as unknown as { __siglabTest: Hooks }).__siglabTest.summary.loadProbe('{"figures":[{"id":"lat_pipe","unit":"ms","min":1,"median":2,"max":3}]}'));
+    expect(bad).toMatch(/expected unit "us"/);
+    await page.locator('.modal[aria-label="Probe not loaded"] button').click();
+    expect(await page.evaluate(() => (window as unknown as { __siglabTest: Hooks }).__siglabTest.summary.probeHost())).toBe("Test CPU 9000, Linux 6.18");
+    await page.click('[data-view="workload"]');
+    expect(s.errors).toEqual([]);
+  });
+});
