@@ -1,0 +1,49 @@
+/**
+ * linux6: the paths of a Linux 6.x x86-64 kernel (kernel-paths.md §4, §6, §7.2) on the modern
+ * CPU profiles: entry_SYSCALL_64 with SYSCALL/SYSRET (IRET when pt_regs changed), the
+ * mitigations with the defaults the kernel picks for the CPU (each switchable), XSAVE signal
+ * frames sized by the CPU's XSAVE features, eager FPU with the restore deferred to the return to
+ * user mode, switch_mm with PCID, and the sigaltstack-overflow hazard of large XSAVE frames.
+ */
+import { ContainerModule, TOKENS, type CreateModule, type PluginModule, type ResolvedProfile } from "@siglab/plugin-api";
+import manifest from "../plugin.json" with { type: "json" };
+import { Syscall64Entry } from "./entry.js";
+import { LINUX6_EXAMPLES } from "./examples.js";
+import { EagerSwitchFpu, restoreUserRegs, XsaveSignalFpu } from "./fpu.js";
+import { resolveMitigations, type Mitigations } from "./mitigations.js";
+import { linux6Paths, linux6Transforms } from "./paths.js";
+
+export { resolveMitigations, type Mitigations } from "./mitigations.js";
+export { sigframeBottom, xsaveChunks } from "./fpu.js";
+
+export const createModule: CreateModule = (options) =>
+  new ContainerModule(({ rebind, bind }) => {
+    // createModule runs once per run; the per-CPU defaults are resolved when the core checks the
+    // CPU (EntryMechanism.checkCpu), which it does before it builds the kernel's paths
+    let resolved: Mitigations | null = null;
+    const cfg = (): Mitigations => {
+      if (!resolved) throw new Error("plugin 'linux6': the kernel's paths were requested before EntryMechanism.checkCpu(profile) ran, so the per-CPU mitigation defaults are unknown");
+      return resolved;
+    };
+    const entry = new Syscall64Entry((p: ResolvedProfile) => (resolved = resolveMitigations(options, p)), cfg);
+    rebind(TOKENS.EntryMechanism).toConstantValue(entry);
+    rebind(TOKENS.SignalFpuPolicy).toConstantValue(new XsaveSignalFpu());
+    rebind(TOKENS.SwitchFpuPolicy).toConstantValue(new EagerSwitchFpu({ rsbFill: () => cfg().rsbFill, ibpb: () => cfg().ibpb }));
+    bind(TOKENS.PathContribution).toConstantValue({ paths: () => linux6Paths(cfg()) });
+    bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => linux6Transforms(cfg()) });
+    bind(TOKENS.KernelSetupContribution).toConstantValue({
+      setup: (k) => {
+        const m = cfg();
+        for (const [key, on] of [["pti", m.pti], ["pcid", m.pcid], ["rsbFill", m.rsbFill], ["ibpb", m.ibpb], ["verw", m.verw], ["retbleedUntrain", m.retbleedUntrain]] as const) {
+          if (on) k.count(`linux6.mitigation.${key}`, 1);
+        }
+        k.count(`linux6.mitigation.spectreV2.${m.spectreV2}`, 1);
+        // every return to user mode from an interrupt or exception (the syscall exits restore in
+        // the entry mechanism's leave): arch_exit_to_user_mode_prepare's TIF_NEED_FPU_LOAD test
+        k.events.on("return.user", (t) => restoreUserRegs(k, t));
+      },
+    });
+  });
+
+const plugin: PluginModule<typeof manifest> = { manifest, createModule, examples: LINUX6_EXAMPLES };
+export default plugin;
