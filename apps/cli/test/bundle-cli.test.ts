@@ -135,7 +135,7 @@ describe("siglab bundle export", () => {
     // built-in hashed over manifest + sources (tests excluded); third-party code embedded without node_modules
     expect(b.plugins[0]!.hash).toBe(hashFileSet({ "plugin.json": readFileSync(join(root, "builtin/sa-nofp/plugin.json")), "src/index.ts": strToU8("export {};\n") }));
     expect(Object.keys(b.embeddedPlugins["thirdparty-mask"]!).sort()).toEqual(["dist/index.js", "examples/mask_demo.ts", "plugin.json"]);
-    expect(out.at(-1)).toMatch(/wrote .*x\.siglab: 4 runs, \d+ bytes, embeds third-party plugins thirdparty-mask@0\.3\.1/);
+    expect(out.at(-1)).toMatch(/wrote .*x\.siglab: 4 runs, [\d,]+ bytes, embeds third-party plugins thirdparty-mask@0\.3\.1/);
   });
 
   it("leaves nothing on disk when a run throws, and keeps an existing file intact", async () => {
@@ -560,7 +560,7 @@ describe("--jobs, --shard and bundle merge (fake runner)", () => {
     // 4 runs dealt round robin over 3 parts: runs 1 and 4, 2, 3; each run once
     expect(calls).toHaveLength(4);
     expect(out.filter((l) => l.startsWith("run ")).map((l) => l.split(" ")[1])).toEqual(["1/4", "4/4", "2/4", "3/4"]);
-    expect(out.filter((l) => l.startsWith("wrote "))[0]).toMatch(/part-1\.siglab: part 1 of 3, 2 of 4 runs, \d+ bytes/);
+    expect(out.filter((l) => l.startsWith("wrote "))[0]).toMatch(/part-1\.siglab: part 1 of 3, 2 of 4 runs, [\d,]+ bytes/);
     const part1 = readBundle(new Uint8Array(readFileSync(parts[0]!)));
     expect(part1.shard).toEqual({ index: 1, count: 3, totalRuns: 4, runs: [1, 4] });
     out = [];

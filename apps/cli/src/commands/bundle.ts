@@ -215,8 +215,8 @@ export async function bundleExport(workload: string | undefined, options: Bundle
   writeOutputFile(out, bytes, outputOptions(options, exportInputs(workload, options, [...list(options["pluginDir"] as string | string[] | undefined), ...pluginDirs])));
   for (const line of timelineCutLines(results, picked.map((k) => k + 1))) io(deps).error(`siglab bundle export: ${line}`);
   const embedded = plugins.filter((p) => p.source === "embedded").map((p) => `${p.id}@${p.version}`);
-  const what = shard ? `part ${shard.index} of ${shard.count}, ${results.length} of ${all.length} runs` : `${results.length} runs`;
-  log(`wrote ${out}: ${what}, ${bytes.length} bytes${embedded.length ? `, embeds third-party plugins ${embedded.join(", ")}` : ""}`);
+  const what = shard ? `part ${shard.index} of ${shard.count}, ${results.length} of ${all.length} runs` : `${results.length} run${results.length === 1 ? "" : "s"}`;
+  log(`wrote ${out}: ${what}, ${group(bytes.length)} bytes${embedded.length ? `, embeds third-party plugins ${embedded.join(", ")}` : ""}`);
   return results.some((r) => r.error) ? 1 : 0;
 }
 
