@@ -134,3 +134,48 @@ describe("CONFIG_SMP: locks and atomics are lock-prefixed", () => {
     expect(smpKernelPath(user)).toBe(user);
   });
 });
+
+describe("sched_setaffinity (nr 241, as 2.5.8 added it)", () => {
+  const pinned = (mask1: number, mask2: number) => `
+    yield* t.sched_setaffinity(0, ${mask1});
+    const [p1r, p1w] = yield* t.pipe();
+    const [p2r, p2w] = yield* t.pipe();
+    yield* t.fork(function* (c) {
+      yield* c.sched_setaffinity(0, ${mask2});
+      for (let k = 0; k < 200; k++) { yield* c.read(p1r, 1); yield* c.write(p2w, 1); }
+    });
+    const start = t.rdtsc();
+    for (let k = 0; k < 200; k++) { yield* t.write(p1w, 1); yield* t.read(p2r, 1); }
+    t.report("rtt", (t.rdtsc() - start) / 200, "cycles");
+    t.report("mask", yield* t.sched_getaffinity(0), "");
+    yield* t.wait();`;
+
+  it("pins the two processes of a pipe ping-pong to one CPU or to two, as the probe does; the masks read back", () => {
+    const one = runSource(W(pinned(1, 1)), { ...PIII, smp: 2 });
+    const two = runSource(W(pinned(1, 2)), { ...PIII, smp: 2 });
+    expect(one.error).toBeUndefined();
+    expect(two.error).toBeUndefined();
+    expect(metric(one, "mask")).toBe(1);
+    // on one CPU nobody sends an IPI; across two, every wake-up does
+    expect(one.counters["smp.ipi.reschedule"] ?? 0).toBeLessThan(5);
+    expect(two.counters["smp.ipi.reschedule"]).toBeGreaterThan(300);
+    // where each process's user code ran: the child starts on its parent's CPU, then moves for good
+    const where: Record<string, number> = {};
+    for (const e of runSource(W(pinned(1, 2)), { ...PIII, smp: 2, timeline: true }).timeline ?? []) if (e.kind !== "idle") where[`${e.task}@${e.cpu}`] = (where[`${e.task}@${e.cpu}`] ?? 0) + 1;
+    expect(where["1@1"]).toBeUndefined();
+    expect(where["2@1"]).toBeGreaterThan(100);
+    expect(where["2@0"] ?? 0).toBeLessThan(30); // its start and the sched_setaffinity call
+  });
+
+  it("refuses a mask with no online CPU and an unknown pid; on one CPU only CPU 0 can be named", () => {
+    const r = runSource(W(`
+      t.report("none", yield* t.sched_setaffinity(0, 4), "");
+      t.report("nobody", yield* t.sched_setaffinity(999, 1), "");
+      t.report("ok", yield* t.sched_setaffinity(0, 3), "");
+      t.report("mask", yield* t.sched_getaffinity(), "");`), { ...PIII });
+    expect(metric(r, "none")).toBe(-22);
+    expect(metric(r, "nobody")).toBe(-3);
+    expect(metric(r, "ok")).toBe(0);
+    expect(metric(r, "mask")).toBe(1);
+  });
+});

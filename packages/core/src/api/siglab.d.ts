@@ -247,6 +247,15 @@ declare module "siglab" {
     gettimeofday(): Sys<{ sec: number; usec: number }>;
     /** sched_yield (nr 158): 2.4's SCHED_YIELD + move_last_runqueue when another task can run. Returns 0. */
     sched_yield(): Sys<number>;
+    /**
+     * sched_setaffinity (nr 241): the CPUs task `pid` (0: this one) may run on, a bit per CPU (bit 0
+     * = CPU 0). Vanilla 2.4.22 only reserves the number; SigLab implements it as 2.5.8 introduced it
+     * (vendors backported it to 2.4). A task running on a CPU it no longer allows moves at its next
+     * reschedule. Returns 0, -EINVAL (no online CPU in the mask) or -ESRCH. Meaningful with `--smp`.
+     */
+    sched_setaffinity(pid: number, mask: number): Sys<number>;
+    /** sched_getaffinity (nr 242): the CPU mask of `pid` (0: this task), or -ESRCH. */
+    sched_getaffinity(pid?: number): Sys<number>;
     /** kill (nr 37): send_sig_info to the task `pid` (SI_USER); sig 0 only checks that it exists. Returns 0, -ESRCH or -EINVAL. */
     kill(pid: number, sig: number): Sys<number>;
     /** tkill (nr 238): a signal to one thread (SI_TKILL). */

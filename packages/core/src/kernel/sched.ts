@@ -113,7 +113,8 @@ export function __schedule(k: Kernel): Task {
   if (prev !== k.idle && prev.state !== "running") k.delFromRunqueue(prev);
   prev.needResched = false;
   let next = pickNextTask(k, prev);
-  if (next === k.idle && prev !== k.idle && prev.state === "running") next = prev;
+  // prev keeps the CPU when nothing else can run, unless it may no longer run here (cpus_allowed)
+  if (next === k.idle && prev !== k.idle && prev.state === "running" && (k.ncpus === 1 || (prev.cpusAllowed & (1 << k.cpu.id)) !== 0)) next = prev;
   k.run(P["schedule.finish"]);
   const yielded = prev.sched_yield;
   prev.sched_yield = false;

@@ -34,11 +34,47 @@ export function cpuRunning(k: Kernel, t: Task): Cpu | null {
   return null;
 }
 
-/** can_schedule(p, this_cpu): not running on another CPU. */
+/** can_schedule(p, this_cpu): allowed on this CPU (cpus_allowed) and not running on another one. */
 export function canSchedule(k: Kernel, p: Task): boolean {
   if (k.ncpus === 1) return true;
+  if ((p.cpusAllowed & (1 << k.cpu.id)) === 0) return false;
   const c = cpuRunning(k, p);
   return c === null || c === k.cpu;
+}
+
+/** can_schedule(p, cpu) as reschedule_idle asks it of another CPU, for a task not running. */
+function allowedOn(p: Task, c: Cpu): boolean {
+  return (p.cpusAllowed & (1 << c.id)) !== 0;
+}
+
+/**
+ * sched_setaffinity (nr 241). Vanilla 2.4.22 only reserves the number (sys_ni_syscall); SigLab
+ * implements it as 2.5.8 introduced it (and vendors backported it to 2.4): the new mask must name
+ * an online CPU (else -EINVAL); a task running on a CPU it no longer allows is told to reschedule
+ * (an IPI when that is another CPU), and __schedule_tail's reschedule_idle moves it.
+ */
+export function sys_sched_setaffinity(k: Kernel, caller: Task, pid: number, mask: number): number {
+  k.run("sys_sched_setaffinity");
+  const online = (1 << k.ncpus) - 1;
+  const m = mask & online;
+  if (m === 0) return -22; // EINVAL
+  const t = pid === 0 ? caller : k.tasks.get(pid);
+  if (!t || t.state === "zombie" || t.state === "dead") return -3; // ESRCH
+  t.cpusAllowed = m;
+  const c = cpuRunning(k, t);
+  if (c && !allowedOn(t, c)) {
+    t.needResched = true;
+    if (c !== k.cpu) smp_send_reschedule(k, c);
+  }
+  return 0;
+}
+
+/** sched_getaffinity (nr 242): the mask of `pid` (0: the caller) limited to the online CPUs. */
+export function sys_sched_getaffinity(k: Kernel, caller: Task, pid: number): number {
+  k.run("sys_sched_getaffinity");
+  const t = pid === 0 ? caller : k.tasks.get(pid);
+  if (!t) return -3;
+  return t.cpusAllowed & ((1 << k.ncpus) - 1);
 }
 
 /** smp_send_reschedule: an IPI to `target`, taken there ipi_delivery cycles later. */
@@ -68,12 +104,13 @@ function sendNowIdle(k: Kernel, c: Cpu): void {
 export function reschedule_idle_smp(k: Kernel, p: Task, goodness: (p: Task, cpu: Cpu, mm: AddressSpace) => number): void {
   k.run("smp.reschedule_idle");
   const best = k.cpus[p.processor] ?? k.cpus[0]!;
-  if (k.currentOf(best) === best.idle) return sendNowIdle(k, best);
+  if (allowedOn(p, best) && k.currentOf(best) === best.idle) return sendNowIdle(k, best);
   let oldestIdle = Infinity;
   let target: Cpu | null = null;
   let maxPrio = 0;
   for (const c of k.cpus) {
     k.run("smp.reschedule_idle.cpu");
+    if (!allowedOn(p, c)) continue;
     const tsk = k.currentOf(c);
     if (tsk === c.idle) {
       if (c.lastSchedule < oldestIdle) {

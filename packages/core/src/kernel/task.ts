@@ -247,6 +247,8 @@ export class Task extends StateMap {
   timeoutAt = -1;
   /** task->processor: the CPU it last ran on (reschedule_idle tries it first; goodness favours it) */
   processor = 0;
+  /** task->cpus_allowed: the CPUs it may run on (a bit per CPU; sched_setaffinity) */
+  cpusAllowed = 0xff;
   /** the CPU whose cache last wrote this task_struct (-1: none yet): the next writer on another CPU moves the line (smp.ts) */
   lineOwner = -1;
 

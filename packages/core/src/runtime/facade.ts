@@ -221,6 +221,12 @@ export class ThreadFacade {
   sched_yield(): Gen<number> {
     return exposed(this.#th.sched_yield());
   }
+  sched_setaffinity(pid: unknown, mask: unknown): Gen<number> {
+    return exposed(this.#th.sched_setaffinity(num(pid, "sched_setaffinity(pid)"), num(mask, "sched_setaffinity(mask)")));
+  }
+  sched_getaffinity(pid: unknown = 0): Gen<number> {
+    return exposed(this.#th.sched_getaffinity(num(pid, "sched_getaffinity(pid)")));
+  }
   kill(pid: unknown, sig: unknown): Gen<number> {
     return exposed(this.#th.kill(num(pid, "kill(pid)"), num(sig, "kill(sig)")));
   }

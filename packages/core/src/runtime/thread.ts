@@ -9,6 +9,7 @@ import { SimError } from "../kernel/kernel.js";
 import { user_access, sys_mmap, sys_mprotect, sys_munmap } from "../kernel/mm.js";
 import { filesOf, sys_close, sys_fcntl, sys_open, sys_pipe, sys_read, sys_select, sys_write, roundUpToTick } from "../kernel/pipe.js";
 import { schedule, sys_sched_yield } from "../kernel/sched.js";
+import { sys_sched_getaffinity, sys_sched_setaffinity } from "../kernel/smp.js";
 import {
   EINVAL,
   ERESTARTNOHAND,
@@ -214,6 +215,16 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
 
   sched_yield(): Gen<number> {
     return this.simple(NR.sched_yield, null, () => sys_sched_yield(this.#s.k, this.#t));
+  }
+
+  /** sched_setaffinity(pid, mask): the CPUs `pid` (0: this task) may run on, a bit per CPU. */
+  sched_setaffinity(pid: number, mask: number): Gen<number> {
+    return this.simple(CORE_NR.sched_setaffinity, null, () => sys_sched_setaffinity(this.#s.k, this.#t, pid, mask));
+  }
+
+  /** sched_getaffinity(pid): the mask, or -errno. */
+  sched_getaffinity(pid: number): Gen<number> {
+    return this.simple(CORE_NR.sched_getaffinity, null, () => sys_sched_getaffinity(this.#s.k, this.#t, pid));
   }
 
   kill(pid: number, sig: number): Gen<number> {
@@ -559,6 +570,8 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
       case NR.getpid: return yield* this.getpid();
       case NR.getppid: return yield* this.getppid();
       case NR.sched_yield: return yield* this.sched_yield();
+      case CORE_NR.sched_setaffinity: return yield* this.sched_setaffinity(Number(args[0]), Number(args[1]));
+      case CORE_NR.sched_getaffinity: return yield* this.sched_getaffinity(Number(args[0] ?? 0));
       case NR.kill: return yield* this.kill(Number(args[0]), Number(args[1]));
       case NR.tkill: return yield* this.tkill(Number(args[0]), Number(args[1]));
       case NR.close: return yield* this.close(Number(args[0]));

@@ -7,6 +7,24 @@ import { op, type PathDef } from "../../exec/path.js";
 export const SYSCALL_PATHS: PathDef[] = [
   { name: "sys_getpid", phase: "syscall.body", ops: [op("sys_getpid", "load", 1, "return current->tgid")] },
   {
+    // sys_sched_setaffinity as 2.5.8 added it: copy the mask, find the task, set_cpus_allowed
+    name: "sys_sched_setaffinity",
+    phase: "syscall.body",
+    ops: [
+      op("sys_sched_setaffinity", "put_user", 1, "copy_from_user(&new_mask, user_mask_ptr, sizeof(new_mask))"),
+      op("sys_sched_setaffinity", "alu", 6, "read_lock(&tasklist_lock); find_process_by_pid; permission checks; read_unlock"),
+      op("set_cpus_allowed", "alu", 4, "p->cpus_allowed = new_mask; if the current CPU is no longer allowed: need_resched"),
+    ],
+  },
+  {
+    name: "sys_sched_getaffinity",
+    phase: "syscall.body",
+    ops: [
+      op("sys_sched_getaffinity", "alu", 6, "read_lock(&tasklist_lock); find_process_by_pid; mask = p->cpus_allowed & cpu_online_map; read_unlock"),
+      op("sys_sched_getaffinity", "put_user", 1, "copy_to_user(user_mask_ptr, &mask, sizeof(mask))"),
+    ],
+  },
+  {
     name: "sys_getppid",
     phase: "syscall.body",
     ops: [op("sys_getppid", "load", 2, "parent = me->p_opptr; pid = parent->tgid"), op("sys_getppid", "alu", 2)],
