@@ -20,10 +20,12 @@ export const HOST_FIGURES: readonly SimulatedFigure[] = [
   { id: "lat_sig_install", example: "lat_sig_install", metric: "Signal handler installation" },
   { id: "lat_sig_catch", example: "lat_sig_catch", metric: "Signal handler overhead" },
   { id: "lat_sig_prot", example: "lat_sig_prot", metric: "Protection fault" },
-  { id: "lat_pipe", example: "lat_pipe", metric: "Pipe latency" },
-  { id: "lat_pipe_across", example: "lat_pipe", metric: "Pipe latency", smp: 2 },
-  { id: "lat_ctx_2p_0k", example: "lat_ctx", metric: "2p/0K ctxsw" },
-  { id: "lat_ctx_2p_0k_across", example: "lat_ctx", metric: "2p/0K ctxsw", smp: 2 },
+  // the probe pins both processes to one CPU, or each to its own: lmbench's LMBENCH_SCHED=SINGLE
+  // and UNIQUE (the examples' `sched`), on a two-CPU machine
+  { id: "lat_pipe", example: "lat_pipe", metric: "Pipe latency", smp: 2, params: { sched: "SINGLE" } },
+  { id: "lat_pipe_across", example: "lat_pipe", metric: "Pipe latency", smp: 2, params: { sched: "UNIQUE" } },
+  { id: "lat_ctx_2p_0k", example: "lat_ctx", metric: "2p/0K ctxsw", smp: 2, params: { sched: "SINGLE" } },
+  { id: "lat_ctx_2p_0k_across", example: "lat_ctx", metric: "2p/0K ctxsw", smp: 2, params: { sched: "UNIQUE" } },
   { id: "gc_barrier", example: "gc_barrier", metric: "barrier trap" },
 ];
 
