@@ -88,6 +88,13 @@ function paramLabel(r: RunResult, keys: readonly string[]): string {
   return keys.map((k) => `${k}=${String(r.params?.[k])}`).join(", ");
 }
 
+/** "+50.0%", "−67.1%", "±0%": a value against the first run's. */
+function change(v: number, first: number): string {
+  const pct = ((v - first) / Math.abs(first)) * 100;
+  if (Math.abs(pct) < 0.05) return "±0%";
+  return `${pct > 0 ? "+" : "−"}${Math.abs(pct).toFixed(1)}%`;
+}
+
 /**
  * The end of a sweep's text output: one row per run (CPU, stack, the swept values) and a column
  * per metric of the first run (at most 5), so the sweep reads as one table.
@@ -101,10 +108,13 @@ export function formatSweepSummary(results: readonly RunResult[]): string {
     ...metrics.map((m) => {
       if (r.error) return "error";
       const v = r.metrics.find((x) => x.name === m.name)?.value;
-      return v === undefined ? "-" : fmt(v);
+      if (v === undefined) return "-";
+      // the change against run 1, the first run of the table (the baseline when there is one)
+      const first = i > 0 && !results[0]!.error ? results[0]!.metrics.find((x) => x.name === m.name)?.value : undefined;
+      return first ? `${fmt(v)} (${change(v, first)})` : fmt(v);
     }),
   ]);
-  return [`summary of ${results.length} runs${keys.length ? ` (swept: ${keys.join(", ")})` : ""}:`, table([head, ...rows], metrics.map((_, k) => k + 1))].join("\n");
+  return [`summary of ${results.length} runs${keys.length ? ` (swept: ${keys.join(", ")})` : ""}; changes against run 1:`, table([head, ...rows], metrics.map((_, k) => k + 1))].join("\n");
 }
 
 export interface FormatRunOptions {
@@ -138,13 +148,38 @@ export function formatRun(r: RunResult, opts: FormatRunOptions = {}): string {
   }
   if (r.findings.length) {
     out.push(`   findings (${r.findings.length}):`);
-    for (const f of r.findings.slice(0, 10)) {
-      const n = Number(f.evidence["occurrences"] ?? 1);
-      out.push(`     [${f.severity}] ${f.kind}: ${withSignalNames(f.message)}${n > 1 ? ` (${group(n)} times)` : ""}`);
-    }
-    if (r.findings.length > 10) out.push(`     ... ${r.findings.length - 10} more (see --json)`);
+    const lines = findingLines(r.findings);
+    for (const l of lines.slice(0, 10)) out.push(`     ${l}`);
+    if (lines.length > 10) out.push(`     ... ${lines.length - 10} more (see --json)`);
   } else if (!r.error) out.push("   findings: none");
   return out.join("\n");
+}
+
+/**
+ * Findings as text lines; findings that differ only in the register they name (xmm0..xmm3 of the
+ * same task across the same signal) are one line naming every register, not the same sentence
+ * four times.
+ */
+export function findingLines(findings: readonly RunResult["findings"][number][]): string[] {
+  const groups = new Map<string, { f: (typeof findings)[number]; regs: string[]; counts: number[] }>();
+  for (const f of findings) {
+    const reg = typeof f.evidence["register"] === "string" ? (f.evidence["register"] as string) : undefined;
+    const key = `${f.severity}|${f.kind}|${reg && f.message.includes(reg) ? f.message.replace(reg, "\u0000") : f.message}`;
+    const g = groups.get(key) ?? { f, regs: [], counts: [] };
+    groups.set(key, g);
+    if (reg) g.regs.push(reg);
+    g.counts.push(Number(f.evidence["occurrences"] ?? 1));
+  }
+  return [...groups.values()].map(({ f, regs, counts }) => {
+    let msg = withSignalNames(f.message);
+    if (regs.length > 1) {
+      const list = `${regs.slice(0, -1).join(", ")} and ${regs.at(-1)}`;
+      msg = msg.replace(regs[0]!, list).replace(/^(\S.*?) was /, "$1 were ");
+    }
+    const same = counts.every((c) => c === counts[0]);
+    const times = counts.some((c) => c > 1) ? (same ? ` (${group(counts[0]!)} times${counts.length > 1 ? " each" : ""})` : ` (${counts.map(group).join(", ")} times)`) : "";
+    return `[${f.severity}] ${f.kind}: ${msg}${times}`;
+  });
 }
 
 /** Items shown of a task's timeline: the first ones and the last ones, the middle counted. */

@@ -40,6 +40,10 @@ describe("numbers as people read them", () => {
     expect(text).toMatch(/\[error\] fpu-corruption: xmm0 of task 1 was corrupted across SIGUSR1 \(handler state leaked into the interrupted context\) \(1,999 times\)/);
     expect(text).not.toMatch(/\bus\b|signal 10/);
     expect(workloadLabel("x", "x")).toBe("x");
+    // the same finding for four registers is one sentence
+    const regs = ["xmm0", "xmm1", "xmm2", "xmm3"].map((reg) => ({ ...f, message: f.message.replace("xmm0", reg), evidence: { register: reg, occurrences: 100 } }));
+    const four = formatRun(base({ findings: regs }));
+    expect(four).toMatch(/findings \(4\):\n {5}\[error\] fpu-corruption: xmm0, xmm1, xmm2 and xmm3 of task 1 were corrupted across SIGUSR1 \(handler state leaked into the interrupted context\) \(100 times each\)$/);
   });
 
   it("reads a file workload's own name from its source", () => {

@@ -443,7 +443,7 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
     .option("--chart <file>", "export: add a chart (.svg/.png) to the bundle (repeatable)")
     .option("--trust-embedded", "verify/run: allow the bundle's third-party plugin code (runs only in the sandbox); remembered per content hash")
     .option("--force", "export/run/merge: replace an existing -o file (never an input of the command)")
-    .example("siglab bundle export lat_sig_catch --cpu p4-northwood@2200 --variant sa-nofp -o x.siglab")
+    .example("siglab bundle export lat_sig_catch --param iterations=400 --baseline --variant sa-nofp:forceAll=true --timeline -o x.siglab")
     .example("siglab bundle verify x.siglab")
     .example("siglab bundle export aio_ring --variant aio --sweep batch=1,4,16,32 --shard 2/4 -o part-2.siglab")
     .example("siglab bundle merge part-*.siglab -o all.siglab");
