@@ -1,8 +1,9 @@
 /** What the CLI can name: example workloads, CPU profiles, plugins. */
 import { readFileSync, existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { EXAMPLES, type WorkloadRef } from "@siglab/core";
-import { BUILTIN_PROFILE_FILES, resolveInheritance, type CpuProfileFile } from "@siglab/cpu-profiles";
+import { BUILTIN_PROFILE_FILES, resolveInheritance, tryResolveInheritance, type CpuProfileFile } from "@siglab/cpu-profiles";
+import { configDir } from "./consent.js";
 
 export class UsageError extends Error {}
 
@@ -34,4 +35,44 @@ export function workloadTitle(w: { id: string; source: string }, extraExamples: 
   if (ex?.title) return ex.title;
   const m = /\bworkload\s*\(\s*\{[^]*?\bname\s*:\s*(["'`])([^"'`\n]{1,80})\1/.exec(w.source);
   return m?.[2];
+}
+
+/**
+ * The user's own profiles: every profile of the user profiles folder ($SIGLAB_HOME/profiles, the
+ * app's "CPU profiles" folder, with fitted/<id>.json overlays) and every `--profile-file`. A bad
+ * file in the folder is skipped with a warning naming it; a bad --profile-file is an error; an id
+ * that a built-in profile already has is refused.
+ */
+export async function userProfiles(files: readonly string[] = [], warn: (line: string) => void = (l) => console.error(l)): Promise<CpuProfileFile[]> {
+  const { loadProfileFolder, readProfileFile } = await import("@siglab/cpu-profiles/node");
+  const folder = join(configDir(), "profiles");
+  const loaded = await loadProfileFolder(folder);
+  for (const e of loaded.errors) warn(`siglab: skipped a profile of ${folder}: ${e.message}`);
+  const sources = [];
+  for (const f of files) {
+    try {
+      sources.push(await readProfileFile(resolve(f), f));
+    } catch (e) {
+      throw new UsageError(`--profile-file ${f}: ${(e as Error).message}`);
+    }
+  }
+  let extra: CpuProfileFile[] = [];
+  if (sources.length) {
+    const r = tryResolveInheritance(sources);
+    if (r.errors.length) throw new UsageError(`--profile-file: ${r.errors.map((e) => e.message).join("; ")}`);
+    extra = r.profiles;
+  }
+  const builtin = new Set(runnableProfiles().map((p) => p.id));
+  const out: CpuProfileFile[] = [];
+  for (const p of [...loaded.profiles, ...extra]) {
+    if (builtin.has(p.id)) throw new UsageError(`user profile '${p.id}' has the id of a built-in profile: rename it`);
+    if (out.some((q) => q.id === p.id)) throw new UsageError(`two user profiles have the id '${p.id}'`);
+    if (!(p as { abstract?: boolean }).abstract && !p.id.startsWith("_")) out.push(p);
+  }
+  return out;
+}
+
+/** The built-in profiles and the user's (see userProfiles). */
+export async function allProfiles(files: readonly string[] = []): Promise<CpuProfileFile[]> {
+  return [...runnableProfiles(), ...(await userProfiles(files))];
 }

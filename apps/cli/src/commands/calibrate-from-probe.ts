@@ -4,7 +4,7 @@
  * without --force; prints the fit and the errors on the figures it was not fitted to.
  */
 import { parseCpuRef, resolveProfile, serializeProfile } from "@siglab/cpu-profiles";
-import { runnableProfiles, UsageError } from "../catalog.js";
+import { allProfiles, UsageError } from "../catalog.js";
 import { matchProfile } from "../host-compare.js";
 import { checkOutputTarget, writeOutputFile } from "../output.js";
 import { fitProfileToProbe, type ProbeFitResult } from "../probe-fit.js";
@@ -18,7 +18,7 @@ export async function calibrateFromProbe(o: Record<string, unknown>): Promise<nu
   if (!out) throw new UsageError("calibrate --from-probe: name the profile file to write with -o <file>");
   checkOutputTarget(out, { force: o["force"] === true, inputs: [file] }); // refuse before the long work
   const probe = readProbe(file);
-  const profiles = runnableProfiles();
+  const profiles = await allProfiles(o["profileFile"] === undefined ? [] : ([] as unknown[]).concat(o["profileFile"]).map(String));
   let base = profiles[0]!;
   let mhz: number;
   if (o["cpu"] !== undefined) {

@@ -24,6 +24,7 @@ export function registerCalibrateCommand(cli: CAC): void {
     .option("--id <id>", "--from-probe: the new profile's id (default my-<base profile>)")
     .option("--cpu <id[@MHz]>", "--from-probe: the built-in profile to start from (default: the one matching the probe's CPU)")
     .option("--force", "--from-probe: replace an existing output file")
+    .option("--profile-file <file>", "--from-probe: a profile of your own to start from (with --cpu)")
     .option("--quick-runs", "--from-probe: short simulations (200 iterations each), to try it out")
     .action(async (o: Record<string, unknown>) => {
       try {

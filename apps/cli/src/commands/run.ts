@@ -6,7 +6,7 @@
 import type { CAC, Command } from "cac";
 import { checkExperimentSize, DEFAULT_MAX_RUNS, expandExperiment, repeatSeeds, summarizeRepeats, type ExperimentConfig, type RepeatedRun, type RunResult, type VariantSpec, type ParamValue } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
-import { resolveWorkload, runnableProfiles, UsageError, workloadTitle } from "../catalog.js";
+import { allProfiles, resolveWorkload, runnableProfiles, UsageError, workloadTitle } from "../catalog.js";
 import { differingParams, fmt, formatPaths, formatRun, formatSweepSummary, formatTimeline, timelineCutLines, unitText } from "../format.js";
 import { typecheckWorkload, CompileError } from "../run/compile.js";
 import { configureHost, runInSandbox } from "../run/host.js";
@@ -60,6 +60,7 @@ export function addRunOptions(cmd: Command): Command {
     .option("--param <k=v>", "workload parameter (repeatable)")
     .option("--sweep <k=v1,v2,...>", "sweep one parameter over values")
     .option("--seed <n>", "seed of the run (default 1)")
+    .option("--profile-file <file>", "a CPU profile of your own (repeatable; the user profiles folder $SIGLAB_HOME/profiles is always read)")
     .option("--smp <n>", "CPUs of the machine: 1 (default) runs the UP kernel, 2-8 the 2.4 SMP kernel (docs/smp.md)")
     .option("--timeline", "record a bounded per-task timeline (text: a compact timeline per task; --json: every event)")
     .option("--timeline-limit <n>", `the most timeline events a run records, 1 to 10,000,000 (default ${TIMELINE_LIMIT_DEFAULT.toLocaleString("en")}; implies --timeline)`)
@@ -76,7 +77,7 @@ export function addRunOptions(cmd: Command): Command {
 export async function resolveRunArgs(workloadArg: string, o: Record<string, unknown>): Promise<ResolvedRunArgs> {
   const pluginDirs = list(o["pluginDir"]);
   const workload = resolveWorkload(workloadArg, await pluginExamples(pluginDirs));
-  const profiles = runnableProfiles();
+  const profiles = await allProfiles(list(o["profileFile"]));
   const cpuArgs = list(o["cpu"]);
   const variantIds = [...list(o["variant"]).map((v) => parseVariant(v).id), ...list(o["preset"])];
   const smp = parseSmp(o["smp"]);
@@ -174,13 +175,16 @@ export async function runExperimentSlice(workloadArg: string, o: Record<string, 
   // bad --jobs/--shard fail before anything is resolved or started
   const jobs = parseJobs(o["jobs"]);
   const shard = parseShard(o["shard"]);
-  const { experiment, pluginDirs, maxRuns } = await resolveRunArgs(workloadArg, o);
+  const { experiment, pluginDirs, maxRuns, profiles } = await resolveRunArgs(workloadArg, o);
+  // the user's own profiles go to the host with the runs (built-in ones it has)
+  const builtin = new Set(runnableProfiles().map((p) => p.id));
+  const own = profiles.filter((p) => !builtin.has(p.id));
   const specs = expandExperiment(experiment, maxRuns);
   const cap = maxRuns ?? DEFAULT_MAX_RUNS;
   if (specs.length * repeat > cap) throw new UsageError(`--repeat ${repeat} makes ${specs.length * repeat} runs, more than --max-runs (${cap})`);
   const picked = selectShard(specs.length, shard).map((k) => specs[k]!);
   const all = picked.flatMap((spec) => repeatSeeds(spec.seed, repeat).map((seed) => ({ ...spec, seed })));
-  const runs = await runSpecs(all, (spec) => runInSandbox(spec, { pluginDirs: pluginDirs ?? [] }), { jobs });
+  const runs = await runSpecs(all, (spec) => runInSandbox(spec, { pluginDirs: pluginDirs ?? [], ...(own.length ? { profiles: own } : {}) }), { jobs });
   const results = repeat === 1 ? runs : picked.map((_, i) => summarizeRepeats(runs.slice(i * repeat, (i + 1) * repeat)));
   const title = workloadTitle(experiment.workload);
   return { results, total: specs.length, ...(shard ? { shard } : {}), ...(title ? { title } : {}) };

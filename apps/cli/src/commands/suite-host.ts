@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXAMPLES, type VariantSpec } from "@siglab/core";
-import { parseCpuRef } from "@siglab/cpu-profiles";
-import { runnableProfiles, UsageError } from "../catalog.js";
+import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
+import { allProfiles, UsageError } from "../catalog.js";
 import { formatHostRows, HOST_FIGURES, hostRow, matchProfile, NOT_SIMULATED, type HostRow } from "../host-compare.js";
 import { findPreset } from "../plugins/catalog.js";
 import { runInSandbox } from "../run/host.js";
@@ -41,21 +41,26 @@ export async function modernStack(): Promise<{ stack: VariantSpec[]; note: strin
 
 async function hostSuite(_name: string, o: Record<string, unknown>): Promise<number> {
   const probe = o["probe"] !== undefined ? readProbe(String(o["probe"])) : runProbe({});
-  const profiles = runnableProfiles();
+  const profiles = await allProfiles(o["profileFile"] === undefined ? [] : ([] as unknown[]).concat(o["profileFile"]).map(String));
   let cpu: { id: string; mhz: number };
   let how: string;
+  let chosen: CpuProfileFile;
   if (o["cpu"] !== undefined) {
     const ref = parseCpuRef(String(o["cpu"]));
     const p = profiles.find((x) => x.id === ref.id);
     if (!p) throw new UsageError(`unknown CPU profile '${ref.id}' (profiles: ${profiles.map((x) => x.id).join(", ")})`);
     cpu = { id: p.id, mhz: ref.mhz ?? p.clock.defaultMhz };
     how = "given with --cpu";
+    chosen = p;
   } else {
     const m = matchProfile(probe.host, profiles);
     if (!m) throw new UsageError(`no CPU profile of this machine's vendor (${probe.host.vendor ?? "unknown"}): name one with --cpu`);
     cpu = { id: m.profile.id, mhz: m.profile.clock.defaultMhz };
     how = m.how;
+    chosen = m.profile;
   }
+  // a profile fitted to probe figures (calibrate --from-probe) says which in its fittedTo
+  const fittedTo = Object.values(chosen.costs).flatMap((e) => e.fittedTo ?? []);
   const { stack, note } = await modernStack();
   const rows: HostRow[] = [];
   let failed = false;
@@ -66,14 +71,14 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
       continue;
     }
     const e = EXAMPLES.find((x) => x.id === sim.example)!;
-    const r = await runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu: sim.smp ? { ...cpu, smp: sim.smp } : cpu, variants: stack, params: sim.params ?? {}, seed: 1 });
+    const r = await runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu: sim.smp ? { ...cpu, smp: sim.smp } : cpu, variants: stack, params: sim.params ?? {}, seed: 1 }, { profiles: [chosen] });
     const m = r.metrics.find((x) => x.name === sim.metric);
     if (r.error || !m) {
       failed = true;
       rows.push(hostRow(f, null, [], r.error ? `${r.error.kind} error: ${r.error.message}` : `no metric '${sim.metric}'`));
       continue;
     }
-    rows.push(hostRow(f, m.value, []));
+    rows.push(hostRow(f, m.value, fittedTo));
   }
   const compared = { profile: cpu.id, mhz: cpu.mhz, matched: how, variants: stack, ...(note ? { note } : {}) };
   if (o["json"]) {

@@ -63,6 +63,7 @@ export function registerSuiteCommand(cli: CAC): void {
     .option("--jobs <n>", "examples suite: runs at a time, each in an execution host of its own (default: the number of cores)")
     .option("--shard <i/n>", "examples suite: run only the i-th of n round-robin slices of its runs")
     .option("--loo", "calibration suite: also predict each target by a fit that left it out (leave-one-out)")
+    .option("--profile-file <file>", "host suite: a CPU profile of your own to compare (with --cpu)")
     .option("--probe <file>", "host suite: this machine's figures from `siglab probe --json` (default: run the probe)");
   for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
   cmd.action(async (name: string, o: Record<string, unknown>) => {
