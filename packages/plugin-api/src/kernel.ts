@@ -145,6 +145,12 @@ export interface MmFunctions {
    * the sender waiting for every ack). Returns how many other CPUs were sent the IPI.
    */
   flush_tlb_page?(t: Task, addr: number): number;
+  /**
+   * API 2.2: the kernel loads CR3 with PCIDs (NOFLUSH): TLB entries stay tagged with their address
+   * space, so switch_mm keeps every address space's entries instead of flushing them. Call it at
+   * kernel setup; refused on a CPU without PCID.
+   */
+  setPcid?(on: boolean): void;
 }
 
 /** An open file as the file table holds it (a pipe end, or a character device). */

@@ -142,6 +142,8 @@ export class Kernel extends StateMap {
   lastUser: Task | null = null;
   /** the number of CPUs (1: the UP kernel) */
   readonly ncpus: number;
+  /** CR3 writes keep the TLB's entries tagged by address space (PCID; a kernel that uses it, k.mm.setPcid) */
+  pcid = false;
   /** /dev/siglab-disk was used (its timing can no longer be configured), and its view for plugins */
   diskInUse = false;
   diskView: LatencyDevice | undefined;

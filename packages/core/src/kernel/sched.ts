@@ -157,8 +157,11 @@ export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
       }
       k.run(P["switch_mm"]);
       k.cpu.cr3 = next.mm.asid;
-      k.cpu.tlb.flushAll();
-      k.count("tlb.flushes");
+      if (k.pcid) k.count("tlb.pcid_switches"); // the entries are tagged with their address space: they stay
+      else {
+        k.cpu.tlb.flushAll();
+        k.count("tlb.flushes");
+      }
     }
     if (k.ncpus > 1) setCpuVmMask(next.mm, cpuVmMask(next.mm) | (1 << k.cpu.id));
   }

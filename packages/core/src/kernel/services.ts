@@ -56,6 +56,10 @@ export function mmFunctions(k: Kernel): MmFunctions {
   return {
     do_page_fault: (t, addr, write, code) => do_page_fault(k, ownTask(t), addr, write, code),
     flush_tlb_page: (t, addr) => flush_tlb_page(k, ownTask(t).mm, addr),
+    setPcid: (on) => {
+      if (on && !k.profile.features.pcid) throw new Error(`setPcid: CPU profile '${k.profile.id}' has no PCID`);
+      k.pcid = on === true;
+    },
   };
 }
 

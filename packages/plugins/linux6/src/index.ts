@@ -38,6 +38,8 @@ export const createModule: CreateModule = (options) =>
           if (on) k.count(`linux6.mitigation.${key}`, 1);
         }
         k.count(`linux6.mitigation.spectreV2.${m.spectreV2}`, 1);
+        // switch_mm loads CR3 with the next mm's PCID and NOFLUSH: its TLB entries survive
+        k.mm.setPcid?.(m.pcid);
         // every return to user mode from an interrupt or exception (the syscall exits restore in
         // the entry mechanism's leave): arch_exit_to_user_mode_prepare's TIF_NEED_FPU_LOAD test
         k.events.on("return.user", (t) => restoreUserRegs(k, t));

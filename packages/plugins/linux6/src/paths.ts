@@ -284,7 +284,7 @@ export function linux6Transforms(m: Mitigations): PathTransform[] {
       op("choose_new_asid", "load", 3, "cpu_tlbstate.ctxs[asid].ctx_id == next->context.ctx_id? tlb_gen up to date?"),
       op("choose_new_asid", "alu", 6, "TLB_NR_DYN_ASIDS = 6 slots: reuse this mm's ASID, need_flush only if its tlb_gen is stale"),
       op("load_new_mm_cr3", "alu", 2, m.pcid ? "build_cr3_noflush(next->pgd, new_asid): kPCID = ASID + 1, bit 63 set" : "build_cr3(next->pgd, 0): no PCID"),
-      op("load_new_mm_cr3", "mov_cr3", 1, m.pcid ? "write_cr3 with NOFLUSH: the ASID's TLB entries survive (the core's TLB model still flushes: see the README's limitations)" : "write_cr3: flushes the TLB (no PCID)"),
+      op("load_new_mm_cr3", "mov_cr3", 1, m.pcid ? "write_cr3 with NOFLUSH: the ASID's TLB entries survive (k.mm.setPcid)" : "write_cr3: flushes the TLB (no PCID)"),
       op("switch_mm_irqs_off", "store", 3, "this_cpu_write(cpu_tlbstate.loaded_mm, next); loaded_mm_asid; ctxs[asid].tlb_gen"),
     ]),
     replace("switch_to.save", [
