@@ -171,6 +171,17 @@ describe("issue 13: SMP runs, trace export and the LMbench summary in the app", 
     expect(await probeRow.locator("th").textContent()).toBe("This machine, measured: Test CPU 9000, Linux 6.18");
     expect(await probeRow.locator('td[data-bench="lat_syscall"][data-kind="measured"]').textContent()).toBe("0.988");
     expect(await probeRow.locator('td[data-bench="lat_ctx"][data-kind="measured"]').textContent()).toBe("4.12");
+    // no row runs linux-6, so the probe stands beside none until one is chosen
+    expect(await page.inputValue("#summary-probe-row")).toBe("");
+    expect(await cell(p4, "lat_syscall", "measured").textContent()).toBe("—");
+    await page.selectOption("#summary-probe-row", "0");
+    expect(await cell(p4, "lat_syscall", "measured").getAttribute("data-source")).toBe("probe");
+    expect(await cell(p4, "lat_syscall", "measured").textContent()).toBe("0.988");
+    const sys = Number(await cell(p4, "lat_syscall", "simulated").getAttribute("data-us"));
+    expect(Number(await cell(p4, "lat_syscall", "error").getAttribute("data-error"))).toBeCloseTo(((sys - 0.988) / 0.988) * 100, 6);
+    // the calibration figure stays where the probe has none
+    expect(await cell(p4, "lat_sig_catch", "measured").getAttribute("data-source")).toBe("calibration");
+    await screenshot(page, "13-12-lmbench-probe");
     // a malformed probe is refused with a message, the loaded one is kept
     const bad = await page.evaluate(() => (window as unknown as { __siglabTest: Hooks }).__siglabTest.summary.loadProbe('{"figures":[{"id":"lat_pipe","unit":"ms","min":1,"median":2,"max":3}]}'));
     expect(bad).toMatch(/expected unit "us"/);

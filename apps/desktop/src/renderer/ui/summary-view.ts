@@ -31,6 +31,13 @@ export class SummaryView {
   readonly el: HTMLElement;
   private state: SummaryState | null = null;
   private probe: ProbeSummary | null = null;
+  /**
+   * The row the probe is compared with (its measured cells and error), or null: by default the
+   * first one-CPU row whose stack has the linux6 plugin (the kernel a probe measures); the user may
+   * pick another row or none.
+   */
+  private probeRow: number | null = null;
+  private probeRowChosen = false;
   private quick = false;
   private running = false;
   private readonly status = h("span.summary-status#summary-status", { role: "status", "aria-live": "polite" });
@@ -65,8 +72,15 @@ export class SummaryView {
   }
 
   setResults(state: SummaryState): void {
+    if (this.state?.rows !== state.rows) this.probeRowChosen = false;
     this.state = state;
     this.render();
+  }
+
+  /** The default row for the probe: the first one-CPU row running the linux6 plugin, else none. */
+  private defaultProbeRow(): number | null {
+    const i = (this.state?.rows ?? []).findIndex((r) => (r.cpu.smp ?? 1) === 1 && r.variants.some((v) => v.id === "linux6"));
+    return i < 0 ? null : i;
   }
 
   /** The probe loaded, for tests. */
@@ -104,7 +118,9 @@ export class SummaryView {
 
   private measured(rowIndex: number, example: string): MeasuredFigure | null {
     const row = this.state?.rows[rowIndex];
-    return row ? measuredFor(row, example) : null;
+    if (!row) return null;
+    if (this.probe && rowIndex === this.probeRow && this.probe.figures[example]) return this.probe.figures[example]!;
+    return measuredFor(row, example);
   }
 
   /** Benchmarks that get measured/error columns: any row (or the probe) has a measured figure. */
@@ -132,6 +148,7 @@ export class SummaryView {
   private render(): void {
     clear(this.body);
     const st = this.state;
+    if (!this.probeRowChosen) this.probeRow = this.defaultProbeRow();
     if (!st && !this.probe) {
       this.body.append(h("p.empty", null, "Press “Run the summary” to fill the table, or load a probe of this machine (", h("code", null, "siglab probe --json -o my-machine.json"), ")."));
       this.body.append(this.sources());
@@ -154,8 +171,9 @@ export class SummaryView {
         if (!withMeasured.has(b.example)) return [simCell];
         const m = this.measured(i, b.example);
         const err = m && sim !== null ? errorPercent(sim, m.us) : null;
+        const title = m?.kind === "probe" ? `this machine's probe (median; min ${formatUs(m.min!)}, max ${formatUs(m.max!)} µs)` : m ? `${m.id}: ${m.source}` : undefined;
         return [simCell,
-          h("td.num.measured", { "data-bench": b.example, "data-kind": "measured", ...(m ? { "data-us": String(m.us), title: `${m.id}: ${m.source}` } : {}) }, m ? formatUs(m.us) : "—"),
+          h("td.num.measured", { "data-bench": b.example, "data-kind": "measured", ...(m ? { "data-us": String(m.us), "data-source": m.kind, title } : {}) }, m ? formatUs(m.us) : "—"),
           h("td.num.error", { "data-bench": b.example, "data-kind": "error", ...(err !== null ? { "data-error": String(err), class: Math.abs(err) > 25 ? "far" : "" } : {}) }, err === null ? "—" : formatError(err))];
       })));
     const probeRow = this.probe ? h("tr.probe-row", { "data-row": "probe" },
@@ -166,6 +184,16 @@ export class SummaryView {
         return withMeasured.has(b.example) ? [h("td.num", null, "—"), cell, h("td.num", null, "—")] : [cell];
       })) : null;
     this.body.append(h("table.results-table.summary-table#summary-table", null, h("thead", null, head1, head2), h("tbody", null, rows, probeRow)));
+    if (this.probe && st?.rows.length) {
+      const pick = h("select#summary-probe-row", { "aria-label": "Row the probe is compared with", onchange: (e: Event) => {
+        const v = (e.target as HTMLSelectElement).value;
+        this.probeRow = v === "" ? null : Number(v);
+        this.probeRowChosen = true;
+        this.render();
+      } }, h("option", { value: "", selected: this.probeRow === null }, "no row"), st.rows.map((r, i) => h("option", { value: String(i), selected: this.probeRow === i }, this.shortRowLabel(r))));
+      this.body.append(h("p.summary-probe-pick", null, "Compare the probe of this machine with ", pick,
+        this.probeRow === null ? " (its figures then stand beside that row's, with the error)." : ": read the error with docs/modern.md (a VM's hypervisor, estimated modern costs and 2.4's scheduler and pipe paths are in it; nothing is fitted)."));
+    }
     if (st?.quick) this.body.append(h("p.muted", null, "Quick run: each example ran a tenth of its default iterations."));
     this.body.append(this.sources());
   }
@@ -177,8 +205,8 @@ export class SummaryView {
       h("ul", null,
         cal.map((f) => h("li", { "data-figure": f.id }, h("strong", null, `${formatUs(f.us)} µs`), ` ${LMBENCH_BENCHMARKS.find((b) => b.example === f.benchmark)?.name ?? f.benchmark} on ${f.machine} (${f.id}; ${f.source}). Shown on the `, h("code", null, `${f.cpu.id} @ ${f.cpu.mhz} MHz`), " baseline row with one CPU: a variant stack or another machine is not what was measured. It is a calibration figure: the profile's fitted costs were fitted to it, so its error shows the fit, not a prediction.")),
         h("li", null, this.probe
-          ? `The probe of this machine (${this.probe.host}) is shown as its own row. No simulated row runs its kernel: the modern profiles still run Linux 2.4 i386, so no error is computed against it (docs/modern.md).`
-          : "Load a probe of this machine (siglab probe --json) to see its measured figures as a row of their own.")));
+          ? `The probe of this machine (${this.probe.host}) is its own row, and stands beside the row chosen above (by default the first one-CPU row with the linux6 plugin: a row under Linux 2.4 runs no kernel the probe measured). The probe's figures are medians of its repetitions.`
+          : "Load a probe of this machine (siglab probe --json) to see its measured figures as a row of their own, and beside a row of your choice (by default the first with the linux-6 preset).")));
   }
 
   private tsv(): string {
