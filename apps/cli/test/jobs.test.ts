@@ -171,8 +171,10 @@ describe("the CLI", () => {
     const a = await suite(["examples", "--json", "--shard", "1/11", "--jobs", "2"]);
     expect(a.code, a.err).toBe(0);
     const doc = JSON.parse(a.out) as { shard: { runs: number[]; totalRuns: number }; runs: RunResult[] };
-    expect(doc.shard.runs).toEqual([1, 12]);
-    expect(doc.runs.map((r) => r.workload)).toEqual(["gc_barrier", "sa_nofp_hazard"]);
+    expect(doc.shard.runs).toEqual([1, 12, 23]);
+    expect(doc.runs.map((r) => r.workload)).toEqual(["gc_barrier", "sa_nofp_hazard", "linux6_altstack"]);
+    // an example made for another CPU (linux6's need long mode) runs on it
+    expect(doc.runs[2]!.cpu.id).toBe("skylake");
     const u = await suite(["uml", "--jobs", "2"]);
     expect(u.code).toBe(2);
     expect(u.err).toMatch(/siglab: --jobs has no effect on suite uml \(it runs its runs one after another; --jobs and --shard apply to suite examples\)/);

@@ -169,6 +169,8 @@ export interface ExampleWorkload {
   source: string;
   /** plugins this example needs to show its point (e.g. sa_nofp_hazard -> sa-nofp) */
   suggestedVariants?: { id: string; options?: Record<string, string | number | boolean> }[];
+  /** API 2.2: the CPU the example is made for, when the suggested stack needs one (e.g. long mode); mhz 0 or absent: its default clock */
+  suggestedCpu?: { id: string; mhz?: number };
 }
 
 /** A named variant stack (shown by `siglab list`, used with `--preset`); in plugin.json's "presets". */

@@ -29,6 +29,13 @@ export function registerSuite(name: string, run: SuiteRunner, opts: { parallel?:
   else parallel.delete(name);
 }
 
+/** An example's own CPU (its profile's default clock unless it names one). */
+function exampleCpu(c: { id: string; mhz?: number } | undefined): { id: string; mhz: number } | undefined {
+  if (!c) return undefined;
+  const p = runnableProfiles().find((x) => x.id === c.id);
+  return p ? { id: p.id, mhz: c.mhz || p.clock.defaultMhz } : undefined;
+}
+
 async function runExamplesSuite(_name: string, o: Record<string, unknown>): Promise<number> {
   const ref = parseCpuRef(String(o["cpu"] ?? DEFAULT_CPU));
   const p = runnableProfiles().find((x) => x.id === ref.id);
@@ -37,9 +44,10 @@ async function runExamplesSuite(_name: string, o: Record<string, unknown>): Prom
   const jobs = parseJobs(o["jobs"]);
   const shard = parseShard(o["shard"]);
   // the core's examples on the baseline; the built-in plugins' examples with the stack they need
-  const shipped = [...EXAMPLES.map((e) => ({ ...e, variants: [] as VariantSpec[] })), ...BUILTIN_PLUGINS.flatMap((p) => (p.examples ?? []).map((e) => ({ ...e, variants: e.suggestedVariants ?? [] })))];
+  // (an example made for another CPU, e.g. linux6's long-mode ones, runs on that CPU)
+  const shipped = [...EXAMPLES.map((e) => ({ ...e, variants: [] as VariantSpec[], cpu })), ...BUILTIN_PLUGINS.flatMap((p) => (p.examples ?? []).map((e) => ({ ...e, variants: e.suggestedVariants ?? [], cpu: exampleCpu(e.suggestedCpu) ?? cpu })))];
   const picked = selectShard(shipped.length, shard).map((k) => shipped[k]!);
-  const results: RunResult[] = await runSpecs(picked, (e) => runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu, variants: e.variants, params: {}, seed: 1 }), { jobs });
+  const results: RunResult[] = await runSpecs(picked, (e) => runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu: e.cpu, variants: e.variants, params: {}, seed: 1 }), { jobs });
   const part = shard ? shardDescription(shipped.length, shard) : undefined;
   if (o["json"]) {
     process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
@@ -48,7 +56,7 @@ async function runExamplesSuite(_name: string, o: Record<string, unknown>): Prom
     for (const r of results) {
       const head = r.metrics[0];
       const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)`;
-      const v = r.variants.length ? ` [${r.variants.map((x) => x.id).join("+")}]` : "";
+      const v = (r.variants.length ? ` [${r.variants.map((x) => x.id).join("+")}]` : "") + (r.cpu.id !== cpu.id ? ` on ${r.cpu.id}` : "");
       console.log(`  ${(r.workload + v).padEnd(24)} ${head ? `${head.name} = ${head.value.toFixed(3)} ${head.unit}` : "(no metric)"}`.padEnd(70) + `  ${status}`);
     }
   }
