@@ -54,6 +54,12 @@ describe("CPU features a workload needs", () => {
     const fine = [{ id: "k7-palomino", mhz: 1400 }];
     expect(adjustCpus(fine, profiles, sse).cpus).toBe(fine);
     expect(adjustCpus([{ id: "p6-pentium-pro", mhz: 200 }], profiles, featureNeeds("", [[{ id: "sysenter" }]])).cpus).toEqual([DEFAULT_CPU]);
+    // linux6 (the linux-6 preset) needs long mode: the P4 default gives way to a 64-bit CPU
+    const lm = featureNeeds("", [[{ id: "linux6" }]]);
+    expect(lm).toEqual([{ feature: "lm", because: "linux6", from: "variant" }]);
+    const modern = adjustCpus([DEFAULT_CPU], profiles, lm);
+    expect(modern.removed.map((x) => x.cpu)).toEqual([DEFAULT_CPU]);
+    expect(profiles.find((p) => p.id === modern.cpus[0]!.id)!.features.lm).toBe(true);
     const impossible = adjustCpus([{ id: "p5-p54c", mhz: 133 }], [BUILTIN_PROFILE_FILES.find((p) => p.id === "p5-p54c")!], sse);
     expect(impossible.impossible).toBe(true);
   });

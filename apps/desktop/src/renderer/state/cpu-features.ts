@@ -9,7 +9,7 @@ import type { CpuRef, VariantSpec } from "../../common/contracts.js";
 /** The CLI's default CPU (apps/cli/src/commands/run.ts DEFAULT_CPU, at the profile's default clock). */
 export const DEFAULT_CPU: CpuRef = { id: "p4-northwood", mhz: 2200 };
 
-export type CpuFeature = "sse" | "avx" | "avx512" | "sep";
+export type CpuFeature = "sse" | "avx" | "avx512" | "sep" | "lm";
 
 /** What each feature is, as the banner says it. */
 export const FEATURE_NAMES: Record<CpuFeature, string> = {
@@ -17,6 +17,7 @@ export const FEATURE_NAMES: Record<CpuFeature, string> = {
   avx: "AVX registers",
   avx512: "AVX-512 registers",
   sep: "SEP (SYSENTER/SYSEXIT)",
+  lm: "long mode (x86-64)",
 };
 
 /**
@@ -25,6 +26,7 @@ export const FEATURE_NAMES: Record<CpuFeature, string> = {
  */
 export const PLUGIN_CPU_FEATURES: Record<string, CpuFeature[]> = {
   sysenter: ["sep"],
+  linux6: ["lm"],
 };
 
 export interface FeatureNeed {
