@@ -14,6 +14,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // vitest's default is one worker per core minus one: a single worker on a 2-core CI machine,
+    // where most test files wait on host and CLI processes. Two keep both cores busy.
+    maxWorkers: 2,
     projects: [
       // each project keeps the old single-run globs (`packages/**/test/**`, `apps/**/test/**`,
       // `examples/**/test/**`) for its own part of the tree, so no test file moves out of `pnpm test`
