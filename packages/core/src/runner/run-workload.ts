@@ -271,17 +271,7 @@ function drive(k: Kernel): void {
       if (k.runqueue.length) __schedule(k);
       continue;
     }
-    const gen = cur.gen;
-    if (!gen) throw new SimError("internal", `task ${cur.pid} has no code to run`);
-    let r: IteratorResult<unknown, unknown>;
-    try {
-      r = gen.next();
-    } catch (e) {
-      if (isTaskExit(e) && !k.stopError) continue;
-      throw k.stopError ?? e;
-    }
-    if (k.stopError) throw k.stopError;
-    if (r.done) throw new SimError("internal", `task ${cur.pid} returned without exit()`);
+    resume(k, cur);
   }
 }
 
@@ -309,17 +299,7 @@ function driveSmp(k: Kernel): void {
       if (cur.needResched) __schedule(k);
       continue;
     }
-    const gen = cur.gen;
-    if (!gen) throw new SimError("internal", `task ${cur.pid} has no code to run`);
-    let r: IteratorResult<unknown, unknown>;
-    try {
-      r = gen.next();
-    } catch (e) {
-      if (isTaskExit(e) && !k.stopError) continue;
-      throw k.stopError ?? e;
-    }
-    if (k.stopError) throw k.stopError;
-    if (r.done) throw new SimError("internal", `task ${cur.pid} returned without exit()`);
+    resume(k, cur);
   }
 }
 
@@ -350,6 +330,21 @@ const MAX_CPUS = 8;
 function checkTimelineLimit(n: unknown): number {
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 10_000_000) throw new ConfigError(`timelineLimit must be an integer from 1 to 10000000 (timeline events), got ${String(n)}`);
   return n;
+}
+
+/** Resume the current task's code until it yields to the run loop (or exits). */
+function resume(k: Kernel, cur: Task): void {
+  const gen = cur.gen;
+  if (!gen) throw new SimError("internal", `task ${cur.pid} has no code to run`);
+  let r: IteratorResult<unknown, unknown>;
+  try {
+    r = gen.next();
+  } catch (e) {
+    if (isTaskExit(e) && !k.stopError) return;
+    throw k.stopError ?? e;
+  }
+  if (k.stopError) throw k.stopError;
+  if (r.done) throw new SimError("internal", `task ${cur.pid} returned without exit()`);
 }
 
 /** A seed is an unsigned 32-bit integer (it seeds xorshift32 generators). */
