@@ -22,7 +22,8 @@ import { clear, h, toast } from "./ui/dom.js";
 import { askText, showMessage } from "./ui/modal.js";
 import { PluginsView } from "./ui/plugins-view.js";
 import { ProfilesView } from "./ui/profiles-view.js";
-import { defaultCpus, defaultRunConfig, maxSecondsOf, RunConfigView, smpOf, withSmp, type RunConfigState } from "./ui/run-config.js";
+import { clampRepeat, defaultCpus, defaultRunConfig, maxSecondsOf, RunConfigView, smpOf, withSmp, type RunConfigState } from "./ui/run-config.js";
+import { repeatCount } from "./results/repeat.js";
 import { makeSplitter } from "./ui/splitter.js";
 import { SummaryView, type SummaryState } from "./ui/summary-view.js";
 import { LMBENCH_BENCHMARKS, summaryRows } from "./summary/lmbench.js";
@@ -528,6 +529,7 @@ export class App {
     }
     this.lastConfig = config;
     this.lastProfiles = profiles;
+    const repeat = this.runConfig.state.repeat ?? 1;
     const partial: RunResult[] = [];
     const started = performance.now();
     this.setRunning(true);
@@ -547,11 +549,11 @@ export class App {
           this.progress.value = (index + 1) / total;
           this.results.setResults(partial, config, profiles);
         },
-      });
+      }, { repeat });
       this.results.setResults(results, config, profiles);
       const findings = results.reduce((n, r) => n + r.findings.length, 0);
       const failed = results.filter((r) => r.error);
-      const runs = (n: number): string => `${n} run${n === 1 ? "" : "s"}`;
+      const runs = (n: number): string => `${n} run${n === 1 ? "" : "s"}${repeat > 1 ? ` × ${repeat} seeds` : ""}`;
       const secs = `${((performance.now() - started) / 1000).toFixed(1)} s`;
       if (failed.length && failed.length === results.length) {
         const kinds = [...new Set(failed.map((r) => describeRunError(r.error!).category))];
@@ -705,6 +707,7 @@ export class App {
     const state: RunConfigState = { ...base, cpus: fixed.cpus.length ? fixed.cpus : defaultCpus(this.profiles), stacks: fixed.stacks.map((variants) => ({ variants })), seed: s.seed, timeline: s.timeline };
     if (s.maxSeconds !== undefined) state.maxSeconds = s.maxSeconds;
     if (s.smp !== undefined && s.smp > 1) state.smp = s.smp;
+    if (s.repeat !== undefined && s.repeat > 1) state.repeat = s.repeat;
     return state;
   }
 
@@ -742,6 +745,7 @@ export class App {
     const saved: SavedRunState = { v: 1, cpus: st.cpus, stacks: st.stacks.map((x) => x.variants), seed: st.seed, timeline: st.timeline, params: this.savedParams };
     if (st.maxSeconds !== undefined && Number.isFinite(st.maxSeconds) && st.maxSeconds > 0) saved.maxSeconds = st.maxSeconds;
     if (st.smp !== undefined && st.smp > 1) saved.smp = st.smp;
+    if (st.repeat !== undefined && st.repeat > 1) saved.repeat = st.repeat;
     saveJson(this.storage, RUN_STATE_KEY, saved);
   }
 
@@ -783,6 +787,8 @@ export class App {
     if (cfg.timeline) config.timeline = true;
     const maxSeconds = maxSecondsOf(cfg);
     if (maxSeconds !== undefined) config.maxSeconds = maxSeconds;
+    const repeat = this.runConfig.state.repeat ?? 1;
+    if (repeat > 1) config.repeat = repeat;
     const name = (doc.kind === "user" ? doc.id : doc.kind === "example" ? doc.id : doc.id.replace(/-shared-[a-z0-9]+$/, "")).replace(/[^A-Za-z0-9_.-]/g, "_").replace(/^[^A-Za-z0-9]+/, "").slice(0, 60) || "workload";
     let fragment: string;
     try {
@@ -841,6 +847,7 @@ export class App {
     };
     if (c.maxSeconds !== undefined) state.maxSeconds = c.maxSeconds;
     if (smpOf(c.cpus) > 1) state.smp = smpOf(c.cpus);
+    if (c.repeat !== undefined && c.repeat > 1) state.repeat = c.repeat;
     this.runConfig.setState(state);
     this.checkCpuFeatures();
     this.drafts = await this.host.listDrafts().catch(() => this.drafts);
@@ -895,6 +902,8 @@ export class App {
     const maxSeconds = maxSecondsOf(r.config);
     if (maxSeconds !== undefined) s.maxSeconds = maxSeconds;
     if (smpOf(r.config.cpus) > 1) s.smp = smpOf(r.config.cpus);
+    // a recent experiment does not record repetitions: the current choice stays
+    if (this.runConfig.state.repeat !== undefined) s.repeat = this.runConfig.state.repeat;
     this.runConfig.setState(s);
     toast("Configuration restored: press Run to re-run it");
   }
@@ -1026,12 +1035,15 @@ export class App {
     this.openNew(exp.workload.source, key);
     this.docs.get(key)!.runAs = { id: exp.workload.id, file: exp.workload.file };
     const profiles = bundle.profiles;
+    const bundledRepeat = clampRepeat(Math.max(1, ...bundle.results.map(repeatCount)));
     this.runConfig.setState({
       cpus: exp.cpus.map((c) => withSmp(c, 1)), stacks: exp.stacks.map((variants) => ({ variants })), params: { ...exp.params },
       sweep: exp.sweep ? { enabled: true, param: exp.sweep.param, values: exp.sweep.values.join(", ") } : { enabled: false, param: "", values: "" },
       seed: exp.seed, timeline: !!exp.timeline,
       ...(maxSecondsOf(exp) !== undefined ? { maxSeconds: maxSecondsOf(exp)! } : {}),
       ...(smpOf(exp.cpus) > 1 ? { smp: smpOf(exp.cpus) } : {}),
+      // results made with repetitions say how many (the experiment itself does not)
+      ...(bundledRepeat > 1 ? { repeat: bundledRepeat } : {}),
     });
     this.lastConfig = exp;
     this.lastProfiles = profiles;

@@ -14,6 +14,7 @@ import { errorResult, Supervisor, type SandboxWorkerFactory } from "@siglab/core
 import type { CpuProfileFile, ExperimentConfig, RunProgress, RunResult, RunSpec } from "../common/contracts.js";
 import type { PluginCode } from "../common/host-api.js";
 import type { FromCompile, ToCompile } from "../worker/protocol.js";
+import { runRepeated } from "./results/repeat.js";
 import CompileWorker from "../worker/compile.worker.ts?worker";
 import SimWorker from "../worker/sim.worker.ts?worker";
 
@@ -132,15 +133,22 @@ export class SimClient {
    * Runs every run of the experiment, one after another, in the execution host. Each run's result
    * (an error result when it failed) is streamed through `handlers`; rejects with RunCancelled on
    * Cancel, and with an Error when the experiment cannot start (too large, a compiler failure).
+   *
+   * With `repeat` > 1 each configuration runs that many times with seeds seed, seed+1, … (the CLI's
+   * --repeat) and its one result is the summary (results/repeat.ts); `onResult` then comes once per
+   * configuration, `onProgress` counts runs (configurations × repetitions).
    */
-  async run(config: ExperimentConfig, profiles: CpuProfileFile[], plugins: PluginSource[], handlers: RunHandlers): Promise<RunResult[]> {
+  async run(config: ExperimentConfig, profiles: CpuProfileFile[], plugins: PluginSource[], handlers: RunHandlers, opts: { repeat?: number } = {}): Promise<RunResult[]> {
     if (this.current) throw new Error("a run is already in progress");
     const token = { cancelled: false };
     this.current = token;
     try {
       const specs = expandExperiment(config, this.supervisor.limits.maxRuns);
+      const repeat = Math.max(1, Math.trunc(opts.repeat ?? 1));
+      const maxRuns = this.supervisor.limits.maxRuns;
+      if (specs.length * repeat > maxRuns) throw new Error(`${repeat} repetitions of ${specs.length} run${specs.length === 1 ? "" : "s"} make ${(specs.length * repeat).toLocaleString("en")} runs, over the limit of ${maxRuns.toLocaleString("en")} runs`);
       const total = specs.length;
-      const results: RunResult[] = [];
+      const runs = specs.length * repeat;
       let js: string | null = null;
       let compileError: CompileFailure | null = null;
       try {
@@ -150,14 +158,13 @@ export class SimClient {
         compileError = e;
       }
       if (token.cancelled) throw new RunCancelled();
-      for (const [index, spec] of specs.entries()) {
+      const results = await runRepeated(specs, repeat, async (spec, runIndex) => {
         const result = js === null ? compileResult(spec, compileError!) : await this.supervisor.run({ spec, js, plugins, profiles }, (progress) => {
-          if (!token.cancelled) handlers.onProgress({ index, total, progress });
+          if (!token.cancelled) handlers.onProgress({ index: runIndex, total: runs, progress });
         });
         if (token.cancelled) throw new RunCancelled();
-        results[index] = result;
-        handlers.onResult({ index, total, result });
-      }
+        return result;
+      }, (index, result) => handlers.onResult({ index, total, result }));
       return results;
     } finally {
       if (this.current === token) this.current = null;

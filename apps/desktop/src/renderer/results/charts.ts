@@ -22,6 +22,10 @@ import zoomPlugin from "chartjs-plugin-zoom";
 import type { CpuProfileFile, RunResult } from "../../common/contracts.js";
 import { cpuLabel, runLabel, shortCpuLabel, shortRunLabels, stackLabel } from "./labels.js";
 import { orderPhases, phaseColors } from "./palette.js";
+import { fmtNum, histogramData } from "./histogram.js";
+import { metricStats, repeatCount } from "./repeat.js";
+
+export { repetitionsOf } from "./histogram.js";
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend, Tooltip);
 Chart.defaults.animation = false;
@@ -109,7 +113,20 @@ export function metricConfig(metric: string, results: RunResult[], profiles: Cpu
       },
       options: {
         scales: { x: { title: axisTitle("CPU") }, y: { beginAtZero: true, title: axisTitle(unit ? `${metric} (${unit})` : metric) } },
-        plugins: { legend: { position: "bottom" }, tooltip: { callbacks: { title: (items) => (items[0] ? cpuLabel(cpus[items[0].dataIndex]!, profiles) : "") } } },
+        plugins: {
+          legend: { position: "bottom" },
+          tooltip: {
+            callbacks: {
+              title: (items) => (items[0] ? cpuLabel(cpus[items[0].dataIndex]!, profiles) : ""),
+              // repetitions: the bar is the median; say the spread
+              afterLabel: (item) => {
+                const i = find(item.dataIndex, item.datasetIndex);
+                const st = i < 0 ? null : metricStats(results[i]!, metric);
+                return st ? `median of ${repeatCount(results[i]!)} seeds; min ${fmtNum(st.min)}, max ${fmtNum(st.max)}${unit ? ` ${unit}` : ""}` : "";
+              },
+            },
+          },
+        },
       },
     },
     runAt: (c) => find(c.index, c.datasetIndex),
@@ -195,28 +212,20 @@ export function sweepConfig(metric: string, param: string, results: RunResult[],
   };
 }
 
-/** Histogram of per-iteration samples of one metric, one dataset per run (at most 6). */
+/**
+ * Histogram of one metric (histogram.ts): the distribution over the seeds of results made with
+ * repetitions, one dataset per configuration; otherwise each run's per-iteration samples.
+ */
 export function histogramConfig(metric: string, results: RunResult[], profiles: CpuProfileFile[], bins = 30): ChartConfiguration | null {
-  const runs = results.map((r) => ({ r, s: r.metrics.find((m) => m.name === metric)?.samples ?? [] })).filter((x) => x.s.length > 0).slice(0, 6);
-  const unit = results.flatMap((r) => r.metrics).find((m) => m.name === metric)?.unit ?? "";
-  if (runs.length === 0) return null;
-  const all = runs.flatMap((x) => x.s);
-  const lo = Math.min(...all);
-  const hi = Math.max(...all);
-  const width = hi > lo ? (hi - lo) / bins : 1;
-  const n = hi > lo ? bins : 1;
-  const labels = Array.from({ length: n }, (_, i) => Math.round(lo + i * width).toString());
+  const hd = histogramData(metric, results, profiles, bins);
+  if (!hd) return null;
   return {
     type: "bar",
-    data: {
-      labels,
-      datasets: runs.map((x, i) => {
-        const counts = new Array<number>(n).fill(0);
-        for (const v of x.s) counts[Math.min(n - 1, Math.floor((v - lo) / width))]!++;
-        return { label: runLabel(x.r, profiles), backgroundColor: color(i), data: counts };
-      }),
+    data: { labels: hd.labels, datasets: hd.datasets.map((d, i) => ({ label: d.label, backgroundColor: color(i), data: d.counts })) },
+    options: {
+      scales: { x: { title: axisTitle(hd.xTitle) }, y: { beginAtZero: true, title: axisTitle(hd.yTitle), ...(hd.seeds > 1 ? { ticks: { precision: 0 } } : {}) } },
+      plugins: { legend: { position: "bottom" } },
     },
-    options: { scales: { x: { title: axisTitle(`${metric} per sample${unit ? ` (${unit})` : ""}, bin start`) }, y: { beginAtZero: true, title: axisTitle("samples") } }, plugins: { legend: { position: "bottom" } } },
   };
 }
 

@@ -6,10 +6,11 @@
 import type { Chart, ChartConfiguration } from "chart.js";
 import type { CpuProfileFile, ExperimentConfig, Finding, PathStat, RunResult } from "../../common/contracts.js";
 import { clear, fmt, h, toast } from "../ui/dom.js";
-import { histogramConfig, isDark, makeChart, metricConfig, normChoices, normLabel, phaseConfig, sweepConfig, timelineConfig, type ChartClick, type PhaseNorm } from "./charts.js";
+import { histogramConfig, isDark, makeChart, metricConfig, normChoices, normLabel, phaseConfig, repetitionsOf, sweepConfig, timelineConfig, type ChartClick, type PhaseNorm } from "./charts.js";
 import { runErrorLine } from "./errors.js";
 import { runLabel } from "./labels.js";
 import { counterpart, defaultPair, diffPath, pathSummary, type PathDiff } from "./path-diff.js";
+import { metricStats } from "./repeat.js";
 import { chartToSvg } from "./svg-export.js";
 import { appWording } from "../sim-client.js";
 
@@ -223,7 +224,8 @@ export class ResultsView {
     }
     for (const m of metrics) {
       const hc = histogramConfig(m, ok, this.profiles);
-      if (hc) grid.append(this.chartCard(`${m}: per-iteration histogram`, `histogram:${m}`, hc));
+      const seeds = repetitionsOf(ok);
+      if (hc) grid.append(this.chartCard(seeds > 1 ? `${m}: distribution over ${seeds} seeds` : `${m}: per-iteration histogram`, `histogram:${m}`, hc));
     }
     ok.forEach((r, j) => {
       const tc = timelineConfig(r);
@@ -403,12 +405,30 @@ export class ResultsView {
 
   // ---- table ----------------------------------------------------------------------------------------
   private renderTable(): void {
-    const metrics = [...new Set(this.results.flatMap((r) => r.metrics.map((m) => `${m.name} (${m.unit})`)))];
-    const head = ["run", ...metrics, "total cycles", "sim seconds", "findings"];
-    const rows = this.results.map((r) => [this.label(r), ...metrics.map((m) => r.metrics.find((x) => `${x.name} (${x.unit})` === m)?.value ?? ""), r.totalCycles, r.simSeconds, r.findings.length]);
+    const metrics = [...new Map(this.results.flatMap((r) => r.metrics.map((m) => [`${m.name} (${m.unit})`, m] as const))).entries()];
+    // with repetitions every metric has min, median and max over the seeds (the value is the median)
+    const seeds = repetitionsOf(this.results);
+    const stats = seeds > 1 ? (["min", "median", "max"] as const) : null;
+    const metricHead = metrics.flatMap(([key, m]) => (stats ? stats.map((st) => `${m.name} ${st} (${m.unit})`) : [key]));
+    const head = ["run", ...(stats ? ["seeds"] : []), ...metricHead, "total cycles", "sim seconds", "findings"];
+    const cells = (r: RunResult): { v: string | number; metric?: string; stat?: string }[] => {
+      const out: { v: string | number; metric?: string; stat?: string }[] = [];
+      for (const [key, m] of metrics) {
+        const x = r.metrics.find((y) => `${y.name} (${y.unit})` === key);
+        if (!stats) out.push({ v: x?.value ?? "", metric: m.name });
+        else {
+          const st = x ? metricStats(r, m.name) : null;
+          for (const k of stats) out.push({ v: st ? st[k] : k === "median" ? (x?.value ?? "") : "", metric: m.name, stat: k });
+        }
+      }
+      return out;
+    };
+    const rows = this.results.map((r) => [{ v: this.label(r) }, ...(stats ? [{ v: seedRange(r) }] : []), ...cells(r), { v: r.totalCycles }, { v: r.simSeconds }, { v: r.findings.length }]);
     this.body.append(
-      h("div.table-actions", null, h("button.small", { onclick: () => void copy(toTsv([head, ...rows])) }, "Copy table")),
-      h("table.results-table", null, h("thead", null, h("tr", null, head.map((c) => h("th", null, c)))), h("tbody", null, rows.map((row) => h("tr", null, row.map((c, i) => h(i === 0 ? "td" : "td.num", null, typeof c === "number" ? fmt(c, 6) : String(c))))))),
+      h("div.table-actions", null, h("button.small", { onclick: () => void copy(toTsv([head, ...rows.map((row) => row.map((c) => c.v))])) }, "Copy table")),
+      h("table.results-table", { "data-repetitions": String(seeds) }, h("thead", null, h("tr", null, head.map((c) => h("th", null, c)))),
+        h("tbody", null, rows.map((row) => h("tr", null, row.map((c: { v: string | number; metric?: string; stat?: string }, i) =>
+          h(i === 0 ? "td" : "td.num", { ...(c.metric ? { "data-metric": c.metric } : {}), ...(c.stat ? { "data-stat": c.stat, "data-value": String(c.v) } : {}) }, typeof c.v === "number" ? fmt(c.v, 6) : String(c.v))))))),
     );
     const counters = [...new Set(this.results.flatMap((r) => Object.keys(r.counters)))].sort();
     if (counters.length) {
@@ -419,6 +439,13 @@ export class ResultsView {
   }
 
   private metricTsv(metric: string): string {
+    if (repetitionsOf(this.results) > 1) {
+      return toTsv([["run", "seeds", `${metric} median`, "min", "max", "unit"], ...this.results.map((r) => {
+        const m = r.metrics.find((x) => x.name === metric);
+        const st = metricStats(r, metric);
+        return [this.label(r), seedRange(r), m?.value ?? "", st?.min ?? "", st?.max ?? "", m?.unit ?? ""];
+      })]);
+    }
     return toTsv([["run", metric, "unit"], ...this.results.map((r) => { const m = r.metrics.find((x) => x.name === metric); return [this.label(r), m?.value ?? "", m?.unit ?? ""]; })]);
   }
 
@@ -439,6 +466,12 @@ export class ResultsView {
     return toTsv([["A function", "A op", "A repeat", "A cycles", "B function", "B op", "B repeat", "B cycles", "delta"],
       ...pd.rows.map((r) => [r.a?.fn ?? "", r.a?.op ?? "", r.a?.repeat ?? "", r.a?.cycles ?? "", r.b?.fn ?? "", r.b?.op ?? "", r.b?.repeat ?? "", r.b?.cycles ?? "", r.delta])]);
   }
+}
+
+/** "1..5" for a run repeated with seeds 1 to 5, the seed of a plain run. */
+function seedRange(r: RunResult): string {
+  const seeds = (r as { repeat?: { seeds?: number[] } }).repeat?.seeds;
+  return seeds && seeds.length > 1 ? `${seeds[0]}..${seeds.at(-1)}` : String(r.seed);
 }
 
 function signed(n: number): string {

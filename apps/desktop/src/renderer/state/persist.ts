@@ -1,11 +1,11 @@
 /**
  * The user's choices kept across reloads in local storage: the run configuration (CPUs, variant
- * stacks, CPUs per machine (SMP), each document's parameters, seed, timeline, max seconds), the layout (results pane
+ * stacks, CPUs per machine (SMP), each document's parameters, seed, repetitions, timeline, max seconds), the layout (results pane
  * height, phase-chart normalisation) and settings (the Linux source URL template). Everything read
  * back is validated; a malformed entry is dropped with a note, never a crash.
  */
 import type { CpuRef, ParamValue, VariantSpec } from "../../common/contracts.js";
-import { checkCpus, checkParams, checkSeed, checkSmp, checkStacks, isRecord, ValidationError } from "./validate.js";
+import { checkCpus, checkParams, checkRepeat, checkSeed, checkSmp, checkStacks, isRecord, ValidationError } from "./validate.js";
 
 export const RUN_STATE_KEY = "siglab.run-config.v1";
 export const LAYOUT_KEY = "siglab.layout.v1";
@@ -30,6 +30,8 @@ export interface SavedRunState {
   maxSeconds?: number;
   /** CPUs of each machine (the "CPUs" control; absent = 1) */
   smp?: number;
+  /** repetitions (seeds) of each run (the "Repetitions" control; absent = 1) */
+  repeat?: number;
   /** document key ("example:lat_sig_catch", "user:x.ts", "new:untitled-…") → its parameters */
   params: Record<string, Record<string, ParamValue>>;
 }
@@ -78,6 +80,10 @@ export function parseRunState(v: unknown): SavedRunState {
   if (v["smp"] !== undefined) {
     const smp = checkSmp(v["smp"], "smp");
     if (smp > 1) s.smp = smp;
+  }
+  if (v["repeat"] !== undefined) {
+    const repeat = checkRepeat(v["repeat"], "repeat");
+    if (repeat > 1) s.repeat = repeat;
   }
   const params = v["params"];
   if (params !== undefined) {

@@ -5,7 +5,7 @@
  * Links are size-limited and everything decoded is validated (ShareError names the problem).
  */
 import type { CpuRef, ParamValue, VariantSpec } from "../../common/contracts.js";
-import { checkCpus, checkParams, checkSeed, checkStacks, checkSweep, isRecord, ValidationError } from "./validate.js";
+import { checkCpus, checkParams, checkRepeat, checkSeed, checkStacks, checkSweep, isRecord, ValidationError } from "./validate.js";
 
 export const SHARE_PREFIX = "share=";
 export const SHARE_VERSION = "1";
@@ -24,6 +24,8 @@ export interface SharedConfig {
   sweep?: { param: string; values: ParamValue[] };
   timeline?: boolean;
   maxSeconds?: number;
+  /** repetitions (seeds) of each run, 2 to 101 (absent = 1) */
+  repeat?: number;
 }
 
 export interface SharePayload {
@@ -151,6 +153,10 @@ function parsePayload(v: unknown): SharePayload {
   if (ms !== undefined) {
     if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) throw new ValidationError("config.maxSeconds: expected a positive number");
     config.maxSeconds = ms;
+  }
+  if (c["repeat"] !== undefined) {
+    const repeat = checkRepeat(c["repeat"], "config.repeat");
+    if (repeat > 1) config.repeat = repeat;
   }
   return { name, source, config };
 }

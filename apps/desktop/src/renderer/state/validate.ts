@@ -18,6 +18,8 @@ export const LIMITS = {
   stringValue: 10_000,
   /** CPUs of one SMP machine (the simulator's --smp range) */
   smp: 8,
+  /** repetitions (seeds) of each run: the Repetitions control's range (results/repeat.ts MAX_REPEAT) */
+  repeat: 101,
 } as const;
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.@+-]*$/;
@@ -79,6 +81,12 @@ export function checkCpus(v: unknown, where: string): CpuRef[] {
 /** CPUs of a machine: an integer from 1 to 8 (1 = the UP kernel). */
 export function checkSmp(v: unknown, where: string): number {
   if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > LIMITS.smp) fail(where, `expected CPUs of the machine, an integer from 1 to ${LIMITS.smp}`);
+  return v;
+}
+
+/** Repetitions of each run (the Repetitions control): an integer from 1 to LIMITS.repeat. */
+export function checkRepeat(v: unknown, where: string): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > LIMITS.repeat) fail(where, `expected repetitions, an integer from 1 to ${LIMITS.repeat}`);
   return v;
 }
 

@@ -1,10 +1,11 @@
 /**
  * Run configuration: CPU profiles and clocks, variant stacks (with each plugin's options rendered
- * from its manifest), workload parameters, an optional sweep, the seed, the timeline switch and the
- * host-time budget of each run.
+ * from its manifest), workload parameters, an optional sweep, the seed, the repetitions (seeds), the
+ * timeline switch and the host-time budget of each run.
  */
 import type { CpuRef, ExperimentConfig, ParamValue, PluginOptionSpec, VariantSpec, WorkloadRef } from "../../common/contracts.js";
 import type { PluginEntry, PresetEntry, ProfileEntry } from "../../common/host-api.js";
+import { MAX_REPEAT } from "../results/repeat.js";
 import { DEFAULT_CPU } from "../state/cpu-features.js";
 import { clear, h } from "./dom.js";
 
@@ -29,6 +30,11 @@ export interface RunConfigState {
    * CLI's --smp); unset or 1 = one CPU and the UP kernel.
    */
   smp?: number;
+  /**
+   * Repetitions of each run, 1 to MAX_REPEAT, with seeds seed, seed+1, … (the CLI's --repeat);
+   * unset or 1 = one run. The results show each metric's min, median and max over them.
+   */
+  repeat?: number;
 }
 
 /** The largest SMP machine the simulator runs (docs/smp.md). */
@@ -44,6 +50,12 @@ export function withSmp(c: CpuRef, smp: number | undefined): CpuRef {
   const ref: CpuRef = { id: c.id, mhz: c.mhz };
   if (smp !== undefined && smp > 1) ref.smp = smp;
   return ref;
+}
+
+/** The Repetitions control's value for a typed number: an integer from 1 to MAX_REPEAT (anything else: 1). */
+export function clampRepeat(v: number): number {
+  const n = Math.trunc(v);
+  return Number.isFinite(n) ? Math.min(MAX_REPEAT, Math.max(1, n)) : 1;
 }
 
 /** The run configuration's "max seconds per run" for an experiment's budget. */
@@ -281,10 +293,18 @@ export class RunConfigView {
       h("option", { value: "" }, "parameter…"), Object.keys(this.defaults).map((k) => h("option", { value: k, selected: k === s.sweep.param }, k)));
     const sweepValues = h("input.text", { type: "text", placeholder: "e.g. 64, 512, 4096", value: s.sweep.values, disabled: !s.sweep.enabled, "aria-label": "Sweep values", onchange: (e: Event) => (s.sweep.values = (e.target as HTMLInputElement).value) });
     return h("section", null,
-      h("h3", null, "Sweep, seed, timeline, budget"),
+      h("h3", null, "Sweep, seed, repetitions, timeline, budget"),
       h("label", null, h("input", { type: "checkbox", checked: s.sweep.enabled, onchange: (e: Event) => { s.sweep.enabled = (e.target as HTMLInputElement).checked; this.render(); } }), " Sweep one parameter"),
       h("div.sweep", null, sweepParam, sweepValues),
       h("label.param", null, h("span", null, "seed"), h("input.num", { type: "number", value: String(s.seed), "data-param": "__seed", min: "0", max: "4294967295", step: "1", onchange: (e: Event) => (s.seed = Math.min(0xffffffff, Math.max(0, Math.trunc(Number((e.target as HTMLInputElement).value)) || 0))) })),
+      h("label.param.repeat", { title: `Run each configuration this many times (1 to ${MAX_REPEAT}) with seeds seed, seed+1, …: each seed puts the timer tick at another phase. Charts show the median; the table min, median and max; the histogram the values over the seeds (the CLI's --repeat)` }, h("span", null, "Repetitions"),
+        h("input.num", { type: "number", min: "1", max: String(MAX_REPEAT), step: "1", value: String(s.repeat ?? 1), "data-param": "__repeat", "aria-label": "Repetitions (seeds per run)", onchange: (e: Event) => {
+          const input = e.target as HTMLInputElement;
+          const n = clampRepeat(Number(input.value));
+          input.value = String(n);
+          if (n > 1) s.repeat = n;
+          else delete s.repeat;
+        } })),
       h("label", null, h("input", { type: "checkbox", checked: s.timeline, onchange: (e: Event) => (s.timeline = (e.target as HTMLInputElement).checked) }), " Record per-task timeline"),
       h("label.param", { title: "Host time one run may take before it is stopped (empty: 120 s, the most a run may take)" }, h("span", null, "max seconds per run"),
         h("input.num", { type: "number", min: "0.1", step: "any", placeholder: "120", value: s.maxSeconds === undefined ? "" : String(s.maxSeconds), "data-param": "__maxSeconds", "aria-label": "Max seconds per run", onchange: (e: Event) => {
