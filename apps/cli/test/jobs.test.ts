@@ -174,7 +174,8 @@ describe("the CLI", () => {
     expect(doc.shard.runs).toEqual([1, 12, 23]);
     expect(doc.runs.map((r) => r.workload)).toEqual(["gc_barrier", "sa_nofp_hazard", "linux6_altstack"]);
     // an example made for another CPU (linux6's need long mode) runs on it
-    expect(doc.runs[2]!.cpu.id).toBe("skylake");
+    expect(doc.runs[2]!.cpu.id).toBe("skylake-x"); // its AVX-512 frame overflows a MINSIGSTKSZ altstack
+    expect(doc.runs[2]!.findings.map((f) => f.kind)).toContain("sigaltstack-overflow");
     const u = await suite(["uml", "--jobs", "2"]);
     expect(u.code).toBe(2);
     expect(u.err).toMatch(/siglab: --jobs has no effect on suite uml \(it runs its runs one after another; --jobs and --shard apply to suite examples\)/);
