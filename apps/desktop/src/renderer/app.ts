@@ -243,12 +243,12 @@ export class App {
       results: () => this.results.currentResults,
       /** milliseconds from creating each sandbox worker to its "ready" */
       workerStarts: () => [...this.sim.workerStarts],
-      /** what a rendered chart shows: its x labels, axis titles and dataset colours */
+      /** what a rendered chart shows: its x labels, axis titles, dataset colours and sums of numeric data (a histogram's count) */
       chartInfo: (chartId: string) => {
         const c = this.results.chart(chartId);
         if (!c) return null;
         const title = (axis: string): string => String((c.options.scales?.[axis] as { title?: { text?: string } } | undefined)?.title?.text ?? "");
-        return { labels: (c.data.labels ?? []).map(String), xTitle: title("x"), yTitle: title("y"), datasets: c.data.datasets.map((d) => ({ label: String(d.label ?? ""), color: String(d.backgroundColor ?? "") })) };
+        return { labels: (c.data.labels ?? []).map(String), xTitle: title("x"), yTitle: title("y"), datasets: c.data.datasets.map((d) => ({ label: String(d.label ?? ""), color: String(d.backgroundColor ?? ""), total: (d.data as unknown[]).reduce<number>((n, v) => n + (typeof v === "number" ? v : 0), 0) })) };
       },
       /** zoom level of a rendered chart (1 = not zoomed) */
       chartZoom: (chartId: string) => this.results.chart(chartId)?.getZoomLevel() ?? null,
