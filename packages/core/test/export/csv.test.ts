@@ -82,4 +82,17 @@ describe("toCsv", () => {
     expect(rows[0]![4]).toBe("");
     expect(toCsv([])).toBe(CSV_COLUMNS.join(",") + "\r\n");
   });
+
+  it("gives a repeated run's spread as metric-min and metric-max rows beside the median", () => {
+    const [r] = fakeResults(experiment());
+    const repeated = { ...r!, metrics: r!.metrics.map((m) => ({ ...m, value: 2, min: 1, median: 2, max: 5 })) };
+    const rows = parseCsv(toCsv([repeated], { kinds: ["metric", "metric-min", "metric-max"] }));
+    const name = r!.metrics[0]!.name;
+    const of = (kind: string) => rows.filter((x) => x[7] === kind && x[8] === name).map((x) => x[9]);
+    expect(of("metric")).toEqual(["2"]);
+    expect(of("metric-min")).toEqual(["1"]);
+    expect(of("metric-max")).toEqual(["5"]);
+    // a single run has no spread rows
+    expect(parseCsv(toCsv([r!])).some((x) => x[7] === "metric-min")).toBe(false);
+  });
 });
