@@ -100,7 +100,9 @@ export async function fitProfileToProbe(o: ProbeFitOptions): Promise<ProbeFitRes
   for (const g of PROBE_FIT_GROUPS) {
     const m = measured.get(g.figure);
     const ran = m === undefined ? new Set<string>() : (await simulate(baseFile, g.figure)).ops;
-    groups.push({ g, ops: g.ops.filter((op) => ran.has(op) && !o.base.costs[op].unavailable && o.base.costs[op].cycles > 0), measured: m });
+    // an op whose cost is defined relative to another follows that op (the loader recomputes it):
+    // scaling it would be undone, so only the ops with values of their own are the group's
+    groups.push({ g, ops: g.ops.filter((op) => ran.has(op) && !o.base.costs[op].unavailable && !o.base.costs[op].relativeTo && o.base.costs[op].cycles > 0), measured: m });
   }
   /** coordinate descent over the groups' scales; `skip` stays at 1 */
   const fitScales = async (skip: number): Promise<{ scales: number[]; status: ProbeFitGroupResult["status"][] }> => {

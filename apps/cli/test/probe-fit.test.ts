@@ -88,3 +88,15 @@ describe("siglab calibrate --from-probe (refusals)", () => {
     expect((await calibrate(["--from-probe", notProbe, "-o", join(dir, "y.json")])).err).toMatch(/not the JSON of `siglab probe --json`/);
   });
 });
+
+describe("fit groups keep only ops with values of their own", () => {
+  it("leaves out an op defined relative to another (zen4's mov_cr3): the loader would undo its scale", async () => {
+    const zen4 = BUILTIN_PROFILE_FILES.find((p) => p.id === "zen4")!;
+    expect(zen4.costs.mov_cr3.relativeTo).toBeDefined();
+    const ctx = (await runExample({ workload: "lat_ctx", cpu: "zen4", mhz: 4500, params }, [zen4])).metrics.find((m) => m.name === "2p/0K ctxsw")!.value;
+    const r = await fitProfileToProbe({ base: zen4, mhz: 4500, id: "my-zen4", name: "t", figures: [fig("lat_ctx_2p_0k", 1.3 * ctx)], stack: [], params, hostName: "t" });
+    const sw = r.groups.find((g) => g.id === "switch")!;
+    expect(sw.ops).not.toContain("mov_cr3");
+    expect(sw.ops).toContain("tlb_miss");
+  }, 60_000);
+});
