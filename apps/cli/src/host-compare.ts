@@ -90,7 +90,10 @@ export function matchProfile(host: Pick<HostFacts, "vendor" | "cpuid" | "cpuMode
       return { profile: near, how: `CPUID family ${id.family} (${name}); no profile of model ${id.model}: the nearest of the family` };
     }
   }
-  const newest = [...same].sort((a, b) => (b.cpuid?.family ?? 0) - (a.cpuid?.family ?? 0) || (b.cpuid?.model ?? 0) - (a.cpuid?.model ?? 0))[0]!;
+  // CPUID family numbers are not in date order (the P4 is family 15, Skylake 6): an x86-64 profile
+  // (one the linux-6 preset runs on) comes first, then the higher family and model
+  const lm = (p: CpuProfileFile) => (p.features.lm ? 1 : 0);
+  const newest = [...same].sort((a, b) => lm(b) - lm(a) || (b.cpuid?.family ?? 0) - (a.cpuid?.family ?? 0) || (b.cpuid?.model ?? 0) - (a.cpuid?.model ?? 0))[0]!;
   return { profile: newest, how: `no profile of this CPU's family (${name}): ${vendor}'s newest profile` };
 }
 

@@ -27,6 +27,8 @@ describe("matching this machine's CPU to a profile", () => {
     expect(newest.profile.id).toBe("zen5");
     expect(newest.how).toMatch(/newest profile/);
     expect(matchProfile({ vendor: "CentaurHauls", cpuid: null, cpuModel: null }, profiles)).toBeNull();
+    // an Intel CPU of no known family, or a probe without CPUID: a 64-bit profile, not the P4 (family 15)
+    expect(matchProfile({ vendor: "GenuineIntel", cpuid: null, cpuModel: null }, profiles)!.profile.id).toBe("skylake");
   });
 });
 
@@ -38,6 +40,33 @@ describe("rows", () => {
     expect(none).toMatchObject({ simulated: null, errorPercent: null, fitted: false, note: "not modelled" });
     expect(formatHostRows([none])).toMatch(/Process fork\+exit\s+800\.0\s+—\s+—\s+no\s+\(not modelled\)/);
   });
+});
+
+describe("siglab suite host --probe file (text)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "siglab-host-text-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("reads a probe document that lacks the host's details and the figures' names, without crashing", async () => {
+    const file = join(dir, "partial.json");
+    writeFileSync(file, JSON.stringify({ host: { vendor: "GenuineIntel" }, figures: [{ id: "lat_syscall_null", median: 0.1 }] }));
+    const cli = cac("siglab");
+    registerHostSuite();
+    registerSuiteCommand(cli);
+    let out = "";
+    const l = vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void (out += a.join(" ") + "\n"));
+    process.exitCode = undefined;
+    try {
+      cli.parse(["node", "siglab", "suite", "host", "--probe", file], { run: false });
+      await cli.runMatchedCommand();
+    } finally {
+      l.mockRestore();
+    }
+    expect(Number(process.exitCode ?? 0)).toBe(0);
+    process.exitCode = undefined;
+    expect(out).toMatch(/siglab probe: GenuineIntel/);
+    expect(out).toMatch(/simulated on skylake@/);
+    expect(out).toMatch(/lat_syscall_null\s+0\.100\s+\d/);
+  }, 60_000);
 });
 
 describe("siglab suite host --probe file --json", () => {

@@ -12,7 +12,7 @@ import { allProfiles, UsageError } from "../catalog.js";
 import { formatHostRows, HOST_FIGURES, hostRow, matchProfile, NOT_SIMULATED, type HostRow } from "../host-compare.js";
 import { findPreset } from "../plugins/catalog.js";
 import { runInSandbox } from "../run/host.js";
-import { formatProbe, runProbe, type ProbeDocument } from "./probe.js";
+import { runProbe, type ProbeDocument } from "./probe.js";
 import { registerSuite } from "./suite.js";
 
 /** The preset of a current x86-64 kernel (a plugin provides it); without it the 2.4 kernel is simulated. */
@@ -27,8 +27,10 @@ export function readProbe(file: string): ProbeDocument {
   }
   const d = doc as Partial<ProbeDocument>;
   if (!d || typeof d !== "object" || !Array.isArray(d.figures) || !d.host || typeof d.host !== "object") throw new UsageError(`--probe ${file}: not the JSON of \`siglab probe --json\` (no host and figures)`);
-  for (const f of d.figures) if (typeof f?.id !== "string" || typeof f?.median !== "number") throw new UsageError(`--probe ${file}: a figure without an id and a median`);
-  return d as ProbeDocument;
+  for (const f of d.figures) if (typeof f?.id !== "string" || typeof f?.median !== "number" || !Number.isFinite(f.median)) throw new UsageError(`--probe ${file}: a figure without an id and a median`);
+  // a document from another version may lack what the text needs: its figures are named by id then
+  const figures = d.figures.map((f) => ({ ...f, name: typeof f.name === "string" ? f.name : f.id }));
+  return { ...(d as ProbeDocument), figures };
 }
 
 export async function modernStack(): Promise<{ stack: VariantSpec[]; note: string | null }> {
@@ -84,7 +86,8 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
   if (o["json"]) {
     process.stdout.write(JSON.stringify({ host: probe.host, compared, rows }, null, 2) + "\n");
   } else {
-    console.log(formatProbe(probe).split("\n")[0]);
+    const h = probe.host;
+    console.log(`siglab probe: ${typeof h.cpuModel === "string" ? h.cpuModel : typeof h.vendor === "string" ? h.vendor : "an unnamed CPU"}${typeof h.kernel === "string" ? `, ${h.kernel}` : ""}`);
     console.log(`simulated on ${cpu.id}@${cpu.mhz} (${how}), ${stack.length ? `preset ${MODERN_PRESET}` : "Linux 2.4 i386 baseline"}${note ? `\nnote: ${note}` : ""}\n`);
     console.log(formatHostRows(rows));
   }
