@@ -151,6 +151,7 @@ const TimelineEventSchema = Type.Object({
   phase: Type.String(),
   start: Type.Number(),
   end: Type.Number(),
+  cpu: Type.Optional(Type.Integer({ minimum: 0, description: "the CPU it ran on (an SMP machine)" })),
 });
 const RunErrorSchema = Type.Object({
   kind: Type.String(),
