@@ -537,12 +537,12 @@ export class App {
     this.results.setResults([], config, profiles);
     try {
       const results = await this.sim.run(config, profiles, plugins, {
-        onProgress: ({ index, total, progress }) => {
-          const overall = (index + (progress.fraction ?? 0)) / total;
+        onProgress: ({ index, total, progress, done, running, overall }) => {
           this.progress.value = overall;
           const elapsed = (performance.now() - started) / 1000;
           const eta = overall > 0.02 ? ` · ~${Math.max(0, Math.round(elapsed / overall - elapsed))} s left` : "";
-          this.status.textContent = `Run ${index + 1}/${total} · ${progress.cycles.toLocaleString("en-US")} cycles${eta}`;
+          // several runs at a time (the pool): how many are done and running rather than one run's cycles
+          this.status.textContent = running > 1 ? `Runs ${done}/${total} done, ${running} running${eta}` : `Run ${index + 1}/${total} · ${progress.cycles.toLocaleString("en-US")} cycles${eta}`;
         },
         onResult: ({ index, total, result }) => {
           partial[index] = result;

@@ -1,8 +1,17 @@
 /**
  * The renderer's side of the simulation. Workloads and plugins run only in core's execution host:
- * a Supervisor (host/supervisor.ts) over sandbox Web Workers (sim.worker.ts, started through
- * host/browser/factory.ts). The supervisor enforces the module and run budgets from outside by
- * terminating a worker and starting a fresh one; Cancel closes the supervisor and makes a new one.
+ * Supervisors (host/supervisor.ts) over sandbox Web Workers (sim.worker.ts, started through
+ * host/browser/factory.ts). A supervisor enforces the module and run budgets from outside by
+ * terminating a worker and starting a fresh one.
+ *
+ * An experiment's runs go to a pool of up to K supervisors (the CLI's --jobs: K is the machine's
+ * cores, navigator.hardwareConcurrency, at most MAX_POOL; the "siglab.sweep-workers" setting in
+ * local storage forces a number, 1 for one run at a time). Each supervisor runs one run at a time,
+ * so at most K sandbox workers simulate at once, each under its own budgets; a run that fails
+ * (over budget, a crash) fails alone and its supervisor starts a fresh worker for the next run.
+ * Results reach `onResult` in run order whatever order runs finish in (results/repeat.ts
+ * runRepeated), so the table, charts and exports are those of one run at a time. Cancel closes
+ * every supervisor (terminating every worker); new ones are made on demand.
  * Workloads are transpiled by a long-lived compile worker (which runs no foreign code), so a
  * sandbox worker never loads the TypeScript compiler; that worker also reads and writes bundles.
  * Nothing here runs workload or plugin code on the UI thread.
@@ -10,6 +19,7 @@
 import { expandExperiment } from "@siglab/core/common/experiment.js";
 import { webWorkerFactory } from "@siglab/core/host/browser/factory.js";
 import type { PluginSource, WorkloadInfo } from "@siglab/core/host/protocol.js";
+import type { HostLimits } from "@siglab/core/host/limits.js";
 import { errorResult, Supervisor, type SandboxWorkerFactory } from "@siglab/core/host/supervisor.js";
 import type { CpuProfileFile, ExperimentConfig, RunProgress, RunResult, RunSpec } from "../common/contracts.js";
 import type { PluginCode } from "../common/host-api.js";
@@ -21,8 +31,45 @@ import SimWorker from "../worker/sim.worker.ts?worker";
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export interface RunHandlers {
-  onProgress(p: { index: number; total: number; progress: RunProgress }): void;
+  /**
+   * A run's progress. `index` is that run's (0-based, of `total` runs: configurations ×
+   * repetitions); with several runs at a time the others' are folded in: `done` runs finished,
+   * `running` in flight, `overall` the fraction of the whole experiment done (0..1).
+   */
+  onProgress(p: { index: number; total: number; progress: RunProgress; done: number; running: number; overall: number }): void;
   onResult(r: { index: number; total: number; result: RunResult }): void;
+}
+
+/** The most sandbox workers an experiment runs at once (each loads the simulator: memory, not cores, is the bound beyond this). */
+export const MAX_POOL = 8;
+/** Local-storage key of the setting that forces the pool's size (a whole number 1..MAX_POOL; absent = the machine's cores). */
+export const POOL_SETTING_KEY = "siglab.sweep-workers";
+
+/** The pool's size by default: the machine's logical cores, 1..MAX_POOL. */
+export function defaultPoolSize(cores: unknown = typeof navigator === "undefined" ? undefined : navigator.hardwareConcurrency): number {
+  return typeof cores === "number" && Number.isFinite(cores) ? Math.max(1, Math.min(MAX_POOL, Math.trunc(cores))) : 1;
+}
+
+/**
+ * The "siglab.sweep-workers" setting: a whole number 1..MAX_POOL, or null when absent. Anything
+ * else is refused with a message naming the setting (the caller warns and uses the default).
+ */
+export function parsePoolSetting(raw: string | null): number | null {
+  if (raw === null || raw.trim() === "") return null;
+  const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!(Number.isInteger(n) && n >= 1 && n <= MAX_POOL)) throw new RangeError(`local storage "${POOL_SETTING_KEY}": expected the number of runs to run at a time, a whole number from 1 to ${MAX_POOL}, got '${raw.slice(0, 40)}'`);
+  return n;
+}
+
+export interface SimClientOptions {
+  /** sandbox workers (default: sim.worker.ts Web Workers); tests pass a fake */
+  factory?: SandboxWorkerFactory;
+  /** TypeScript -> CommonJS (default: the compile worker) */
+  transpile?: (source: string, file: string) => Promise<string>;
+  /** the pool's size, fixed (default: the setting, else the machine's cores) */
+  poolSize?: number;
+  /** the execution host's limits (default: core's) */
+  limits?: Partial<HostLimits>;
 }
 
 export class RunCancelled extends Error {
@@ -90,14 +137,23 @@ class CompileClient {
 
 export class SimClient {
   private readonly factory: SandboxWorkerFactory;
-  private supervisor: Supervisor;
+  /** the pool: lane i's supervisor, made on first use (a supervisor starts its worker on its first request) */
+  private supervisors: Supervisor[] = [];
+  private readonly hostLimits: Partial<HostLimits>;
   private readonly compiler = new CompileClient();
+  private readonly transpileWith: ((source: string, file: string) => Promise<string>) | undefined;
+  private readonly fixedPool: number | undefined;
   private current: { cancelled: boolean } | null = null;
   /** milliseconds from creating each sandbox worker to its "ready" (for tests and the benchmark) */
   readonly workerStarts: number[] = [];
+  /** how many runs the last experiment ran at a time (tests, the status line) */
+  lastPoolSize = 0;
 
-  constructor() {
-    const base = webWorkerFactory(() => new SimWorker({ name: "siglab-sim" }));
+  constructor(opts: SimClientOptions = {}) {
+    this.hostLimits = opts.limits ?? {};
+    this.transpileWith = opts.transpile;
+    this.fixedPool = opts.poolSize === undefined ? undefined : Math.max(1, Math.min(MAX_POOL, Math.trunc(opts.poolSize) || 1));
+    const base = opts.factory ?? webWorkerFactory(() => new SimWorker({ name: "siglab-sim" }));
     this.factory = (events) => {
       const t0 = performance.now();
       let seen = false;
@@ -112,7 +168,28 @@ export class SimClient {
         died: events.died,
       });
     };
-    this.supervisor = new Supervisor(this.factory);
+  }
+
+  /** Lane i's supervisor (lane 0 also inspects workloads). */
+  private lane(i: number): Supervisor {
+    return (this.supervisors[i] ??= new Supervisor(this.factory, this.hostLimits));
+  }
+
+  /** How many runs an experiment runs at a time: the fixed size, else the setting, else the machine's cores. */
+  poolSize(): number {
+    if (this.fixedPool !== undefined) return this.fixedPool;
+    let raw: string | null = null;
+    try {
+      raw = typeof localStorage === "undefined" ? null : localStorage.getItem(POOL_SETTING_KEY);
+    } catch {
+      /* storage not readable: the default */
+    }
+    try {
+      return parsePoolSetting(raw) ?? defaultPoolSize();
+    } catch (e) {
+      console.warn(`${(e as Error).message}; running ${defaultPoolSize()} at a time`);
+      return defaultPoolSize();
+    }
   }
 
   get busy(): boolean {
@@ -121,18 +198,20 @@ export class SimClient {
 
   /** The execution host's limits (budgets, maximum runs per experiment). */
   get limits(): Supervisor["limits"] {
-    return this.supervisor.limits;
+    return this.lane(0).limits;
   }
 
   /** TypeScript -> CommonJS in the compile worker; a syntax error rejects with CompileFailure. */
   transpile(source: string, file: string): Promise<string> {
+    if (this.transpileWith) return this.transpileWith(source, file);
     return this.compiler.request({ type: "transpile", source, file }) as Promise<string>;
   }
 
   /**
-   * Runs every run of the experiment, one after another, in the execution host. Each run's result
-   * (an error result when it failed) is streamed through `handlers`; rejects with RunCancelled on
-   * Cancel, and with an Error when the experiment cannot start (too large, a compiler failure).
+   * Runs every run of the experiment in the execution host, up to poolSize() at a time (each in a
+   * supervisor of the pool, in run order). Each run's result (an error result when it failed) is
+   * streamed through `handlers` in run order; rejects with RunCancelled on Cancel, and with an
+   * Error when the experiment cannot start (too large, a compiler failure).
    *
    * With `repeat` > 1 each configuration runs that many times with seeds seed, seed+1, … (the CLI's
    * --repeat) and its one result is the summary (results/repeat.ts); `onResult` then comes once per
@@ -143,9 +222,9 @@ export class SimClient {
     const token = { cancelled: false };
     this.current = token;
     try {
-      const specs = expandExperiment(config, this.supervisor.limits.maxRuns);
+      const maxRuns = this.limits.maxRuns;
+      const specs = expandExperiment(config, maxRuns);
       const repeat = Math.max(1, Math.trunc(opts.repeat ?? 1));
-      const maxRuns = this.supervisor.limits.maxRuns;
       if (specs.length * repeat > maxRuns) throw new Error(`${repeat} repetitions of ${specs.length} run${specs.length === 1 ? "" : "s"} make ${(specs.length * repeat).toLocaleString("en")} runs, over the limit of ${maxRuns.toLocaleString("en")} runs`);
       const total = specs.length;
       const runs = specs.length * repeat;
@@ -158,20 +237,36 @@ export class SimClient {
         compileError = e;
       }
       if (token.cancelled) throw new RunCancelled();
-      const results = await runRepeated(specs, repeat, async (spec, runIndex) => {
-        const result = js === null ? compileResult(spec, compileError!) : await this.supervisor.run({ spec, js, plugins, profiles }, (progress) => {
-          if (!token.cancelled) handlers.onProgress({ index: runIndex, total: runs, progress });
-        });
-        if (token.cancelled) throw new RunCancelled();
-        return result;
-      }, (index, result) => handlers.onResult({ index, total, result }));
+      const jobs = Math.min(this.poolSize(), runs);
+      this.lastPoolSize = jobs;
+      // progress over the whole experiment: finished runs plus the fraction of each run in flight
+      const inFlight = new Map<number, number>();
+      let done = 0;
+      const results = await runRepeated(specs, repeat, async (spec, runIndex, lane) => {
+        if (js === null) return compileResult(spec, compileError!);
+        inFlight.set(runIndex, 0);
+        try {
+          const result = await this.lane(lane).run({ spec, js, plugins, profiles }, (progress) => {
+            if (token.cancelled) return;
+            const f = progress.fraction;
+            inFlight.set(runIndex, typeof f === "number" && f > 0 ? Math.min(1, f) : 0);
+            let sum = done;
+            for (const f of inFlight.values()) sum += f;
+            handlers.onProgress({ index: runIndex, total: runs, progress, done, running: inFlight.size, overall: sum / runs });
+          });
+          if (token.cancelled) throw new RunCancelled();
+          return result;
+        } finally {
+          if (inFlight.delete(runIndex)) done++;
+        }
+      }, (index, result) => handlers.onResult({ index, total, result }), { jobs });
       return results;
     } finally {
       if (this.current === token) this.current = null;
     }
   }
 
-  /** Stops the current run at once: every sandbox worker is terminated, a new supervisor takes over. */
+  /** Stops the current run at once: every sandbox worker of the pool is terminated, new supervisors take over. */
   cancel(): void {
     if (!this.current) return;
     this.current.cancelled = true;
@@ -181,8 +276,9 @@ export class SimClient {
 
   /** Terminates every sandbox worker (pending requests end as cancelled); the next request starts a fresh one. */
   reset(): void {
-    this.supervisor.close();
-    this.supervisor = new Supervisor(this.factory);
+    const old = this.supervisors;
+    this.supervisors = [];
+    for (const s of old) s.close();
   }
 
   /**
@@ -191,7 +287,7 @@ export class SimClient {
    */
   async inspect(file: string, source: string): Promise<WorkloadInfo> {
     const js = await this.transpile(source, file);
-    return this.supervisor.inspect(file, source, js);
+    return this.lane(0).inspect(file, source, js);
   }
 
   bundleWrite(input: unknown): Promise<Uint8Array> {

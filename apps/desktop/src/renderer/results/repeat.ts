@@ -72,27 +72,64 @@ export function metricStats(r: RunResult, metric: string): { min: number; median
 
 /**
  * Runs every configuration `repeat` times through `runOne` (seeds from the spec's seed on) and
- * returns one summarised result per configuration; `onRun` is told each run's overall index.
+ * returns one summarised result per configuration. Runs (configurations × repetitions) start in
+ * order, up to `jobs` at a time: `runOne` is told each run's overall index and the lane (0 ..
+ * jobs-1) it runs in, and a lane starts its next run only when its last one is done. Whatever order
+ * runs finish in, `onResult` is called once per configuration in configuration order, as soon as
+ * that configuration and every one before it are done (out-of-order completions wait), so the
+ * results are the same as with jobs = 1. A rejected run (a cancel, an internal failure: run errors
+ * are results) stops starting new runs; the call rejects with it once the runs in flight have ended.
  */
 export async function runRepeated<S extends { seed: number }>(
   specs: readonly S[],
   repeat: number,
-  runOne: (spec: S, runIndex: number) => Promise<RunResult>,
+  runOne: (spec: S, runIndex: number, lane: number) => Promise<RunResult>,
   onResult: (index: number, result: RunResult) => void,
+  opts: { jobs?: number } = {},
 ): Promise<RunResult[]> {
+  const reps = Math.max(1, Math.trunc(repeat));
+  const total = specs.length * reps;
+  const jobs = Math.max(1, Math.min(Math.trunc(opts.jobs ?? 1) || 1, total));
   const results: RunResult[] = [];
-  for (const [index, spec] of specs.entries()) {
-    if (repeat <= 1) {
-      results[index] = await runOne(spec, index);
-    } else {
-      const reps: RunResult[] = [];
-      for (let k = 0; k < repeat; k++) {
-        const r = await runOne({ ...spec, seed: (spec.seed + k) >>> 0 }, index * repeat + k);
-        reps.push(k === 0 ? r : compactRepetition(r));
+  const have: boolean[] = specs.map(() => false);
+  /** each configuration's repetitions so far (the first whole, the others compacted), until it is summarised */
+  const parts: RunResult[][] = specs.map(() => []);
+  const left: number[] = specs.map(() => reps);
+  let next = 0;
+  let flushed = 0;
+  let failed = false;
+  let firstError: unknown;
+  const lane = async (l: number): Promise<void> => {
+    while (!failed && next < total) {
+      const i = next++;
+      const c = Math.floor(i / reps);
+      const k = i % reps;
+      const spec = specs[c]!;
+      let r: RunResult;
+      try {
+        r = await runOne(reps <= 1 ? spec : { ...spec, seed: (spec.seed + k) >>> 0 }, i, l);
+      } catch (e) {
+        if (!failed) firstError = e;
+        failed = true;
+        return;
       }
-      results[index] = summarizeForApp(reps);
+      if (failed) return; // the experiment is failing: nothing more is reported
+      if (reps <= 1) results[c] = r;
+      else {
+        parts[c]![k] = k === 0 ? r : compactRepetition(r);
+        if (--left[c]! === 0) {
+          results[c] = summarizeForApp(parts[c]!);
+          parts[c] = [];
+        }
+      }
+      if (results[c] !== undefined) have[c] = true;
+      while (flushed < specs.length && have[flushed]) {
+        onResult(flushed, results[flushed]!);
+        flushed++;
+      }
     }
-    onResult(index, results[index]!);
-  }
+  };
+  await Promise.all(Array.from({ length: jobs }, (_, l) => lane(l)));
+  if (failed) throw firstError;
   return results;
 }
