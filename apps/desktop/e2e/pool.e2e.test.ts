@@ -1,0 +1,87 @@
+/**
+ * Issue 12 in Chromium: the app runs a sweep's runs on a pool of sandbox workers (the CLI's
+ * --jobs), and what it shows and exports is the same as one run at a time. The sweep runs with the
+ * pool forced to 2 (local storage "siglab.sweep-workers"), then to 1, then to 2 again; the results
+ * the host returned, the results table's text and the CSV export must be identical. The wall time
+ * of pool = 1 and pool = 2 is logged (on a 2-core machine the ratio is the speed-up of the pool).
+ */
+import { readFileSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSession, runAndWait, screenshot, selectCpus, shownResults, workerStarts, type Session } from "./harness.js";
+
+let s: Session;
+let page: Page;
+
+beforeAll(async () => {
+  s = await openSession();
+  page = s.page;
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+async function setPool(n: number): Promise<void> {
+  await page.evaluate((v) => localStorage.setItem("siglab.sweep-workers", String(v)), n);
+}
+
+/** Runs the sweep with the pool forced to `pool`: wall time, results, table text and CSV export. */
+async function sweepWith(pool: number) {
+  await setPool(pool);
+  const startsBefore = (await workerStarts(page)).length;
+  const t0 = Date.now();
+  const status = await runAndWait(page, 90_000);
+  const ms = Date.now() - t0;
+  const results = await shownResults(page);
+  await page.click('[data-tab="table"]');
+  const table = (await page.locator("table.results-table").first().innerText()).trim();
+  await page.evaluate(() => delete document.body.dataset.lastExport);
+  await page.click("#export-csv");
+  await page.waitForFunction(() => (document.body.dataset.lastExport ?? "").endsWith(".csv"), null, { timeout: 10_000 });
+  const csvPath = await page.evaluate(() => document.body.dataset.lastExport!);
+  const csv = readFileSync(csvPath, "utf8");
+  return { status, ms, results, table, csv, csvPath, newWorkers: (await workerStarts(page)).length - startsBefore };
+}
+
+describe("a sweep on the app's pool of sandbox workers", () => {
+  it("gives the same results, table and CSV with 2 workers as with 1", async () => {
+    await page.click('[data-example="lat_ctx"]');
+    await page.waitForFunction(() => document.querySelector("#doc-title")?.getAttribute("data-key") === "example:lat_ctx");
+    await page.waitForSelector('[data-param="iterations"]', { timeout: 20_000 });
+    await selectCpus(page, ["p4-northwood", "p6-coppermine"]);
+    await page.locator(".run-config label", { hasText: "Sweep one parameter" }).locator("input").check();
+    await page.selectOption('select[aria-label="Sweep parameter"]', "iterations");
+    await page.fill('input[aria-label="Sweep values"]', "400, 420, 440");
+    await page.dispatchEvent('input[aria-label="Sweep values"]', "change");
+
+    // the first sweep also starts the workers (the page has one from inspecting the workload)
+    const warm = await sweepWith(2);
+    expect(warm.status).toMatch(/^Done: 6 runs in /);
+    const one = await sweepWith(1);
+    const two = await sweepWith(2);
+    await screenshot(page, "pool-sweep-table");
+    console.log(`sweep of 6 runs (lat_ctx, 2 CPUs × 3 iterations): pool=1 ${one.ms} ms, pool=2 ${two.ms} ms, ratio ${(one.ms / two.ms).toFixed(2)} (warm-up with pool=2: ${warm.ms} ms; navigator.hardwareConcurrency ${await page.evaluate(() => navigator.hardwareConcurrency)})`);
+
+    for (const r of [warm, one, two]) {
+      expect(r.status).toMatch(/^Done: 6 runs in .* · \d+ findings?$/);
+      expect(r.results).toHaveLength(6);
+      for (const x of r.results) expect(x.error).toBeUndefined();
+    }
+    // in run order (CPU-major, then the swept value), whatever order they finished in
+    expect(two.results.map((r) => `${r.cpu.id}:${String(r.params["iterations"])}`)).toEqual(["p4-northwood:400", "p4-northwood:420", "p4-northwood:440", "p6-coppermine:400", "p6-coppermine:420", "p6-coppermine:440"]);
+    expect(JSON.stringify(two.results)).toBe(JSON.stringify(one.results));
+    expect(JSON.stringify(warm.results)).toBe(JSON.stringify(one.results));
+    expect(two.table).toBe(one.table);
+    expect(two.table.split("\n").length).toBeGreaterThan(6);
+    expect(two.csvPath).not.toBe(one.csvPath);
+    expect(two.csv).toBe(one.csv);
+    expect(two.csv).toMatch(/lat_ctx/);
+    // the pool of 2 had a second worker; one at a time used only the first
+    expect(warm.newWorkers).toBeGreaterThanOrEqual(1);
+    expect(one.newWorkers).toBe(0);
+    expect(two.newWorkers).toBe(0);
+    await page.evaluate(() => localStorage.removeItem("siglab.sweep-workers"));
+    await page.locator(".run-config label", { hasText: "Sweep one parameter" }).locator("input").uncheck();
+    expect(s.errors).toEqual([]);
+  });
+});
