@@ -1,27 +1,14 @@
 /**
- * Equivalence oracle (issue 12): every example × {baseline, its suggested stack, the built-in
- * plugins' examples with theirs} × two CPUs, run in-process with a timeline; prints one JSON line
- * per run. Diff two outputs to prove a speed change is op-for-op identical:
+ * Equivalence oracle snapshot (issue 12): the oracle's cases (test/oracle-cases.ts) run in-process
+ * with a timeline; prints one JSON line per run. Diff two outputs to prove a speed change is
+ * op-for-op identical:
  *   node --import tsx packages/builtin-plugins/scripts/oracle-snapshot.ts > before.jsonl
+ * `--exact` runs every kernel path op by op (the oracle test's reference mode).
  */
-import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
-import { EXAMPLES, type VariantSpec } from "@siglab/core";
-import { runSource } from "../../core/test/harness.js";
+import { oracleCases, runOracleCase } from "../test/oracle-cases.js";
 
-const CPUS = [["p4-northwood", 2200], ["p6-coppermine", 1000]] as const;
-const small = (id: string): Record<string, number> =>
-  id.startsWith("uml_") ? { syscalls: 40 } : id === "ngpt_yield" ? { yields: 300 } : id.startsWith("aio") ? { rounds: 5 } : { iterations: 300 };
-const cases: { id: string; source: string; file: string; stacks: VariantSpec[][] }[] = [
-  ...EXAMPLES.map((e) => ({ id: e.id, source: e.source, file: e.file, stacks: [[], ...(e.suggestedVariants ? [e.suggestedVariants] : [])] })),
-  ...BUILTIN_PLUGINS.flatMap((p) => (p.examples ?? []).map((e) => ({ id: e.id, source: e.source, file: e.file, stacks: [e.suggestedVariants ?? []] }))),
-];
-for (const c of cases) {
-  for (const [cpu, mhz] of CPUS) {
-    for (const variants of c.stacks) {
-      const declared = /params:\s*\{([^}]*)\}/.exec(c.source)?.[1] ?? "";
-      const params = Object.fromEntries(Object.entries(small(c.id)).filter(([k]) => declared.includes(k)));
-      const r = runSource(c.source, { cpu, mhz, variants, params, plugins: BUILTIN_PLUGINS, timeline: true }, c.file);
-      process.stdout.write(JSON.stringify({ id: c.id, cpu, variants, r }) + "\n");
-    }
-  }
+const exactPaths = process.argv.includes("--exact");
+for (const c of oracleCases()) {
+  const r = runOracleCase(c, { exactPaths });
+  process.stdout.write(JSON.stringify({ id: c.id, cpu: c.cpu, smp: c.smp ?? 1, variants: c.variants, r }) + "\n");
 }

@@ -40,6 +40,8 @@ export interface RunOpts {
   /** CPUs of the machine (SMP) */
   smp?: number;
   timelineLimit?: number;
+  /** the equivalence oracle's reference mode: every kernel path op by op (RunEnvironment.exactPaths) */
+  exactPaths?: boolean;
 }
 
 export function runSource(source: string, o: RunOpts = {}, file = "test.ts"): RunResult {
@@ -53,7 +55,7 @@ export function runSource(source: string, o: RunOpts = {}, file = "test.ts"): Ru
     ...(o.timelineLimit !== undefined ? { timelineLimit: o.timelineLimit } : {}),
     budget: { maxSteps: o.maxSteps ?? 50_000_000, maxCycles: o.maxCycles ?? 1e12 },
   };
-  return runWorkload(spec, env(o.plugins ?? []));
+  return runWorkload(spec, { ...env(o.plugins ?? []), ...(o.exactPaths ? { exactPaths: true } : {}) });
 }
 
 export function runExample(id: string, o: RunOpts = {}): RunResult {

@@ -17,6 +17,8 @@ export class CompiledPath {
   cycles = 0;
   readonly cost: number;
   readonly lineCost: Float64Array;
+  /** prefix[i] = the cost of ops 0..i-1 summed in order (prefix[n] === cost, bit for bit) */
+  readonly prefix: Float64Array;
   readonly lineIf: Int8Array;
   readonly lineCpl: Int8Array;
   /** IF / CPL after the whole path (-1 = unchanged) */
@@ -28,6 +30,7 @@ export class CompiledPath {
     this.lineCost = hot(new Float64Array(n));
     this.lineIf = hot(new Int8Array(n).fill(-1));
     this.lineCpl = hot(new Int8Array(n).fill(-1));
+    this.prefix = hot(new Float64Array(n + 1));
     let cost = 0, ifEnd = -1, cplEnd = -1;
     def.ops.forEach((l, i) => {
       const unit = profile.costs[l.op];
@@ -35,6 +38,7 @@ export class CompiledPath {
       const c = unit * (l.n ?? 1);
       this.lineCost[i] = c;
       cost += c;
+      this.prefix[i + 1] = cost;
       const e = ifEffect(l.op, l.fn);
       if (e !== undefined) { this.lineIf[i] = e; ifEnd = e; }
       const p = cplEffect(l.op);
@@ -86,6 +90,12 @@ export class Executor {
    * polls stop here so the run loop can let that CPU catch up (smp.ts); Infinity on one CPU.
    */
   syncAt = Infinity;
+  /**
+   * The equivalence oracle's reference mode (RunEnvironment.exactPaths): every path steps op by op
+   * with an interrupt check at every op boundary, as if an event were always due. Results must be
+   * identical to the folded fast path's (packages/builtin-plugins/test/oracle.test.ts).
+   */
+  exact = false;
   private inIrq = false;
 
   /** `cpu` is this CPU's register state (the kernel points it at another CPU on SMP) */
@@ -106,7 +116,7 @@ export class Executor {
     p.cycles += p.cost;
     this.phaseCycles[p.phaseIdx] += p.cost;
     const start = this.cycles;
-    if (start + p.cost < this.nextEvent || this.inIrq) {
+    if (!this.exact && (start + p.cost < this.nextEvent || this.inIrq)) {
       this.cycles = start + p.cost;
       if (p.ifEnd >= 0) this.cpu.IF = p.ifEnd;
       if (p.cplEnd >= 0) this.cpu.cpl = p.cplEnd;
@@ -124,10 +134,11 @@ export class Executor {
     p.cycles += c;
     this.phaseCycles[p.phaseIdx] += c;
     const start = this.cycles;
-    if (start + c < this.nextEvent || this.inIrq) {
+    if (!this.exact && (start + c < this.nextEvent || this.inIrq)) {
       this.cycles = start + c;
     } else {
-      for (let i = 0; i < n; i++) this.runSlowLines(p);
+      let rep = 0;
+      for (let i = 0; i < n; i++) rep = this.runSlowLines(p, rep < 0 ? -1 : i, start);
     }
     if (this.timeline) this.record(p.def.name, p.phaseIdx, start);
   }
@@ -143,19 +154,30 @@ export class Executor {
   }
 
   private runSlow(p: CompiledPath): void {
-    this.runSlowLines(p);
+    this.runSlowLines(p, 0, this.cycles);
   }
 
-  private runSlowLines(p: CompiledPath): void {
+  /**
+   * Step repetition `rep` of a path that started at `start`, op by op. Until an interrupt is taken
+   * each op boundary is `start` plus the cost so far, summed as the fast path sums it, so a path
+   * that no interrupt enters ends on the very cycle (to the last bit of a fractional cost) the
+   * fast path gives; after one, ops add on from where the interrupt left the clock. `rep` -1: an
+   * earlier repetition took an interrupt. Returns `rep`, or -1 once an interrupt was taken.
+   */
+  private runSlowLines(p: CompiledPath, rep: number, start: number): number {
     const n = p.lineCost.length;
     for (let i = 0; i < n; i++) {
+      const before = this.cycles;
       this.maybeInterrupt();
-      this.cycles += p.lineCost[i]!;
+      if (this.cycles !== before) rep = -1;
+      if (rep < 0) this.cycles += p.lineCost[i]!;
+      else this.cycles = i + 1 === n ? start + p.cost * (rep + 1) : start + (p.cost * rep + p.prefix[i + 1]!);
       const e = p.lineIf[i]!;
       if (e >= 0) this.cpu.IF = e;
       const c = p.lineCpl[i]!;
       if (c >= 0) this.cpu.cpl = c;
     }
+    return rep;
   }
 
   /** Take a due interrupt at this op boundary if the CPU is in kernel mode with IF=1. */

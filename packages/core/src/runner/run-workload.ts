@@ -46,6 +46,11 @@ export interface RunEnvironment {
   shouldCancel?(): boolean | string;
   /** The host's budget supervisor: foreign module code is evaluated, then the simulation runs. */
   onPhase?(phase: "evaluate" | "simulate"): void;
+  /**
+   * The equivalence oracle's reference mode: no fast paths (every kernel path steps op by op). A
+   * test setting, not part of a RunSpec: a run's results must not depend on it.
+   */
+  exactPaths?: boolean;
 }
 
 export const DEFAULT_BUDGET = { maxCycles: 2e12, maxSteps: 200_000_000 };
@@ -193,6 +198,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     if (ncpus > 1) k.ex.timelineCpus = true;
     if (spec.timelineLimit !== undefined) k.ex.timelineLimit = checkTimelineLimit(spec.timelineLimit);
     k.setCancelCheck(env.shouldCancel);
+    if (env.exactPaths) k.ex.exact = true;
     for (const c of a.checkers.getContributions()) c.attach(k);
     for (const s of a.setups.getContributions()) s.setup(k);
     const kernel = k;
