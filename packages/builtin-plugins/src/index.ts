@@ -14,8 +14,9 @@ import lazyFpuFrame from "@siglab/plugin-lazy-fpu-frame";
 import noCliExit from "@siglab/plugin-no-cli-exit";
 import sysenter from "@siglab/plugin-sysenter";
 import linux6 from "@siglab/plugin-linux6";
+import ioUring from "@siglab/plugin-io-uring";
 
-const MODULES = { "sa-nofp": saNofp, ngpt, "libc-r": libcR, "user-sigmask": userSigmask, aio, "lazy-fpu-frame": lazyFpuFrame, "no-cli-exit": noCliExit, sysenter, linux6 };
+const MODULES = { "sa-nofp": saNofp, ngpt, "libc-r": libcR, "user-sigmask": userSigmask, aio, "lazy-fpu-frame": lazyFpuFrame, "no-cli-exit": noCliExit, sysenter, linux6, "io-uring": ioUring };
 
 export const BUILTIN_PLUGINS: LoadedPlugin[] = Object.entries(MODULES).map(([folder, mod]) => fromPluginModule(mod, { origin: `packages/plugins/${folder}`, builtin: true }));
 
