@@ -190,4 +190,73 @@ describe("issue 13: SMP runs, trace export and the LMbench summary in the app", 
     await page.click('[data-view="workload"]');
     expect(s.errors).toEqual([]);
   });
+
+  it("issue 16: a probe stands beside linux-6 on its matching profile; \"without page-table isolation\" adds a cheaper row; a what-if the stack refuses says why", async () => {
+    await page.click('[data-view="summary"]');
+    await page.locator("#summary-quick").check();
+    // a Skylake desktop (CPUID family 6 model 0x5E) whose kernel runs PTI
+    const probe = { host: { cpuModel: "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz", vendor: "GenuineIntel", cpuid: { family: 6, model: 94, stepping: 3 }, kernel: "Linux 6.8.0",
+      mitigations: { meltdown: "Mitigation: PTI", mds: "Mitigation: Clear CPU buffers; SMT vulnerable", srbds: "Not affected" } },
+    figures: [
+      { id: "lat_syscall_null", name: "Simple syscall", unit: "us", min: 0.25, median: 0.27, max: 0.3 },
+      { id: "lat_sig_catch", name: "Signal handler overhead", unit: "us", min: 1.1, median: 1.2, max: 1.3 },
+      { id: "lat_sig_prot", name: "Protection fault", unit: "us", min: 0.5, median: 0.6, max: 0.7 },
+      { id: "lat_ctx_2p_0k", name: "Context switch 2p/0K", unit: "us", min: 1.5, median: 1.6, max: 1.7 },
+      { id: "lat_pipe", name: "Pipe latency", unit: "us", min: 4, median: 4.5, max: 5 },
+    ] };
+    const before = await page.evaluate(() => Number(document.body.dataset.machineRuns ?? 0));
+    const t0 = Date.now();
+    expect(await page.evaluate((t) => (window as unknown as { __siglabTest: Hooks }).__siglabTest.summary.loadProbe(t), JSON.stringify(probe))).toBeNull();
+    const panel = page.locator("#machine-panel");
+    expect(await panel.isVisible()).toBe(true);
+    expect(await page.textContent("#machine-how")).toMatch(/Intel Skylake.* @ 3600 MHz; matched to the probe's CPU: CPUID family 6 model 94/);
+    // the baseline runs by itself on loading (the five examples under linux-6 on skylake)
+    await page.waitForFunction((n) => Number(document.body.dataset.machineRuns ?? 0) > n, before, { timeout: 60_000 });
+    const table = page.locator("#machine-table");
+    const cell = (row: string, bench: string, kind: string) => table.locator(`tr[data-row="${row}"] td[data-bench="${bench}"][data-kind="${kind}"]`);
+    expect(await table.locator('tr[data-row="baseline"]').getAttribute("data-state")).toBe("done");
+    expect(await cell("measured", "lat_syscall", "measured").textContent()).toBe("0.270");
+    const base: Record<string, number> = {};
+    for (const b of ["lat_syscall", "lat_sig_catch", "lat_sig_prot", "lat_ctx", "lat_pipe"]) {
+      base[b] = Number(await cell("baseline", b, "simulated").getAttribute("data-us"));
+      expect(base[b], b).toBeGreaterThan(0.01);
+      const measured = Number(await cell("measured", b, "measured").getAttribute("data-us"));
+      expect(Number(await cell("baseline", b, "error").getAttribute("data-error"))).toBeCloseTo(((base[b]! - measured) / measured) * 100, 6);
+    }
+    // the kernel's own mitigation lines are shown, the unaffected ones left out
+    expect(await panel.textContent()).toMatch(/meltdown: Mitigation: PTI/);
+    expect(await panel.textContent()).not.toMatch(/srbds/);
+
+    // "without page-table isolation": one click, a row with the same five figures, cheaper where the kernel is entered
+    const pti = page.locator('button[data-whatif="pti"]');
+    expect(await pti.isEnabled()).toBe(true);
+    expect(await pti.textContent()).toBe("without page-table isolation");
+    await pti.click();
+    await page.waitForFunction((n) => Number(document.body.dataset.machineRuns ?? 0) > n + 1, before, { timeout: 60_000 });
+    const row = table.locator('tr[data-row="whatif:pti"]');
+    expect(await row.getAttribute("data-state")).toBe("done");
+    expect(await row.locator("th").textContent()).toBe("… without page-table isolation");
+    for (const b of ["lat_syscall", "lat_sig_catch", "lat_sig_prot", "lat_ctx", "lat_pipe"]) {
+      const us = Number(await cell("whatif:pti", b, "simulated").getAttribute("data-us"));
+      const delta = Number(await cell("whatif:pti", b, "delta").getAttribute("data-delta"));
+      expect(delta, b).toBeCloseTo(((us - base[b]!) / base[b]!) * 100, 6);
+      expect(us, b).toBeLessThanOrEqual(base[b]!);
+    }
+    // two CR3 writes fewer per system call: the syscall and the signal round trip are clearly cheaper
+    expect(Number(await cell("whatif:pti", "lat_syscall", "delta").getAttribute("data-delta"))).toBeLessThan(-10);
+    expect(Number(await cell("whatif:pti", "lat_sig_catch", "delta").getAttribute("data-delta"))).toBeLessThan(-5);
+    expect(await cell("whatif:pti", "lat_syscall", "delta").textContent()).toMatch(/^−\d+\.\d %$/);
+
+    // what-ifs that cannot run on this stack are disabled, with the reason as the tooltip
+    for (const [id, why] of [["sa-nofp", /no SA_NOFP.*plugins 'linux6' and 'sa-nofp' conflict: both replace the SignalFpuPolicy/], ["lazy-fpu", /no lazy switching code anymore.*'lazy-fpu-frame' conflict/], ["retbleedUntrain", /already off in the baseline/]] as const) {
+      const btn = page.locator(`button[data-whatif="${id}"]`);
+      expect(await btn.isDisabled(), id).toBe(true);
+      expect(await btn.getAttribute("title"), id).toMatch(why);
+    }
+    expect(await page.locator('button[data-whatif="verw"]').isEnabled()).toBe(true);
+    await screenshot(page, "16-01-your-machine-whatif");
+    console.log(`your machine + one what-if: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    await page.click('[data-view="workload"]');
+    expect(s.errors).toEqual([]);
+  });
 });

@@ -27,6 +27,7 @@ import { repeatCount } from "./results/repeat.js";
 import { makeSplitter } from "./ui/splitter.js";
 import { SummaryView, type SummaryState } from "./ui/summary-view.js";
 import { LMBENCH_BENCHMARKS, summaryRows } from "./summary/lmbench.js";
+import type { MachineRun } from "./summary/whatif.js";
 import { checkSourceUrlTemplate, DEFAULT_SOURCE_URL_TEMPLATE, sourceUrl } from "../common/url-policy.js";
 import type { CpuRef, ParamValue, VariantSpec } from "../common/contracts.js";
 import type { PluginSource } from "@siglab/core/host/protocol.js";
@@ -160,7 +161,13 @@ export class App {
       },
       install: () => this.installPlugin(),
     });
-    this.summaryView = new SummaryView({ run: (opts) => void this.runSummary(opts) });
+    this.summaryView = new SummaryView({
+      run: (opts) => void this.runSummary(opts),
+      machine: {
+        catalog: () => ({ profiles: this.profiles.map((p) => p.profile), plugins: this.plugins, presets: this.presets }),
+        simulate: (runs, opts, onResult) => this.simulateMachine(runs, opts, onResult),
+      },
+    });
     const tab = (v: View, label: string, title?: string): HTMLButtonElement => h("button.view-tab", { "data-view": v, onclick: () => this.showView(v), ...(title ? { title } : {}) }, label);
     this.viewTabs = { workload: tab("workload", "Workload"), profiles: tab("profiles", "CPU profiles"), plugins: tab("plugins", "Plugins"), summary: tab("summary", "LMbench", "LMbench summary: CPUs × variant stacks against lmbench's latency benchmarks, in µs, measured beside simulated (Ctrl/Cmd+4)") };
   }
@@ -646,6 +653,57 @@ export class App {
       this.summaryView.setRunning(false);
       document.body.dataset.summaryRuns = String(Number(document.body.dataset.summaryRuns ?? 0) + 1);
     }
+  }
+
+  /**
+   * "Your machine" and its what-ifs (summary/machine-panel.ts): runs `runs` in order through the
+   * same execution host as Run, one experiment each, with the given seed (a what-if reuses its
+   * baseline's) or the run configuration's, and its budget. Cancel stops it like any run.
+   */
+  private async simulateMachine(runs: MachineRun[], opts: { quick: boolean; seed?: number; label: string }, onResult: (index: number, result: RunResult) => void): Promise<{ seed: number }> {
+    if (this.starting || this.sim.busy) throw new Error("a run is in progress: wait for it to end, or cancel it");
+    const seed = opts.seed ?? this.runConfig.state.seed;
+    const maxSeconds = this.runConfig.state.maxSeconds;
+    const budget = maxSeconds !== undefined && Number.isFinite(maxSeconds) && maxSeconds > 0 ? { maxHostMs: Math.round(maxSeconds * 1000) } : undefined;
+    this.starting = true;
+    this.setRunning(true);
+    this.summaryView.setRunning(true, `${opts.label}…`);
+    try {
+      for (const [i, run] of runs.entries()) {
+        const ex = this.examples.find((e) => e.id === run.example);
+        const profile = this.profiles.find((p) => p.profile.id === run.cpu.id)?.profile;
+        if (!ex) throw new Error(`the example ${run.example} is not shipped with this build`);
+        if (!profile) throw new Error(`no CPU profile ${run.cpu.id}`);
+        const params: ExperimentConfig["params"] = { ...run.params };
+        if (opts.quick) {
+          const it = (await this.sim.inspect(ex.file, ex.source)).params["iterations"];
+          if (typeof it === "number") params["iterations"] = Math.max(100, Math.round(it / 10));
+        }
+        const thirdParty = run.stack.map((v) => this.plugins.find((p) => p.id === v.id)).filter((p) => p?.origin === "third-party");
+        const plugins = await Promise.all(thirdParty.map(async (p) => toPluginSource(await this.host.readPluginCode(p!.id), p!.folder)));
+        const config: ExperimentConfig = { workload: { id: ex.id, file: ex.file, source: ex.source }, cpus: [run.cpu], stacks: [run.stack], params, seed, ...(budget ? { budget } : {}) };
+        const text = `${opts.label}: ${run.example} (${i + 1}/${runs.length})`;
+        this.status.textContent = text;
+        this.summaryView.setStatus(text);
+        await this.sim.run(config, [profile], plugins, {
+          onProgress: ({ progress }) => (this.progress.value = (i + (progress.fraction ?? 0)) / runs.length),
+          onResult: ({ result }) => onResult(i, result),
+        });
+      }
+      this.status.textContent = `${opts.label}: done`;
+      this.summaryView.setStatus(`${opts.label}: done`);
+    } catch (err) {
+      const text = err instanceof RunCancelled ? `${opts.label}: cancelled` : `${opts.label}: ${appWording((err as Error).message)}`;
+      this.status.textContent = text;
+      this.summaryView.setStatus(text);
+      throw err;
+    } finally {
+      this.starting = false;
+      this.setRunning(false);
+      this.summaryView.setRunning(false);
+      document.body.dataset.machineRuns = String(Number(document.body.dataset.machineRuns ?? 0) + 1);
+    }
+    return { seed };
   }
 
   // ---- CPU features ------------------------------------------------------------------------------------

@@ -136,10 +136,14 @@ export function formatUs(us: number): string {
 
 export class ProbeError extends Error {}
 
-/** What the summary keeps of a probe: the host's name and the five benchmarks' figures. */
+/** What the summary keeps of a probe: the host's name, its CPU, its kernel's mitigations and the five benchmarks' figures. */
 export interface ProbeSummary {
   host: string;
   figures: Record<string, MeasuredFigure>;
+  /** the CPU as the probe read it (vendor and CPUID family/model): which profile matches it */
+  cpu: { vendor?: string; cpuid?: { family: number; model: number }; cpuModel?: string };
+  /** the kernel's lines of /sys/devices/system/cpu/vulnerabilities/ that are not "Not affected" */
+  mitigations: [string, string][];
 }
 
 /** Largest probe file read (a probe's JSON is a few KB). */
@@ -173,5 +177,13 @@ export function parseProbe(text: string): ProbeSummary {
     figures[b.example] = { kind: "probe", id: b.probeId, us: median as number, min: min as number, max: max as number, source: `siglab probe (${String(f["name"] ?? b.name).slice(0, 80)}, median)` };
   }
   if (Object.keys(figures).length === 0) throw new ProbeError(`it has none of the figures ${LMBENCH_BENCHMARKS.map((b) => b.probeId).join(", ")}`);
-  return { host: name || "this machine", figures };
+  const cpu: ProbeSummary["cpu"] = {};
+  if (typeof host["vendor"] === "string" && host["vendor"].length <= 40) cpu.vendor = host["vendor"];
+  if (typeof host["cpuModel"] === "string") cpu.cpuModel = host["cpuModel"].slice(0, 120);
+  const id = host["cpuid"];
+  if (isRecord(id) && Number.isInteger(id["family"]) && Number.isInteger(id["model"])) cpu.cpuid = { family: id["family"] as number, model: id["model"] as number };
+  const mitigations: [string, string][] = isRecord(host["mitigations"])
+    ? Object.entries(host["mitigations"]).filter((e): e is [string, string] => typeof e[1] === "string" && !/^not affected$/i.test(e[1].trim())).slice(0, 40).map(([k, v]) => [k.slice(0, 60), v.slice(0, 200)])
+    : [];
+  return { host: name || "this machine", figures, cpu, mitigations };
 }

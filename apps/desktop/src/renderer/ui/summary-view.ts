@@ -11,12 +11,15 @@ import { cpuLabel, shortCpuLabel, shortStackLabel, stackLabel } from "../results
 import { toTsv } from "../results/results-view.js";
 import { appWording } from "../sim-client.js";
 import { calibrationFigures, errorPercent, formatError, formatUs, LMBENCH_BENCHMARKS, measuredFor, parseProbe, ProbeError, simulatedUs, type MeasuredFigure, type ProbeSummary, type SummaryRow } from "../summary/lmbench.js";
+import { MachinePanel, type MachineHooks } from "../summary/machine-panel.js";
 import { clear, h, toast } from "./dom.js";
 import { showMessage } from "./modal.js";
 
 export interface SummaryHooks {
   /** Runs the five examples on the run configuration's CPUs and stacks (quick: a tenth of the iterations). */
   run(opts: { quick: boolean }): void;
+  /** "Your machine" and its what-ifs (summary/machine-panel.ts): runs through the app's execution host */
+  machine?: Omit<MachineHooks, "quick">;
 }
 
 export interface SummaryState {
@@ -43,6 +46,8 @@ export class SummaryView {
   private readonly status = h("span.summary-status#summary-status", { role: "status", "aria-live": "polite" });
   private readonly body = h("div.summary-body");
   private readonly runButton: HTMLButtonElement;
+  /** a loaded probe beside the linux-6 simulation of its CPU, and the what-ifs */
+  readonly machine: MachinePanel | null;
 
   constructor(private readonly hooks: SummaryHooks) {
     this.runButton = h("button.primary#summary-run", { onclick: () => this.hooks.run({ quick: this.quick }), title: "Run lat_syscall, lat_sig_catch, lat_sig_prot, lat_ctx and lat_pipe on every CPU and variant stack of the run configuration" }, "▶ Run the summary");
@@ -58,6 +63,8 @@ export class SummaryView {
         LMBENCH_BENCHMARKS.flatMap((b, i) => [i ? ", " : "", h("code", null, b.example)]), " with their default parameters and the run configuration's seed. ",
         "Where a measured figure is known it stands beside the simulated one, with the error (simulated − measured) / measured."),
       this.body);
+    this.machine = hooks.machine ? new MachinePanel({ ...hooks.machine, quick: () => this.quick }) : null;
+    if (this.machine) this.body.before(this.machine.el);
     this.render();
   }
 
@@ -99,6 +106,7 @@ export class SummaryView {
     }
     toast(`Loaded ${name}: ${Object.keys(this.probe.figures).length} of the ${LMBENCH_BENCHMARKS.length} benchmarks measured on ${this.probe.host}`);
     this.render();
+    this.machine?.setProbe(this.probe);
     return null;
   }
 
