@@ -4,7 +4,7 @@
 // busy loop (no GETEVENTS, no sleep). Each completion interrupt queues task_work (TIF_NOTIFY_SIGNAL)
 // that posts the CQE on the interrupt's return to user mode, so the program sees it there. One
 // system call per batch.
-// Needs the linux6 and io-uring plugins: siglab run io_uring_poll --cpu zen4 --preset linux-6 --variant io-uring
+// Needs the linux6 and io-uring plugins: siglab run io_uring_poll --cpu zen4 --preset linux-6+io-uring
 import { workload } from "siglab";
 
 const __NR_io_uring_setup = 425, __NR_io_uring_enter = 426;
@@ -18,7 +18,7 @@ export default workload({
   params: { batch: 8, rounds: 40, workUs: 200, workPerEventUs: 4, bytes: 4096, spinCycles: 100 },
   *main(t, { batch, rounds, workUs, workPerEventUs, bytes, spinCycles }) {
     const ring = (yield* t.syscall(__NR_io_uring_setup, batch)) as number;
-    if (ring < 0) throw new Error(`io_uring_setup returned ${ring}: io_uring_poll needs the io-uring plugin (--preset linux-6 --variant io-uring)`);
+    if (ring < 0) throw new Error(`io_uring_setup returned ${ring}: io_uring_poll needs the io-uring plugin (--preset linux-6+io-uring)`);
     const fd = yield* t.open("/dev/siglab-disk");
     const sqes = yield* t.load(ring + SQES), sqMask = yield* t.load(ring + SQ_MASK), cqMask = yield* t.load(ring + CQ_MASK);
     // liburing's io_uring_queue_init: sq_array[i] = i once (the SQE index of each ring slot)

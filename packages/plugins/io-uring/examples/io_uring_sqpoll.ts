@@ -5,8 +5,9 @@
 // io_uring_enter(IORING_ENTER_SQ_WAKEUP) wakes it. Completions are reaped from the CQ ring in a busy
 // loop, as in io_uring_poll; the SQ thread runs their task_work and posts the CQEs. What the
 // program's CPU no longer pays, the SQ thread's CPU does: see the counters io_uring.sqpoll.*.
-// With sq_thread_idle shorter than a round the thread sleeps in every round:
-//   siglab run io_uring_sqpoll --cpu zen4 --preset linux-6 --variant io-uring --param sqThreadIdleMs=1 --param workUs=20000
+// With sq_thread_idle shorter than a round the thread sleeps in every round (HZ 100 here, as in the
+// aio_* examples: 1 ms is one 10 ms jiffy, and the thread notices on the tick after it):
+//   siglab run io_uring_sqpoll --cpu zen4 --preset linux-6+io-uring --param sqThreadIdleMs=1 --param workUs=50000
 import { workload } from "siglab";
 
 const __NR_io_uring_setup = 425, __NR_io_uring_enter = 426;
@@ -21,7 +22,7 @@ export default workload({
   params: { batch: 8, rounds: 40, workUs: 200, workPerEventUs: 4, bytes: 4096, spinCycles: 100, sqThreadIdleMs: 0 },
   *main(t, { batch, rounds, workUs, workPerEventUs, bytes, spinCycles, sqThreadIdleMs }) {
     const ring = (yield* t.syscall(__NR_io_uring_setup, batch, IORING_SETUP_SQPOLL | IORING_SETUP_SQ_AFF, sqThreadIdleMs)) as number;
-    if (ring < 0) throw new Error(`io_uring_setup returned ${ring}: io_uring_sqpoll needs the io-uring plugin (--preset linux-6 --variant io-uring)`);
+    if (ring < 0) throw new Error(`io_uring_setup returned ${ring}: io_uring_sqpoll needs the io-uring plugin (--preset linux-6+io-uring)`);
     const fd = yield* t.open("/dev/siglab-disk");
     const sqes = yield* t.load(ring + SQES), sqMask = yield* t.load(ring + SQ_MASK), cqMask = yield* t.load(ring + CQ_MASK);
     // liburing's io_uring_queue_init: sq_array[i] = i once (the SQE index of each ring slot)

@@ -24,7 +24,7 @@ function setup(options: PluginOptions): KernelSetupContribution {
   return {
     setup(k) {
       if (!k.variantIds.includes("linux6")) {
-        throw new Error(`plugin 'io-uring' needs the linux6 plugin in the variant stack (io_uring is Linux 5.1+; its paths here are 6.x x86-64 ones): use --preset linux-6 --variant io-uring on an x86-64 CPU (skylake, skylake-x, zen4, zen5); the stack was [${k.variantIds.join(", ")}]`);
+        throw new Error(`plugin 'io-uring' needs the linux6 plugin in the variant stack (io_uring is Linux 5.1+; its paths here are 6.x x86-64 ones): use --preset linux-6+io-uring (or --variant linux6 --variant io-uring) on an x86-64 CPU (skylake, skylake-x, zen4, zen5); the stack was [${k.variantIds.join(", ")}]`);
       }
       const s = new UringState();
       k.setSlot(URING_STATE, s);

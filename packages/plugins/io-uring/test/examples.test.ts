@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_PLUGINS } from "../../../builtin-plugins/src/index.js";
+import { BUILTIN_PLUGINS, PRESETS } from "../../../builtin-plugins/src/index.js";
 import { URING_EXAMPLES } from "../src/index.js";
 import { metric, runUringExample } from "./util.js";
 
@@ -27,6 +27,8 @@ describe("the io_uring_* examples", () => {
     const p = BUILTIN_PLUGINS.find((x) => x.manifest.id === "io-uring");
     expect(p).toBeDefined();
     expect(p!.examples?.map((e) => e.id).sort()).toEqual(["io_uring_poll", "io_uring_sqpoll", "io_uring_wait"]);
+    // the preset that runs them: linux6's kernel with io_uring on top
+    expect(PRESETS.find((x) => x.id === "linux-6+io-uring")?.stack).toEqual([{ id: "linux6" }, { id: "io-uring" }]);
   });
 
   it.each(URING_EXAMPLES.map((e) => e.id))("%s reports the aio_* family's figures, with one completion per request", (id) => {
@@ -42,7 +44,7 @@ describe("the io_uring_* examples", () => {
 
   it("without the plugin in the stack an example stops with a message that names it", () => {
     const r = runUringExample("io_uring_wait", { params: { batch: 2, rounds: 1 }, variants: [{ id: "linux6" }] });
-    expect(r.error?.message).toMatch(/needs the io-uring plugin \(--preset linux-6 --variant io-uring\)/);
+    expect(r.error?.message).toMatch(/needs the io-uring plugin \(--preset linux-6\+io-uring\)/);
   });
 });
 
