@@ -193,6 +193,8 @@ export class MachinePanel {
       }));
     }
     el.append(h("table.results-table.summary-table#machine-table", null, h("thead", null, head1, head2), h("tbody", null, bodyRows)));
+    const stopped = [base, ...this.rows].filter((r): r is SimRow => r !== null && r.state !== "done" && r.state !== "running" && Boolean(r.message));
+    if (stopped.length) el.append(h("p.muted#machine-problem", { role: "status" }, stopped.map((r) => `${r.whatIf ? r.whatIf.label : "The baseline"}: ${r.message}.`).join(" ")));
 
     // the what-if buttons
     const list = whatIfs(t.stack, this.ran && base?.state === "done" ? baselineCounters(base.results) : null, plugins, t.profile?.name ?? "this profile");
