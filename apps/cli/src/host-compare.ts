@@ -27,12 +27,13 @@ export const HOST_FIGURES: readonly SimulatedFigure[] = [
   { id: "lat_ctx_2p_0k", example: "lat_ctx", metric: "2p/0K ctxsw", smp: 2, params: { sched: "SINGLE" } },
   { id: "lat_ctx_2p_0k_across", example: "lat_ctx", metric: "2p/0K ctxsw", smp: 2, params: { sched: "UNIQUE" } },
   { id: "gc_barrier", example: "gc_barrier", metric: "barrier trap" },
+  // the probe's wake loops pin both processes to one CPU too
+  { id: "sigwaitinfo_wake", example: "sig_wake", metric: "Signal wake-up, sigwaitinfo", smp: 2, params: { wait: "sigwaitinfo", sched: "SINGLE" } },
+  { id: "sigsuspend_wake", example: "sig_wake", metric: "Signal wake-up, sigsuspend", smp: 2, params: { wait: "sigsuspend", sched: "SINGLE" } },
 ];
 
 /** Probe figures no shipped workload simulates yet, and why. */
 export const NOT_SIMULATED: Readonly<Record<string, string>> = {
-  sigwaitinfo_wake: "no shipped workload ports this loop yet",
-  sigsuspend_wake: "no shipped workload ports this loop yet",
   lat_proc_fork: "fork's copy-on-write faults and the exit's page-table teardown are not modelled",
 };
 

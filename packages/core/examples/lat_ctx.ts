@@ -24,15 +24,21 @@ import { workload } from "siglab";
 // lmbench3's handle_scheduler (src/lib_sched.c) with LMBENCH_SCHED = `sched`: DEFAULT leaves placement
 // to the scheduler; SINGLE pins every process to CPU 0; UNIQUE gives benchmark process `childno`'s
 // process `benchproc` CPU childno * (nbenchprocs + 1) + benchproc (mod the CPUs), through
-// sched_setaffinity (run with --smp to have CPUs to place them on).
-function* handle_scheduler(t: { sched_getaffinity(pid?: number): Generator<unknown, number, unknown>; sched_setaffinity(pid: number, mask: number): Generator<unknown, number, unknown> }, sched: string, childno: number, benchproc: number, nbenchprocs: number) {
+// sched_setaffinity (run with --smp to have CPUs to place them on). sched_pin reads the affinity
+// mask once into static variables: a forked child keeps the parent's copy (the mask from before
+// the parent pinned itself), so it picks its CPU among all of them, not the parent's one CPU.
+interface SchedStatics { cpumask: number }
+function* handle_scheduler(t: { sched_getaffinity(pid?: number): Generator<unknown, number, unknown>; sched_setaffinity(pid: number, mask: number): Generator<unknown, number, unknown> }, statics: SchedStatics, sched: string, childno: number, benchproc: number, nbenchprocs: number) {
   if (sched === "DEFAULT") return;
   if (sched !== "SINGLE" && sched !== "UNIQUE") throw new Error(`sched must be DEFAULT, SINGLE or UNIQUE (LMBENCH_SCHED), not ${sched}`);
-  const online = yield* t.sched_getaffinity(0);
+  if (statics.cpumask === 0) statics.cpumask = yield* t.sched_getaffinity(0);
   let ncpus = 0;
-  for (let m = online; m > 0; m >>= 1) ncpus += m & 1;
+  for (let m = statics.cpumask; m > 0; m >>= 1) ncpus += m & 1;
   const cpu = sched === "SINGLE" ? 0 : (childno * (nbenchprocs + 1) + benchproc) % ncpus;
-  yield* t.sched_setaffinity(0, 1 << cpu);
+  // the cpu-th CPU of the mask
+  let bit = 0;
+  for (let j = 0; bit < 32; bit++) if (statics.cpumask & (1 << bit) && j++ >= cpu) break;
+  yield* t.sched_setaffinity(0, 1 << bit);
 }
 
 export default workload({
@@ -40,6 +46,7 @@ export default workload({
   description: "lmbench lat_ctx -s 0 2: a token ring of `procs` processes over pipes, per switch, minus the single-process pipe overhead",
   params: { iterations: 5_000, procs: 2, sched: "DEFAULT" },
   *main(t, { iterations, procs, sched }) {
+    const statics: SchedStatics = { cpumask: 0 }; // lib_sched.c's static cpumask, inherited by fork
     if (!(procs >= 2) || procs !== Math.floor(procs)) throw new Error(`procs must be an integer >= 2, not ${procs}`);
     const warm = 8;
 
@@ -65,14 +72,14 @@ export default workload({
     }
 
     // benchmp(initialize, benchmark): fresh pipes and procs - 1 daemons
-    yield* handle_scheduler(t, sched, 0, 0, procs - 1);
+    yield* handle_scheduler(t, statics, sched, 0, 0, procs - 1);
     const q: [number, number][] = [];
     for (let j = 0; j < procs; j++) q.push(yield* t.pipe());
     const passes = 1 + warm + iterations; // once around, the warm-up interval, the timed interval
     for (let i = 1; i < procs; i++) {
       const rd = q[i - 1]![0], wr = q[i]![1];
       yield* t.fork(function* (c) {
-        yield* handle_scheduler(c, sched, 0, i, procs - 1);
+        yield* handle_scheduler(c, statics, sched, 0, i, procs - 1);
         // doit(p[i-1][0], p[i][1])
         for (let k = 0; k < passes; k++) {
           yield* c.read(rd, 4);

@@ -17,15 +17,21 @@ import { workload } from "siglab";
 // lmbench3's handle_scheduler (src/lib_sched.c) with LMBENCH_SCHED = `sched`: DEFAULT leaves placement
 // to the scheduler; SINGLE pins every process to CPU 0; UNIQUE gives benchmark process `childno`'s
 // process `benchproc` CPU childno * (nbenchprocs + 1) + benchproc (mod the CPUs), through
-// sched_setaffinity (run with --smp to have CPUs to place them on).
-function* handle_scheduler(t: { sched_getaffinity(pid?: number): Generator<unknown, number, unknown>; sched_setaffinity(pid: number, mask: number): Generator<unknown, number, unknown> }, sched: string, childno: number, benchproc: number, nbenchprocs: number) {
+// sched_setaffinity (run with --smp to have CPUs to place them on). sched_pin reads the affinity
+// mask once into static variables: a forked child keeps the parent's copy (the mask from before
+// the parent pinned itself), so it picks its CPU among all of them, not the parent's one CPU.
+interface SchedStatics { cpumask: number }
+function* handle_scheduler(t: { sched_getaffinity(pid?: number): Generator<unknown, number, unknown>; sched_setaffinity(pid: number, mask: number): Generator<unknown, number, unknown> }, statics: SchedStatics, sched: string, childno: number, benchproc: number, nbenchprocs: number) {
   if (sched === "DEFAULT") return;
   if (sched !== "SINGLE" && sched !== "UNIQUE") throw new Error(`sched must be DEFAULT, SINGLE or UNIQUE (LMBENCH_SCHED), not ${sched}`);
-  const online = yield* t.sched_getaffinity(0);
+  if (statics.cpumask === 0) statics.cpumask = yield* t.sched_getaffinity(0);
   let ncpus = 0;
-  for (let m = online; m > 0; m >>= 1) ncpus += m & 1;
+  for (let m = statics.cpumask; m > 0; m >>= 1) ncpus += m & 1;
   const cpu = sched === "SINGLE" ? 0 : (childno * (nbenchprocs + 1) + benchproc) % ncpus;
-  yield* t.sched_setaffinity(0, 1 << cpu);
+  // the cpu-th CPU of the mask
+  let bit = 0;
+  for (let j = 0; bit < 32; bit++) if (statics.cpumask & (1 << bit) && j++ >= cpu) break;
+  yield* t.sched_setaffinity(0, 1 << bit);
 }
 
 export default workload({
@@ -33,13 +39,14 @@ export default workload({
   description: "lmbench lat_pipe: round trip of a 1-byte token between two processes over two pipes",
   params: { iterations: 5_000, sched: "DEFAULT" },
   *main(t, { iterations, sched }) {
-    yield* handle_scheduler(t, sched, 0, 0, 1); // initialize(): the parent
+    const statics: SchedStatics = { cpumask: 0 }; // lib_sched.c's static cpumask, inherited by fork
+    yield* handle_scheduler(t, statics, sched, 0, 0, 1); // initialize(): the parent
     const warm = 8;
     const [p1r, p1w] = yield* t.pipe();
     const [p2r, p2w] = yield* t.pipe();
     const trips = 1 + warm + iterations;
     yield* t.fork(function* (c) {
-      yield* handle_scheduler(c, sched, 0, 1, 1); // the writer child
+      yield* handle_scheduler(c, statics, sched, 0, 1, 1); // the writer child
       // writer(p2[1], p1[0])
       yield* c.close(p1w);
       yield* c.close(p2r);

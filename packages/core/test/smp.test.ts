@@ -178,4 +178,20 @@ describe("sched_setaffinity (nr 241, as 2.5.8 added it)", () => {
     expect(metric(r, "ok")).toBe(0);
     expect(metric(r, "mask")).toBe(1);
   });
+
+  it("a forked child inherits the affinity (do_fork's *p = *current); lmbench's UNIQUE still spreads the pair", () => {
+    const r = runSource(W(`
+      yield* t.sched_setaffinity(0, 2);
+      yield* t.fork(function* (c) { t.report("child", yield* c.sched_getaffinity(0), ""); });
+      yield* t.wait();`), { ...PIII, smp: 2 });
+    expect(r.error).toBeUndefined();
+    expect(metric(r, "child")).toBe(2);
+    // lib_sched.c caches the mask it read before the parent pinned itself, so the writer child
+    // picks CPU 1 of both: one process per CPU, every round trip a cross-CPU wake-up (an IPI)
+    const unique = runExample("lat_pipe", { ...PIII, smp: 2, params: { iterations: 100, sched: "UNIQUE" } });
+    const single = runExample("lat_pipe", { ...PIII, smp: 2, params: { iterations: 100, sched: "SINGLE" } });
+    expect(unique.counters["irq.ipi"]).toBeGreaterThan(100);
+    expect(single.counters["irq.ipi"] ?? 0).toBe(0);
+    expect(metric(unique, "Pipe latency")).toBeGreaterThan(metric(single, "Pipe latency") * 1.5);
+  });
 });

@@ -13,7 +13,7 @@ import { AddressSpace, PAGE_SHIFT, STACK_TOP, USER_CODE_BASE } from "../machine/
 import { Tlb } from "../machine/tlb.js";
 import { hot } from "../machine/typed-arrays.js";
 import { StateMap } from "./slots.js";
-import type { FileFunctions, FpuFunctions, KernelPolicies, LatencyDevice, MmFunctions, SchedFunctions, SignalFunctions } from "@siglab/plugin-api";
+import type { FileFunctions, FpuFunctions, KernelPolicies, LatencyDevice, MmFunctions, SchedFunctions, SignalFunctions, Vdso } from "@siglab/plugin-api";
 import type {
   BlockDevice,
   EntryMechanism,
@@ -144,6 +144,8 @@ export class Kernel extends StateMap {
   readonly ncpus: number;
   /** CR3 writes keep the TLB's entries tagged by address space (PCID; a kernel that uses it, k.mm.setPcid) */
   pcid = false;
+  /** the vDSO a plugin mapped (k.mm.map_vdso): libc's gettimeofday calls it instead of the system call */
+  vdso: Vdso | null = null;
   /** /dev/siglab-disk was used (its timing can no longer be configured), and its view for plugins */
   diskInUse = false;
   diskView: LatencyDevice | undefined;
@@ -388,6 +390,7 @@ export class Kernel extends StateMap {
     t.processor = this.cpu.id; // copied from the parent's task_struct
     if (parent) {
       t.blocked.set(parent.blocked);
+      t.cpusAllowed = parent.cpusAllowed; // do_fork's *p = *current: the affinity is inherited
       t.regs.copyFrom(parent.regs);
       t.usedMath = parent.usedMath;
       if (parent.usedMath) {
