@@ -929,6 +929,19 @@ export interface LibcModel {
 		usec: number;
 	}>;
 }
+/**
+ * API 2.2: the functions of a vDSO (see MmFunctions.map_vdso): user-mode code the kernel maps into
+ * every process, which libc calls instead of the system call. Each runs on the calling thread in
+ * user mode and charges its own paths (th.runUser); a timer tick may land between them.
+ */
+export interface Vdso {
+	readonly id: string;
+	/** __vdso_gettimeofday: the time of day from the simulated clock, without entering the kernel */
+	gettimeofday(th: RuntimeThread): Gen<{
+		sec: number;
+		usec: number;
+	}>;
+}
 export type UThreadState = "ready" | "running" | "waiting" | "done";
 /** A user-level thread of an M:N or N:1 library. */
 export interface UThread {
@@ -1079,6 +1092,8 @@ export interface KernelConfig {
 	maxSteps: number;
 	seed: number;
 	timeline: boolean;
+	/** API 2.2: the number of CPUs (absent in older hosts: 1) */
+	cpus?: number;
 }
 /** kernel/signal.c */
 export interface SignalFunctions {
@@ -1140,6 +1155,12 @@ export interface MmFunctions {
 	 * kernel setup; refused on a CPU without PCID.
 	 */
 	setPcid?(on: boolean): void;
+	/**
+	 * API 2.2: map_vdso: the kernel maps a vDSO into every process (arch/x86/entry/vdso/vma.c), so
+	 * libc's gettimeofday calls `vdso.gettimeofday` in user mode instead of making the system call.
+	 * Call it at kernel setup, once per run; without it (Linux 2.4) libc makes the system call.
+	 */
+	map_vdso?(vdso: Vdso): void;
 }
 /** An open file as the file table holds it (a pipe end, or a character device). */
 export interface OpenFile {

@@ -10,7 +10,7 @@ import type { FrameFpState, PendingSignal, SigInfo, SignalFrame } from "./signal
 import type { Sigset } from "./sigset.js";
 import type { StateHolder } from "./state.js";
 import type { Finding } from "./results.js";
-import type { Gen } from "./threads.js";
+import type { Gen, Vdso } from "./threads.js";
 
 export type { CpuProfileFile, ResolvedProfile };
 
@@ -89,6 +89,8 @@ export interface KernelConfig {
   maxSteps: number;
   seed: number;
   timeline: boolean;
+  /** API 2.2: the number of CPUs (absent in older hosts: 1) */
+  cpus?: number;
 }
 
 /** kernel/signal.c */
@@ -151,6 +153,12 @@ export interface MmFunctions {
    * kernel setup; refused on a CPU without PCID.
    */
   setPcid?(on: boolean): void;
+  /**
+   * API 2.2: map_vdso: the kernel maps a vDSO into every process (arch/x86/entry/vdso/vma.c), so
+   * libc's gettimeofday calls `vdso.gettimeofday` in user mode instead of making the system call.
+   * Call it at kernel setup, once per run; without it (Linux 2.4) libc makes the system call.
+   */
+  map_vdso?(vdso: Vdso): void;
 }
 
 /** An open file as the file table holds it (a pipe end, or a character device). */

@@ -91,6 +91,17 @@ export interface LibcModel {
   gettimeofday(t: RuntimeThread): Gen<{ sec: number; usec: number }>;
 }
 
+/**
+ * API 2.2: the functions of a vDSO (see MmFunctions.map_vdso): user-mode code the kernel maps into
+ * every process, which libc calls instead of the system call. Each runs on the calling thread in
+ * user mode and charges its own paths (th.runUser); a timer tick may land between them.
+ */
+export interface Vdso {
+  readonly id: string;
+  /** __vdso_gettimeofday: the time of day from the simulated clock, without entering the kernel */
+  gettimeofday(th: RuntimeThread): Gen<{ sec: number; usec: number }>;
+}
+
 export type UThreadState = "ready" | "running" | "waiting" | "done";
 
 /** A user-level thread of an M:N or N:1 library. */

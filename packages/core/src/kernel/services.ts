@@ -60,6 +60,11 @@ export function mmFunctions(k: Kernel): MmFunctions {
       if (on && !k.profile.features.pcid) throw new Error(`setPcid: CPU profile '${k.profile.id}' has no PCID`);
       k.pcid = on === true;
     },
+    map_vdso: (vdso) => {
+      if (k.vdso) throw new Error(`map_vdso: a vDSO ('${String(k.vdso.id)}') is already mapped in this run`);
+      if (!vdso || typeof vdso.gettimeofday !== "function") throw new Error("map_vdso: the vDSO must have a gettimeofday(th) function");
+      k.vdso = vdso;
+    },
   };
 }
 

@@ -2,6 +2,8 @@
  * Extension points that live in user space: the thread library and the libc model. They are
  * implemented on top of the Thread API, exactly as a real library sits on top of syscalls.
  */
+import type { Vdso } from "@siglab/plugin-api";
+import { SimError } from "../kernel/kernel.js";
 import type { Gen } from "./gate.js";
 import type { ThreadImpl } from "./thread.js";
 
@@ -68,7 +70,8 @@ export class LinuxThreads implements ThreadLibrary {
 
 /**
  * glibc's memcpy: integer copies (glibc 2.2, 2002) or SSE above a threshold (modern glibc, which
- * clobbers xmm0-xmm3 — the SA_NOFP hazard). gettimeofday is a real syscall on i386 2.4.
+ * clobbers xmm0-xmm3 — the SA_NOFP hazard). gettimeofday is a real syscall on i386 2.4; with a
+ * vDSO mapped (a plugin's k.mm.map_vdso, linux-6) glibc calls __vdso_gettimeofday instead.
  */
 export class Glibc implements LibcModel {
   constructor(readonly id: string, readonly sseMemcpy: boolean, readonly sseThreshold: number) {}
@@ -78,8 +81,21 @@ export class Glibc implements LibcModel {
   }
 
   gettimeofday(t: ThreadImpl): Gen<{ sec: number; usec: number }> {
+    const vdso = t.kernel.vdso;
+    // glibc calls the kernel's vDSO when one is mapped (linux-6), else makes the system call
+    if (vdso) return vdsoGettimeofday(vdso, t);
     return t.gettimeofday(); // the syscall itself: no wrapper generator on this hot path
   }
+}
+
+/** A plugin's __vdso_gettimeofday, its result checked (plain numbers only reach the workload). */
+function* vdsoGettimeofday(vdso: Vdso, t: ThreadImpl): Gen<{ sec: number; usec: number }> {
+  const r = (yield* vdso.gettimeofday(t)) as unknown;
+  const sec = (r as { sec?: unknown } | null)?.sec, usec = (r as { usec?: unknown } | null)?.usec;
+  if (typeof sec !== "number" || typeof usec !== "number" || !Number.isFinite(sec) || !Number.isFinite(usec)) {
+    throw new SimError("plugin", `the vDSO '${String(vdso.id)}': gettimeofday must return { sec, usec } as finite numbers`);
+  }
+  return { sec, usec };
 }
 
 export const LIBC_MODELS: Record<string, LibcModel> = {

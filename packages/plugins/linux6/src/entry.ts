@@ -9,6 +9,7 @@ import { NR, stateKey, type EntryMechanism, type Kernel, type ResolvedProfile, t
 import { sigaltstackEnter, sigaltstackExit } from "./altstack.js";
 import { restoreUserRegs } from "./fpu.js";
 import type { Mitigations } from "./mitigations.js";
+import { SE } from "./sched-fair.js";
 
 interface EntryState {
   /** entered by SYSCALL (null: ret_from_fork or an interrupt/exception frame) */
@@ -37,6 +38,8 @@ export class Syscall64Entry implements EntryMechanism {
     s.via = "syscall";
     s.nr = nr;
     if (nr === NR.sigaltstack) sigaltstackEnter(t);
+    // do_sched_yield: the fair scheduler's yield_task_fair happens at the pick that follows
+    if (nr === NR.sched_yield) t.slot(SE).yielding = true;
     k.run("entry_SYSCALL_64");
     if (m.pti) k.run("SWITCH_TO_KERNEL_CR3");
     k.run("entry_SYSCALL_64.pt_regs");
@@ -55,6 +58,7 @@ export class Syscall64Entry implements EntryMechanism {
     const m = this.cfg();
     const s = t.slot(ENTRY);
     if (s.nr === NR.sigaltstack) sigaltstackExit(t, t.regs.eax | 0);
+    if (s.nr === NR.sched_yield) t.slot(SE).yielding = false;
     // arch_exit_to_user_mode_prepare: TIF_NEED_FPU_LOAD -> fpregs_restore_userregs
     restoreUserRegs(k, t);
     const sysret = s.via === "syscall" && !mustIret;

@@ -3,7 +3,9 @@
  * CPU profiles: entry_SYSCALL_64 with SYSCALL/SYSRET (IRET when pt_regs changed), the
  * mitigations with the defaults the kernel picks for the CPU (each switchable), XSAVE signal
  * frames sized by the CPU's XSAVE features, eager FPU with the restore deferred to the return to
- * user mode, switch_mm with PCID, and the sigaltstack-overflow hazard of large XSAVE frames.
+ * user mode, switch_mm with PCID, the sigaltstack-overflow hazard of large XSAVE frames, the
+ * vDSO's gettimeofday (no kernel entry) and CFS (vruntime, skip buddy, wake-up granularity) in
+ * place of 2.4's goodness().
  */
 import { ContainerModule, TOKENS, type CreateModule, type PluginModule, type ResolvedProfile } from "@siglab/plugin-api";
 import manifest from "../plugin.json" with { type: "json" };
@@ -12,6 +14,8 @@ import { LINUX6_EXAMPLES } from "./examples.js";
 import { EagerSwitchFpu, restoreUserRegs, XsaveSignalFpu } from "./fpu.js";
 import { resolveMitigations, type Mitigations } from "./mitigations.js";
 import { linux6Paths, linux6Transforms } from "./paths.js";
+import { FairScheduler, fairPaths, fairTransforms } from "./sched-fair.js";
+import { Linux6Vdso, updateVsyscall, vdsoPaths } from "./vdso.js";
 
 export { resolveMitigations, type Mitigations } from "./mitigations.js";
 export { sigframeBottom, xsaveChunks } from "./fpu.js";
@@ -29,8 +33,12 @@ export const createModule: CreateModule = (options) =>
     rebind(TOKENS.EntryMechanism).toConstantValue(entry);
     rebind(TOKENS.SignalFpuPolicy).toConstantValue(new XsaveSignalFpu());
     rebind(TOKENS.SwitchFpuPolicy).toConstantValue(new EagerSwitchFpu({ rsbFill: () => cfg().rsbFill, ibpb: () => cfg().ibpb }));
-    bind(TOKENS.PathContribution).toConstantValue({ paths: () => linux6Paths(cfg()) });
-    bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => linux6Transforms(cfg()) });
+    const cfs = options["sched"] !== "2.4";
+    const vdso = options["vdso"] !== "off";
+    // CFS per run: its state lives in the kernel's and tasks' slots, the object holds none
+    if (cfs) rebind(TOKENS.Scheduler).toConstantValue(new FairScheduler());
+    bind(TOKENS.PathContribution).toConstantValue({ paths: () => [...linux6Paths(cfg()), ...(cfs ? fairPaths() : []), ...(vdso ? vdsoPaths() : [])] });
+    bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => [...linux6Transforms(cfg()), ...(cfs ? fairTransforms() : [])] });
     bind(TOKENS.KernelSetupContribution).toConstantValue({
       setup: (k) => {
         const m = cfg();
@@ -43,6 +51,14 @@ export const createModule: CreateModule = (options) =>
         // every return to user mode from an interrupt or exception (the syscall exits restore in
         // the entry mechanism's leave): arch_exit_to_user_mode_prepare's TIF_NEED_FPU_LOAD test
         k.events.on("return.user", (t) => restoreUserRegs(k, t));
+        if (vdso) {
+          // arch_setup_additional_pages -> map_vdso: every process gets the vDSO and its vvar page;
+          // the tick's timekeeping updates the vvar page (update_vsyscall)
+          if (!k.mm.map_vdso) throw new Error("plugin 'linux6': the host has no k.mm.map_vdso (plugin API 2.2): run with vdso=off");
+          k.mm.map_vdso(new Linux6Vdso());
+          k.events.on("tick", () => updateVsyscall(k));
+        }
+        if (cfs) k.count("linux6.sched.cfs", 1);
       },
     });
   });

@@ -226,7 +226,7 @@ describe("linux6: examples", () => {
   it("ships its examples, generated from examples/*.ts (run node packages/plugins/linux6/scripts/gen-examples.mjs after an edit)", async () => {
     // @ts-expect-error -- a plain .mjs script without declarations
     const { render } = (await import("../scripts/gen-examples.mjs")) as { render: () => string };
-    expect(linux6.examples!.map((e) => e.id).sort()).toEqual(["linux6_altstack", "linux6_null_syscall"]);
+    expect(linux6.examples!.map((e) => e.id).sort()).toEqual(["linux6_altstack", "linux6_gettimeofday", "linux6_null_syscall"]);
     const gen = readFileSync(join(import.meta.dirname, "../src/examples.generated.ts"), "utf8");
     expect(gen).toBe(render());
   });
