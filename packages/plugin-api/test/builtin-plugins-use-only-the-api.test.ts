@@ -25,8 +25,8 @@ function importsOf(file: string): string[] {
 describe("built-in plugins program against @siglab/plugin-api only", () => {
   const plugins = readdirSync(PLUGINS).filter((n) => statSync(join(PLUGINS, n)).isDirectory());
 
-  it("finds the nine built-in plugins", () => {
-    expect(plugins.sort()).toEqual(["aio", "lazy-fpu-frame", "libc-r", "linux6", "ngpt", "no-cli-exit", "sa-nofp", "sysenter", "user-sigmask"]);
+  it("finds the ten built-in plugins", () => {
+    expect(plugins.sort()).toEqual(["aio", "io-uring", "lazy-fpu-frame", "libc-r", "linux6", "ngpt", "no-cli-exit", "sa-nofp", "sysenter", "user-sigmask"]);
   });
 
   it.each(plugins)("%s: every import of its src/ is the plugin API, its own files or its plugin.json", (p) => {
