@@ -158,6 +158,16 @@ describe("linux6: CFS in place of goodness()", () => {
     expect(rtt).toBeGreaterThan(metric(old, "Pipe latency"));
   });
 
+  it("on an SMP run the 2.4 policy still chooses (under the 6.x paths), and the counters say so", () => {
+    const r = runExample("lat_pipe", { params: { iterations: 200, sched: "SINGLE" }, ...l6("zen4"), smp: 2 });
+    expect(r.error).toBeUndefined();
+    expect(r.counters["linux6.sched.smp_baseline_policy"]).toBe(1);
+    expect(r.counters["linux6.sched.cfs"]).toBeUndefined();
+    expect(pathCount(r, "goodness")).toBeGreaterThan(0);
+    expect(pathCount(r, "pick_next_task_fair")).toBe(0);
+    expect(r.paths.find((p) => p.name === "schedule")!.origin).toBe("linux6");
+  });
+
   it("two tasks that sched_yield alternate: the yielder is the skip buddy", () => {
     const r = runSource(YIELD, l6("skylake"));
     expect(r.error).toBeUndefined();
