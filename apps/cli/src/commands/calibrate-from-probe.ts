@@ -8,6 +8,7 @@ import { allProfiles, UsageError } from "../catalog.js";
 import { matchProfile } from "../host-compare.js";
 import { checkOutputTarget, writeOutputFile } from "../output.js";
 import { fitProfileToProbe, type ProbeFitResult } from "../probe-fit.js";
+import { hostKernelOptions, withHostKernel } from "../host-kernel.js";
 import { modernStack, readProbe } from "./suite-host.js";
 
 const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -37,7 +38,10 @@ export async function calibrateFromProbe(o: Record<string, unknown>): Promise<nu
   const id = o["id"] === undefined ? `my-${base.id}` : String(o["id"]);
   if (!ID.test(id)) throw new UsageError(`--id: '${id}' is not a profile id (lower-case letters, digits, '.', '_', '-')`);
   if (profiles.some((p) => p.id === id)) throw new UsageError(`--id: '${id}' is the id of a built-in profile; name yours otherwise`);
-  const { stack, note } = await modernStack();
+  // fit the CPU's costs under the kernel the probe measured (its mitigations), so they do not absorb them
+  const preset = await modernStack();
+  const stack = preset.stack.length ? withHostKernel(preset.stack, hostKernelOptions(probe.host)) : preset.stack;
+  const note = preset.note;
   const hostName = probe.host.cpuModel ?? probe.host.vendor ?? "this machine";
   const params = o["quickRuns"] ? { iterations: 200 } : undefined;
   const log = o["verbose"] ? (l: string) => console.error(l) : undefined;

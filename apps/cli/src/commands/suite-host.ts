@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { EXAMPLES, type VariantSpec } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { allProfiles, UsageError } from "../catalog.js";
+import { hostKernelOptions, withHostKernel } from "../host-kernel.js";
 import { formatHostRows, HOST_FIGURES, hostRow, matchProfile, NOT_SIMULATED, type HostRow } from "../host-compare.js";
 import { findPreset } from "../plugins/catalog.js";
 import { runInSandbox } from "../run/host.js";
@@ -63,7 +64,11 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
   }
   // a profile fitted to probe figures (calibrate --from-probe) says which in its fittedTo
   const fittedTo = Object.values(chosen.costs).flatMap((e) => e.fittedTo ?? []);
-  const { stack, note } = await modernStack();
+  const preset = await modernStack();
+  // the kernel as the probe's machine runs it (its mitigation lines and CPU flags), unless asked not to
+  const hostKernel = preset.stack.length && !o["kernelDefaults"] ? hostKernelOptions(probe.host) : null;
+  const stack = hostKernel ? withHostKernel(preset.stack, hostKernel) : preset.stack;
+  const note = preset.note;
   const rows: HostRow[] = [];
   let failed = false;
   for (const f of probe.figures) {
@@ -82,13 +87,14 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
     }
     rows.push(hostRow(f, m.value, fittedTo));
   }
-  const compared = { profile: cpu.id, mhz: cpu.mhz, matched: how, variants: stack, ...(note ? { note } : {}) };
+  const compared = { profile: cpu.id, mhz: cpu.mhz, matched: how, variants: stack, kernel: hostKernel ? { from: "probe", reasons: hostKernel.reasons } : { from: "defaults" }, ...(note ? { note } : {}) };
   if (o["json"]) {
     process.stdout.write(JSON.stringify({ host: probe.host, compared, rows }, null, 2) + "\n");
   } else {
     const h = probe.host;
     console.log(`siglab probe: ${typeof h.cpuModel === "string" ? h.cpuModel : typeof h.vendor === "string" ? h.vendor : "an unnamed CPU"}${typeof h.kernel === "string" ? `, ${h.kernel}` : ""}`);
     console.log(`simulated on ${cpu.id}@${cpu.mhz} (${how}), ${stack.length ? `preset ${MODERN_PRESET}` : "Linux 2.4 i386 baseline"}${note ? `\nnote: ${note}` : ""}\n`);
+    if (hostKernel) console.log(`kernel options from the probe's host (--kernel-defaults: the preset's per-CPU defaults):\n${hostKernel.reasons.map((r) => `  ${r}`).join("\n")}\n`);
     console.log(formatHostRows(rows));
   }
   return failed ? 1 : 0;

@@ -72,7 +72,8 @@ export function registerSuiteCommand(cli: CAC): void {
     .option("--shard <i/n>", "examples suite: run only the i-th of n round-robin slices of its runs")
     .option("--loo", "calibration suite: also predict each target by a fit that left it out (leave-one-out)")
     .option("--profile-file <file>", "host suite: a CPU profile of your own to compare (with --cpu)")
-    .option("--probe <file>", "host suite: this machine's figures from `siglab probe --json` (default: run the probe)");
+    .option("--probe <file>", "host suite: this machine's figures from `siglab probe --json` (default: run the probe)")
+    .option("--kernel-defaults", "host suite: simulate the mitigations linux-6 picks for the profile, not the ones the probe's kernel reports");
   for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
   cmd.action(async (name: string, o: Record<string, unknown>) => {
       try {
