@@ -5,7 +5,7 @@
 import { diffFpu } from "../machine/fpu.js";
 import { userFpuView, I386_XMM_REGS } from "../kernel/i387.js";
 import type { Kernel } from "../kernel/kernel.js";
-import { INT_REGS, type SignalFrameK, type Task, type UserRegs } from "../kernel/task.js";
+import { INT_REGS, UserRegs, type SignalFrameK, type Task } from "../kernel/task.js";
 import type { InvariantChecker } from "../plugin-api/extension-points.js";
 
 function responsible(k: Kernel): string {
@@ -15,8 +15,8 @@ function responsible(k: Kernel): string {
 /** After sigreturn the interrupted context's registers equal what they were (plus frame edits). */
 export class SignalTransparencyChecker implements InvariantChecker {
   readonly id = "signal-transparency";
-  /** registers sys_sigreturn restored, per task, until the task is back in user mode */
-  private readonly restored = new Map<Task, UserRegs>();
+  /** tasks holding registers sys_sigreturn restored (Task.sigreturnRegs) until back in user mode */
+  private pending = 0;
 
   attach(k: Kernel): void {
     k.events.onOwn("signal.interrupt", (t, frame) => {
@@ -26,22 +26,22 @@ export class SignalTransparencyChecker implements InvariantChecker {
       this.check(k, t, frame);
       k.fpuPool.give(frame.snapshot?.fpu);
       frame.snapshot = undefined;
-      this.restored.set(t, t.regs.clone());
+      (t.sigreturnRegs ??= new UserRegs()).copyFrom(t.regs);
+      if (!t.sigreturnRegsPending) {
+        t.sigreturnRegsPending = true;
+        this.pending++;
+      }
     });
     // the exit after sigreturn must hand user mode what sigreturn restored (an iret does; a
     // fast exit that does not reload pt_regs, e.g. SYSEXIT, would not)
     k.events.onOwn("return.user", (t, intoHandler) => {
-      if (this.restored.size === 0) return;
+      if (this.pending === 0 || !t.sigreturnRegsPending) return;
+      t.sigreturnRegsPending = false;
+      this.pending--;
       // sigreturn's exit delivered another signal: user mode gets that handler's frame, and the
       // restored registers come back (checked again) at that handler's own sigreturn
-      if (intoHandler) {
-        this.restored.delete(t);
-        return;
-      }
-      const want = this.restored.get(t);
-      if (!want) return;
-      this.restored.delete(t);
-      this.checkExit(k, t, want);
+      if (intoHandler) return;
+      this.checkExit(k, t, t.sigreturnRegs!);
     });
   }
 

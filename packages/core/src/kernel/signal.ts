@@ -224,7 +224,7 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
   else k.run(P["setup_frame_retcode"]);
   k.run(rt ? P["setup_rt_frame.regs"] : P["setup_frame.regs"]);
   k.count("bytes.copied", bytes);
-  t.mm.frames.set(address, frame);
+  t.mm.putFrame(address, frame);
   // regs->esp = frame; regs->eip = handler; eflags &= ~TF; the handler gets sig in its argument
   t.regs.esp = address;
   t.regs.eip = 0x0804a000 + sig * 16;
@@ -240,14 +240,14 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
 export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
   k.run(rt ? P["sys_rt_sigreturn"] : P["sys_sigreturn"]);
   const address = (t.regs.esp - (rt ? 4 : 8)) >>> 0;
-  const frame = t.mm.frames.get(address);
+  const frame = t.mm.frameAt(address);
   if (!frame || frame.kind !== (rt ? "rt_sigframe" : "sigframe")) {
     // bad frame: force SIGSEGV
     k.count("signals.bad_frame");
     force_sig_info(k, 11, { signo: 11, errno: 0, code: SI_USER }, t);
     return 0;
   }
-  t.mm.frames.delete(address);
+  t.mm.dropFrame(address);
   // the mask in the frame: uc_sigmask (rt) or sc.oldmask + extramask; a handler may have edited either
   const blocked = frame.maskToRestore();
   if (!rt && frame.sigcontext.oldmask !== frame.original.sigcontext.oldmask) blocked.lo = frame.sigcontext.oldmask >>> 0;

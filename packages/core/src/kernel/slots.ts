@@ -7,22 +7,24 @@ import type { StateHolder, StateKey } from "@siglab/plugin-api";
  * slots only through the keys it holds, never another plugin's.
  */
 export class StateMap implements StateHolder {
-  readonly #values = new Map<StateKey<unknown>, unknown>();
+  /** created on first use: most holders (a signal frame per delivery) never get a slot */
+  #values: Map<StateKey<unknown>, unknown> | null = null;
   slot<T>(key: StateKey<T>): T {
-    let v = this.#values.get(key as StateKey<unknown>) as T | undefined;
-    if (v === undefined && !this.#values.has(key as StateKey<unknown>)) {
+    const m = (this.#values ??= new Map());
+    let v = m.get(key as StateKey<unknown>) as T | undefined;
+    if (v === undefined && !m.has(key as StateKey<unknown>)) {
       v = key.create();
-      this.#values.set(key as StateKey<unknown>, v);
+      m.set(key as StateKey<unknown>, v);
     }
     return v as T;
   }
   peekSlot<T>(key: StateKey<T>): T | undefined {
-    return this.#values.get(key as StateKey<unknown>) as T | undefined;
+    return this.#values?.get(key as StateKey<unknown>) as T | undefined;
   }
   setSlot<T>(key: StateKey<T>, value: T): void {
-    this.#values.set(key as StateKey<unknown>, value);
+    (this.#values ??= new Map()).set(key as StateKey<unknown>, value);
   }
   dropSlot(key: StateKey<unknown>): void {
-    this.#values.delete(key);
+    this.#values?.delete(key);
   }
 }

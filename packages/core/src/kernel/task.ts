@@ -214,6 +214,12 @@ export class Task extends StateMap {
   delayedKind = "";
   /** snapshot of the user-visible FPU state when the task was switched out (checker) */
   switchSnapshot: FpuRegs | null = null;
+  /**
+   * The signal-transparency checker: the registers sys_sigreturn restored, until the task is back
+   * in user mode (valid while `sigreturnRegsPending`); kept per task so a delivery allocates none.
+   */
+  sigreturnRegs: UserRegs | null = null;
+  sigreturnRegsPending = false;
   /** the mask the program means when a library keeps it in user space (the blocked-signal checker) */
   userMask: { has(sig: number): boolean } | null = null;
   /** the last fault (trapno, error code, cr2) for the next signal frame's sigcontext */

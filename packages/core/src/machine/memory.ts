@@ -46,8 +46,32 @@ export class AddressSpace {
   readonly vmas: Vma[] = [];
   /** sparse word values written by user stores */
   readonly words = new Map<number, number>();
-  /** signal frames living on user stacks, by address (structured contents of the frame bytes) */
-  readonly frames = new Map<number, import("../kernel/task.js").SignalFrameK>();
+  /**
+   * Signal frames living on user stacks (structured contents of the frame bytes), keyed by address
+   * / 8: get_sigframe aligns frames to 8 bytes, and a user-stack address itself is above 2^30,
+   * too large for a small integer, so every lookup would box a number. sigreturn empties a slot
+   * rather than deleting it (a Map that goes from one entry to none and back reallocates its table
+   * on every signal); empty slots are swept once there are many (frames at many addresses).
+   */
+  private readonly frames = new Map<number, import("../kernel/task.js").SignalFrameK | null>();
+  private emptyFrames = 0;
+  frameAt(address: number): import("../kernel/task.js").SignalFrameK | undefined {
+    return address & 7 ? undefined : (this.frames.get(address >>> 3) ?? undefined);
+  }
+  putFrame(address: number, f: import("../kernel/task.js").SignalFrameK): void {
+    if (address & 7) throw new Error(`signal frame at ${address.toString(16)}: not 8-byte aligned`);
+    if (this.frames.get(address >>> 3) === null) this.emptyFrames--;
+    this.frames.set(address >>> 3, f);
+  }
+  dropFrame(address: number): void {
+    const key = address >>> 3;
+    if (address & 7 || !this.frames.get(key)) return;
+    this.frames.set(key, null);
+    if (++this.emptyFrames > 256) {
+      for (const [k, v] of this.frames) if (v === null) this.frames.delete(k);
+      this.emptyFrames = 0;
+    }
+  }
   /** number of tasks sharing this mm (threads) */
   users = 1;
   private mmapNext = MMAP_BASE;
