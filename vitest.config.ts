@@ -3,10 +3,12 @@ import { defineConfig } from "vitest/config";
 // One root test run covers every package, as projects that can also run alone
 // (`npx vitest run --project core`). Browser end-to-end tests (apps/desktop/e2e) run separately
 // through `pnpm test:e2e` because they need a built renderer and Chromium.
-const project = (name: string, include: string[], more: { maxWorkers?: number; sequence?: { groupOrder: number } } = {}) => ({
+const project = (name: string, include: string[], more: { maxWorkers?: number; sequence?: { groupOrder: number }; globalSetup?: string[] } = {}) => ({
   extends: true as const,
   test: { name, include, ...more },
 });
+
+const BUILT_CLI = "apps/cli/test/built-cli.setup.ts";
 
 export default defineConfig({
   test: {
@@ -25,11 +27,13 @@ export default defineConfig({
       project("calibration", ["packages/calibration/**/test/**/*.test.ts"]),
       // built-in plugins, any other package (builtin-plugins, plugin-api, ...) and the shipped examples
       project("plugins", ["packages/plugins/**/test/**/*.test.ts", "packages/!(core|cpu-profiles|calibration|plugins)/**/test/**/*.test.ts", "examples/**/test/**/*.test.ts"]),
-      project("cli", ["apps/!(desktop)/**/test/**/*.test.ts"]),
+      // the cli and security projects spawn the CLI: the bundle built once per run (inject("siglabBin"))
+      // starts in a second, where tsx transpiles apps/cli/src/main.ts at every spawn
+      project("cli", ["apps/!(desktop)/**/test/**/*.test.ts"], { globalSetup: [BUILT_CLI] }),
       project("desktop", ["apps/desktop/**/test/**/*.test.ts"]),
       // the attack corpus against the execution host (security/): its files mostly wait on host
       // and CLI processes, so they run side by side even on two cores
-      project("security", ["security/**/*.test.ts"], { maxWorkers: 3, sequence: { groupOrder: 1 } }),
+      project("security", ["security/**/*.test.ts"], { maxWorkers: 3, sequence: { groupOrder: 1 }, globalSetup: [BUILT_CLI] }),
     ],
   },
 });

@@ -1,5 +1,6 @@
 /**
- * The execution host as the CLI runs it (`pnpm -s siglab ...`, spawned for real): an empty
+ * The execution host as the CLI runs it (spawned for real: the CLI bundle built from apps/cli/src
+ * for this test run, `node <siglabBin>`, and once the workspace script `pnpm -s siglab ...`): an empty
  * environment in the host process and nothing of the CLI's environment in any output; no network
  * request from a workload; a bundle cannot raise its own budget above the local limit and cannot
  * expand into a run bomb; the host process dies with the CLI; bad seeds are refused; crashing
@@ -12,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildEntries, manifestFor, zipEntries } from "../packages/core/src/bundle/write.js";
 import { BUILTIN_PROFILE_FILES } from "../packages/cpu-profiles/src/index.js";
 import { ROOT } from "./harness.js";
@@ -20,6 +21,8 @@ import { ROOT } from "./harness.js";
 const SECRET = `siglab-secret-${randomBytes(8).toString("hex")}`;
 const dir = mkdtempSync(join(tmpdir(), "siglab-security-"));
 const started: ChildProcess[] = [];
+/** the CLI bundle built from apps/cli/src for this test run (apps/cli/test/built-cli.setup.ts) */
+const BIN = inject("siglabBin");
 
 interface Outcome {
   code: number | null;
@@ -29,7 +32,7 @@ interface Outcome {
   ms: number;
 }
 
-/** CLI processes at a time (each costs a few seconds of CPU to start: tsx, the type check, the host) */
+/** CLI processes at a time (each costs a second or more of CPU to start: the type check, the host) */
 const PARALLEL = 2;
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -43,17 +46,20 @@ async function slot(): Promise<() => void> {
 }
 
 /**
- * `pnpm -s siglab <args>` from the workspace root, with SIGLAB_TEST_SECRET in its environment, in a
- * process group of its own (afterAll kills the group: pnpm, the CLI and its host process).
+ * `node <siglabBin> <args>` (or, with `via: "pnpm"`, the workspace script `pnpm -s siglab <args>`,
+ * which runs apps/cli/src/main.ts under tsx) from the workspace root, with SIGLAB_TEST_SECRET in its
+ * environment, in a process group of its own (afterAll kills the group: pnpm, the CLI and its host
+ * process).
  */
-function siglab(args: string[]): { child: Promise<ChildProcess>; done: Promise<Outcome> } {
+function siglab(args: string[], via: "bin" | "pnpm" = "bin"): { child: Promise<ChildProcess>; done: Promise<Outcome> } {
   let started_: (c: ChildProcess) => void;
   const child = new Promise<ChildProcess>((r) => (started_ = r));
   const done = (async () => {
     const release = await slot();
     try {
       const t0 = Date.now();
-      const c = spawn("pnpm", ["-s", "siglab", ...args], { cwd: ROOT, detached: true, env: { ...process.env, SIGLAB_TEST_SECRET: SECRET, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+      const [cmd, argv] = via === "pnpm" ? ["pnpm", ["-s", "siglab", ...args]] : [process.execPath, [BIN, ...args]];
+      const c = spawn(cmd, argv, { cwd: ROOT, detached: true, env: { ...process.env, SIGLAB_TEST_SECRET: SECRET, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
       started.push(c);
       started_!(c);
       let out = "", err = "";
@@ -73,25 +79,32 @@ function file(name: string, text: string): string {
   return p;
 }
 
+function cmdline(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every process below `pid` (recursively), with its command line. */
 function descendants(pid: number): { pid: number; cmd: string }[] {
   const out: { pid: number; cmd: string }[] = [];
   const r = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" });
   for (const line of r.stdout.split("\n").filter(Boolean)) {
     const child = Number(line);
-    let cmd = "";
-    try {
-      cmd = readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0").join(" ");
-    } catch {
-      continue;
-    }
+    const cmd = cmdline(child);
+    if (cmd === undefined) continue;
     out.push({ pid: child, cmd }, ...descendants(child));
   }
   return out;
 }
 
 const isHostProcess = (cmd: string) => cmd.includes("siglab-host") && cmd.includes("child.mjs");
-const isCliProcess = (cmd: string) => cmd.includes("apps/cli/src/main.ts") && !cmd.startsWith("sh ");
+const isCliProcess = (cmd: string) => (cmd.includes("apps/cli/src/main.ts") || cmd.includes(BIN)) && !cmd.startsWith("sh ");
+
+/** `pid` and every process below it */
+const tree = (pid: number) => [{ pid, cmd: cmdline(pid) ?? "" }, ...descendants(pid)];
 
 async function waitFor<T>(f: () => T | undefined, ms: number, what: string): Promise<T> {
   const end = Date.now() + ms;
@@ -148,12 +161,14 @@ afterAll(() => {
 });
 
 describe.concurrent("the CLI's execution host", () => {
-  for (const sig of ["SIGTERM", "SIGKILL"] as const) {
-    it(`the host process has an empty environment, no extra permissions, and dies with the CLI (${sig})`, async () => {
-      const run = siglab(["run", SPIN, "--max-seconds", "90"]);
+  // SIGTERM through the workspace script (pnpm, then the CLI's own node process under tsx); SIGKILL
+  // to the CLI bundle's node process
+  for (const [sig, via] of [["SIGTERM", "pnpm"], ["SIGKILL", "bin"]] as const) {
+    it(`the host process has an empty environment, no extra permissions, and dies with the CLI (${sig}, ${via === "pnpm" ? "pnpm -s siglab" : "the built CLI"})`, async () => {
+      const run = siglab(["run", SPIN, "--max-seconds", "90"], via);
       const child = await run.child;
       const host = await waitFor(() => descendants(child.pid!).find((d) => isHostProcess(d.cmd)), 90_000, "the execution host process");
-      const cli = descendants(child.pid!).find((d) => isCliProcess(d.cmd));
+      const cli = tree(child.pid!).find((d) => isCliProcess(d.cmd));
       expect(cli, "the CLI's node process").toBeDefined();
       // the CLI itself has the secret (so the check below can fail) ...
       expect(readFileSync(`/proc/${cli!.pid}/environ`, "utf8")).toContain(SECRET);

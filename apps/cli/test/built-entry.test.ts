@@ -1,23 +1,17 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 
 const CLI = join(import.meta.dirname, "..");
-// built beside the real one (dist/ is not tracked): typescript and esbuild stay outside the bundle
-// and resolve from apps/cli's node_modules, as they do for dist/siglab.mjs
-mkdirSync(join(CLI, "dist"), { recursive: true });
-const buildDir = mkdtempSync(join(CLI, "dist", "test-"));
-const out = join(buildDir, "siglab.mjs");
-afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
+// built for this test run by the package's build script (scripts/build.mjs --outfile, in
+// built-cli.setup.ts; a failed build fails the run) beside the real one (dist/ is not tracked):
+// typescript and esbuild stay outside the bundle and resolve from apps/cli's node_modules, as they
+// do for dist/siglab.mjs
+const out = inject("siglabBin");
 
 describe("the installable siglab command (apps/cli/dist/siglab.mjs, the package's bin)", () => {
-  beforeAll(() => {
-    const b = spawnSync(process.execPath, [join(CLI, "scripts", "build.mjs"), "--outfile", out], { encoding: "utf8", timeout: 60_000 });
-    expect(b.status, b.stderr).toBe(0);
-  }, 60_000);
-
   it("is what package.json's bin names: a Node script with a shebang, executable", () => {
     const pkg = JSON.parse(readFileSync(join(CLI, "package.json"), "utf8")) as { bin: Record<string, string>; scripts: Record<string, string> };
     expect(pkg.bin["siglab"]).toBe("./dist/siglab.mjs");

@@ -2,11 +2,13 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../../..");
+/** the CLI bundle built from apps/cli/src for this test run (built-cli.setup.ts) */
+const BIN = inject("siglabBin");
 function siglab(args: string[]) {
-  const r = spawnSync("node", ["--import", "tsx", "apps/cli/src/main.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

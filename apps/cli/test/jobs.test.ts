@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cac } from "cac";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { PLUGIN_API_VERSION, type RunResult } from "@siglab/core";
 import { runExperimentArgs } from "../src/commands/run.js";
 import { registerSuiteCommand } from "../src/commands/suite.js";
@@ -18,10 +18,12 @@ import { hostCount, stopSandbox } from "../src/run/host.js";
 import { parseJobs, parseShard, ProgressLine, runSpecs } from "../src/run/parallel.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
+/** the CLI bundle built from apps/cli/src for this test run (built-cli.setup.ts) */
+const BIN = inject("siglabBin");
 let root: string;
 
 function siglab(args: string[]) {
-  const r = spawnSync("node", ["--import", "tsx", "apps/cli/src/main.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -187,7 +189,7 @@ describe("the CLI", () => {
   it.skipIf(process.platform !== "linux")("with --jobs 2 every host process is locked down like the one host, and all die with the CLI", async () => {
     const spin = join(root, "spin.ts");
     writeFileSync(spin, `import { workload } from "siglab";\nexport default workload({ name: "spin", params: { spin: 1 }, *main(t, { spin }) { yield* t.getpid(); if (spin) for (;;) {} } });\n`);
-    const cli = spawn("node", ["--import", "tsx", "apps/cli/src/main.ts", "run", spin, "--sweep", "spin=1,1,1", "--jobs", "2", "--max-seconds", "90"], { cwd: ROOT, env: { ...process.env, SIGLAB_JOBS_TEST_SECRET: "s3cret" }, stdio: "ignore" });
+    const cli = spawn(process.execPath, [BIN, "run", spin, "--sweep", "spin=1,1,1", "--jobs", "2", "--max-seconds", "90"], { cwd: ROOT, env: { ...process.env, SIGLAB_JOBS_TEST_SECRET: "s3cret" }, stdio: "ignore" });
     const hostsOf = (pid: number): { pid: number; cmd: string }[] => {
       const kids = spawnSync("pgrep", ["-P", String(pid)], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).map(Number);
       return kids.flatMap((k) => {
