@@ -100,14 +100,21 @@ export function dequeue_signal(k: Kernel, t: Task, mask: Sigset): { sig: number;
   const sig = t.pending.firstUnblocked(mask);
   if (!sig) return null;
   k.events.emit("signal.dequeue", t, sig);
-  let info: SigInfoK = { signo: sig, errno: 0, code: SI_USER };
-  const i = t.queue.findIndex((q) => q.sig === sig);
-  if (i >= 0) {
-    info = t.queue[i]!.info;
-    t.queue.splice(i, 1);
+  // collect_signal: the first queued instance (loops, not findIndex/splice: no closure or array
+  // per delivery), and the pending bit stays while another instance is queued
+  const q = t.queue;
+  let i = 0;
+  while (i < q.length && q[i]!.sig !== sig) i++;
+  let info: SigInfoK;
+  if (i < q.length) {
+    info = q[i]!.info;
+    for (let j = i + 1; j < q.length; j++) q[j - 1] = q[j]!;
+    q.pop();
     k.counters["signals.queued_now"] = (k.counters["signals.queued_now"] ?? 1) - 1;
-  }
-  if (!t.queue.some((q) => q.sig === sig)) t.pending.del(sig);
+  } else info = { signo: sig, errno: 0, code: SI_USER };
+  let more = false;
+  for (let j = i; j < q.length && !more; j++) more = q[j]!.sig === sig;
+  if (!more) t.pending.del(sig);
   k.recalcSigpending(t);
   return { sig, info };
 }
