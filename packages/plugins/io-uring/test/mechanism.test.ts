@@ -174,6 +174,23 @@ describe("io_uring_enter: submission from the shared SQ ring", () => {
     expect(pathCount(r, "io_submit_sqe.inline")).toBe(1);
   });
 
+  it("IORING_OP_READ goes to the disk as a WRITE does: io_read through f_op->read_iter, res = len", () => {
+    const r = withUring(W(`
+      const q = yield* ringInit(t, yield* t.syscall(io_uring_setup, 2));
+      const fd = yield* t.open("/dev/siglab-disk");
+      yield* queue(t, q, OP_READ, fd, 512, 9);
+      yield* publish(t, q);
+      yield* t.syscall(io_uring_enter, q.ring, 1, 1, GETEVENTS);
+      const c = yield* reap(t, q);
+      t.report("res", c[0].res, "bytes");
+      t.report("data", c[0].data, "v");`));
+    expect(r.error).toBeUndefined();
+    expect(metric(r, "res")).toBe(512);
+    expect(metric(r, "data")).toBe(9);
+    expect(pathCount(r, "io_rw_issue")).toBe(1);
+    expect(r.counters["irq.device"]).toBe(1);
+  });
+
   it("bad SQEs complete with -errno in their CQE: a bad fd, a pipe (not modelled), an unmodelled opcode", () => {
     const r = withUring(W(`
       const q = yield* ringInit(t, yield* t.syscall(io_uring_setup, 4));
