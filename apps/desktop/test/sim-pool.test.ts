@@ -231,6 +231,18 @@ describe("the app's pool of sandbox workers (SimClient)", () => {
     expect((await again.run(sweep([1, 2]), [], [], { onProgress: () => undefined, onResult: () => undefined })).map((r) => r.error)).toEqual([undefined, undefined]);
   });
 
+  it("a Cancel between two runs of a lane starts nothing more (no new supervisor, no new worker)", async () => {
+    const fake = fakeHost((spec) => ({ ms: Number(spec.params["x"]) === 1 ? 1 : 10_000 }));
+    const client = new SimClient({ factory: fake.factory, transpile: async (s) => s, poolSize: 2 });
+    const streamed: number[] = [];
+    // the first result arrives while run 2 is in flight; Cancel from its handler, before its lane goes on
+    const p = client.run(sweep([1, 2, 3, 4]), [], [], { onProgress: () => undefined, onResult: ({ index }) => (streamed.push(index), client.cancel()) });
+    await expect(p).rejects.toBeInstanceOf(RunCancelled);
+    expect(streamed).toEqual([0]);
+    expect(fake.made).toBe(2);
+    expect(fake.alive()).toBe(0);
+  });
+
   it("uses no more workers than runs, and one worker for one run", async () => {
     const fake = fakeHost(() => ({ ms: 1 }));
     const r = await runWith(fake, 8, sweep([1, 2]));

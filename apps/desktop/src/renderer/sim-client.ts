@@ -243,6 +243,8 @@ export class SimClient {
       const inFlight = new Map<number, number>();
       let done = 0;
       const results = await runRepeated(specs, repeat, async (spec, runIndex, lane) => {
+        // a lane never starts a run after Cancel (Cancel closed the pool; lane() would make a new supervisor)
+        if (token.cancelled) throw new RunCancelled();
         if (js === null) return compileResult(spec, compileError!);
         inFlight.set(runIndex, 0);
         try {
@@ -251,7 +253,7 @@ export class SimClient {
             const f = progress.fraction;
             inFlight.set(runIndex, typeof f === "number" && f > 0 ? Math.min(1, f) : 0);
             let sum = done;
-            for (const f of inFlight.values()) sum += f;
+            for (const x of inFlight.values()) sum += x;
             handlers.onProgress({ index: runIndex, total: runs, progress, done, running: inFlight.size, overall: sum / runs });
           });
           if (token.cancelled) throw new RunCancelled();
