@@ -146,7 +146,7 @@ export const URING_PATHS: PathDef[] = [
       op("io_rw_init_file", "alu", 8, "FMODE_READ/WRITE; kiocb_set_rw_flags; IOCB_NOWAIT; IOCB_DIRECT"),
       op("__io_import_rw_buffer", "alu", 5, "import_ubuf: access_ok(addr, len); iov_iter_ubuf"),
       op("rw_verify_area", "alu", 4),
-      op("io_write", "call_indirect", 1, "call_write_iter -> f_op->write_iter: the driver starts the request, -EIOCBQUEUED"),
+      op("io_write", "call_indirect", 1, "call_write_iter -> f_op->write_iter (io_read: f_op->read_iter): the driver starts the request, -EIOCBQUEUED"),
       op("io_rw_done", "alu", 2, "ret == -EIOCBQUEUED: the completion comes later through ki_complete"),
     ],
   },
