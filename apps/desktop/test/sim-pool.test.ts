@@ -26,6 +26,8 @@ interface Fake {
   maxInFlight: number;
   /** run keys ("x=3 seed=1") in the order they finished */
   finished: string[];
+  /** the third-party plugin ids each run request carried */
+  pluginsSeen: string[];
 }
 
 const key = (spec: RunSpec): string => `x=${String(spec.params["x"])} seed=${spec.seed}`;
@@ -57,6 +59,7 @@ function fakeHost(behave: (spec: RunSpec) => Behaviour): Fake {
     made: 0,
     maxInFlight: 0,
     finished: [],
+    pluginsSeen: [],
     alive: () => workers.size,
     factory: (events) => {
       fake.made++;
@@ -75,6 +78,7 @@ function fakeHost(behave: (spec: RunSpec) => Behaviour): Fake {
             setTimeout(() => workers.has(me) && events.message({ type: "inspected", id: m.id, ok: true, info: { name: "fake", params: { x: 1 } } }), 1);
             return;
           }
+          fake.pluginsSeen.push(m.plugins.map((x) => x.id).join(","));
           busy = true;
           inFlight++;
           fake.maxInFlight = Math.max(fake.maxInFlight, inFlight);
@@ -240,6 +244,18 @@ describe("the app's pool of sandbox workers (SimClient)", () => {
     await expect(p).rejects.toBeInstanceOf(RunCancelled);
     expect(streamed).toEqual([0]);
     expect(fake.made).toBe(2);
+    expect(fake.alive()).toBe(0);
+  });
+
+  it("third-party plugins go with every run, each run in a fresh worker of its own as with one at a time", async () => {
+    const fake = fakeHost(() => ({ ms: 5 }));
+    const client = new SimClient({ factory: fake.factory, transpile: async (s) => s, poolSize: 2 });
+    const plugin = { id: "getpid-cache", manifest: {}, origin: "plugins/getpid-cache", main: "index.js", files: { "index.js": "module.exports = {}" } };
+    const results = await client.run(sweep([1, 2, 3, 4, 5], { stacks: [[{ id: "getpid-cache" }]] }), [], [plugin], { onProgress: () => undefined, onResult: () => undefined });
+    expect(results.map((r) => r.error)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(fake.pluginsSeen).toEqual(Array(5).fill("getpid-cache"));
+    expect(fake.made).toBe(5);
+    expect(fake.maxInFlight).toBe(2);
     expect(fake.alive()).toBe(0);
   });
 
