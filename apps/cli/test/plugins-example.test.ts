@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { RunResult } from "@siglab/core";
 import { runExperimentArgs } from "../src/commands/run.js";
 import { pluginsInfo } from "../src/commands/plugins.js";
@@ -90,7 +90,8 @@ describe("getpid-cache, loaded from the plugin folder", () => {
 
   it("`siglab run lat_syscall --plugin-dir examples/third-party-plugins --variant getpid-cache` works (and leaves the syscall alone)", () => {
     expect(existsSync(join(FOLDER, "dist/index.cjs"))).toBe(true);
-    const r = spawnSync("pnpm", ["-s", "siglab", "run", "lat_syscall", "--plugin-dir", "examples/third-party-plugins", "--variant", "getpid-cache", "--baseline", "--param", "iterations=2000", "--param", "call=getpid", "--json"], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
+    // the CLI bundle built from apps/cli/src for this test run (built-cli.setup.ts)
+    const r = spawnSync(process.execPath, [inject("siglabBin"), "run", "lat_syscall", "--plugin-dir", "examples/third-party-plugins", "--variant", "getpid-cache", "--baseline", "--param", "iterations=2000", "--param", "call=getpid", "--json"], { cwd: ROOT, encoding: "utf8", timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);
     const { runs } = JSON.parse(r.stdout) as { runs: RunResult[] };
     expect(runs.map((x) => x.variants)).toEqual([[], [{ id: "getpid-cache" }]]);

@@ -5,9 +5,10 @@
  * the merged bundle must equal the unsharded export (results.json byte for byte; every entry but
  * manifest.json's createdAt).
  *
- * The Slurm recipe runs the real CLI in each of its 4 processes (`pnpm siglab` is the workspace
- * script `node --import tsx apps/cli/src/main.ts`, called directly). A CLI process costs seconds
- * of start-up (TypeScript, the simulator), so for the other two recipes each shell process expands
+ * The Slurm recipe runs the real CLI in each of its 4 processes (`pnpm siglab` stands for the CLI
+ * bundle built from apps/cli/src for this test run, `node <siglabBin>`, see built-cli.setup.ts).
+ * A CLI process costs a second or more of start-up (TypeScript, the simulator, its execution host),
+ * so for the other two recipes each shell process expands
  * the command line (the engine's variable, the arithmetic, the quoting, the glob of the merge) and
  * hands the resulting arguments to the same CLI commands in this process (cac, the bundle commands,
  * the execution host pool), as main.ts wires them.
@@ -17,7 +18,7 @@ import { cac } from "cac";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { unzipSync } from "../../../packages/core/test/bundle/zip-craft.js";
 import { readBundle } from "@siglab/core/bundle/index.js";
 import { registerBundleCommands, type BundleCommandDeps } from "../src/commands/bundle.js";
@@ -27,7 +28,7 @@ import { hostLimitsFrom } from "../src/run/limits.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
 const DOC = readFileSync(join(ROOT, "docs/scale-out.md"), "utf8");
-const SIGLAB = `node --import tsx ${JSON.stringify(join(ROOT, "apps/cli/src/main.ts"))}`;
+const SIGLAB = `${JSON.stringify(process.execPath)} ${JSON.stringify(inject("siglabBin"))}`;
 const work = mkdtempSync(join(tmpdir(), "siglab-scale-out-"));
 afterAll(() => {
   stopSandbox();
