@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { PLUGIN_API_VERSION } from "../src/version.js";
@@ -78,13 +78,29 @@ function withCurrentRegistries(baseline: string): string {
   return `${head.join("\n")}\n${out}`;
 }
 
+// TypeScript's own lib files (lib.es2023.d.ts and what it references) are parsed once for all
+// checks below and not type-checked themselves (skipDefaultLibCheck): they are not what is tested.
+// The declarations under test (orig, old, new) are checked in full (skipLibCheck stays off).
+const OPTIONS: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [], lib: ["lib.es2023.d.ts"], skipLibCheck: false, skipDefaultLibCheck: true };
+const LIB_DIR = dirname(ts.getDefaultLibFilePath(OPTIONS));
+const libFiles = new Map<string, ts.SourceFile | undefined>();
+function compilerHost(): ts.CompilerHost {
+  const host = ts.createCompilerHost(OPTIONS);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, lang, onError, create) => {
+    if (dirname(name) !== LIB_DIR) return read(name, lang, onError, create);
+    if (!libFiles.has(name)) libFiles.set(name, read(name, lang, onError, create));
+    return libFiles.get(name);
+  };
+  return host;
+}
+
 /** Type-checks `root`; returns the error messages, each with the line of `root` it is about. */
 function typecheck(files: Record<string, string>, root: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), "siglab-api-compat-"));
   try {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-    const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [], lib: ["lib.es2023.d.ts"], skipLibCheck: false };
-    const program = ts.createProgram([join(dir, root)], options);
+    const program = ts.createProgram([join(dir, root)], OPTIONS, compilerHost());
     return ts.getPreEmitDiagnostics(program).map((d) => {
       const msg = ts.flattenDiagnosticMessageText(d.messageText, "\n");
       if (!d.file || d.start === undefined) return msg;
