@@ -98,6 +98,18 @@ describe("siglab plugins info", () => {
     expect(info).toMatchObject({ builtin: true, from: "built-in" });
   });
 
+  it("the Try line runs the first example on the CPU and stack it suggests (long mode, a preset)", () => {
+    const line = (id: string) => {
+      const c = capture();
+      expect(pluginsInfo(id, [], {}, c.io)).toBe(0);
+      return c.out.join("\n").split("\n").find((l) => l.startsWith("Try: "));
+    };
+    // io-uring needs linux6 under it: the preset of both, on its example's 64-bit CPU, no baseline
+    expect(line("io-uring")).toMatch(/^Try: siglab run io_uring_\w+ --cpu zen4 --preset linux-6\+io-uring$/);
+    expect(line("linux6")).toMatch(/^Try: siglab run linux6_\w+ --cpu skylake(-x)? --variant linux6 --baseline$/);
+    expect(line("sa-nofp")).toBe("Try: siglab run <workload> --variant sa-nofp --baseline");
+  });
+
   it("an unknown id exits non-zero and lists the valid ids; a refused one says why", () => {
     const c = capture();
     expect(pluginsInfo("nope", [dir], {}, c.io)).toBe(2);

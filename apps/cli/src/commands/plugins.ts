@@ -97,7 +97,17 @@ export function pluginsInfo(id: string | undefined, dirs: string[], opts: { json
   for (const e of p.examples) io.log(`  ${e.id.padEnd(20)} ${e.title} (${e.file})`);
   if (presets.length) io.log(`\nIn presets: ${presets.map((s) => `${s.id} (${s.name})`).join(", ")}`);
   const dirArg = p.builtin ? "" : ` --plugin-dir ${dirname(p.dir!)}`;
-  io.log(`\nTry: siglab run ${p.examples[0]?.id ?? "<workload>"}${dirArg} --variant ${m.id} --baseline`);
+  // the first example's suggested stack (a preset when one matches it) and CPU: a plugin that
+  // needs long mode or another plugin under it would fail on the default P4 with --variant alone
+  const ex = p.examples[0];
+  const want = ex?.suggestedVariants?.length ? ex.suggestedVariants : [{ id: m.id }];
+  const same = (a: readonly { id: string }[], b: readonly { id: string }[]) => a.length === b.length && a.every((v, i) => v.id === b[i]!.id);
+  const preset = want.length > 1 ? allPresets(dirs).presets.find((s) => same(s.stack, want)) : undefined;
+  const stackArg = preset ? `--preset ${preset.id}` : want.map((v) => `--variant ${v.id}`).join(" ");
+  const cpuArg = ex?.suggestedCpu ? ` --cpu ${ex.suggestedCpu.id}` : "";
+  // against the baseline kernel only when the plugin is a variant of it (a stack of several, such as
+  // io-uring on linux6, needs what the baseline lacks)
+  io.log(`\nTry: siglab run ${ex?.id ?? "<workload>"}${dirArg}${cpuArg} ${stackArg}${want.length > 1 ? "" : " --baseline"}`);
   return 0;
 }
 

@@ -9,12 +9,21 @@ import { scanPluginDirs, vetFolders, type RefusedFolder } from "./folders.js";
 
 export { PRESETS };
 
+/** An example a plugin ships, with the stack and CPU it suggests (e.g. linux6's need long mode). */
+export interface ExampleRef {
+  id: string;
+  title: string;
+  file: string;
+  suggestedVariants?: { id: string; options?: Record<string, unknown> }[];
+  suggestedCpu?: { id: string; mhz?: number };
+}
+
 export interface PluginInfo {
   manifest: PluginManifest;
   builtin: boolean;
   dir?: string;
   /** example workloads the plugin ships (built-in: from its code; third-party: its examples/ folder) */
-  examples: { id: string; title: string; file: string }[];
+  examples: ExampleRef[];
 }
 
 /**
@@ -27,7 +36,7 @@ export function listPlugins(dirs: string[]): { plugins: PluginInfo[]; refused: s
   const taken = new Map(BUILTIN_PLUGINS.map((p) => [p.manifest.id, `the built-in plugin '${p.manifest.id}'`]));
   const { ok, refusals: vetRefusals } = vetFolders(folders, taken);
   const refusals = [...scanRefusals, ...vetRefusals];
-  const exampleRefs = (ex: { id: string; title: string; file: string }[]) => ex.map((e) => ({ id: e.id, title: e.title, file: e.file }));
+  const exampleRefs = (ex: ExampleRef[]) => ex.map((e) => ({ id: e.id, title: e.title, file: e.file, ...(e.suggestedVariants ? { suggestedVariants: e.suggestedVariants } : {}), ...(e.suggestedCpu ? { suggestedCpu: e.suggestedCpu } : {}) }));
   return {
     plugins: [
       ...BUILTIN_PLUGINS.map((p) => ({ manifest: p.manifest, builtin: true, examples: exampleRefs(p.examples ?? []) })),
