@@ -439,7 +439,8 @@ describe("end to end: the real CLI pieces (run-argument parser, sandbox process,
       error: (l) => err.push(l),
     };
     const file = join(root, "work", "real.siglab");
-    const args = { cpu: ["p4-northwood@2200", "p6-coppermine@800"], variant: ["sa-nofp:forceAll=true", "noop-metrics"], baseline: true, pluginDir: [join(root, "tp")], timeline: true };
+    // 2,000 iterations (the example's default is 20,000): each run's timeline still overflows its 20,000 events
+    const args = { cpu: ["p4-northwood@2200", "p6-coppermine@800"], variant: ["sa-nofp:forceAll=true", "noop-metrics"], baseline: true, pluginDir: [join(root, "tp")], timeline: true, param: ["iterations=2000"] };
     expect(await bundleExport("lat_sig_catch", { ...args, o: file }, real), err.join("\n")).toBe(0);
     const b = readBundle(new Uint8Array(readFileSync(file)), { fileName: file });
     expect(b.results).toHaveLength(4);
@@ -457,7 +458,8 @@ describe("end to end: the real CLI pieces (run-argument parser, sandbox process,
     expect(exportFromBundle("trace", file, { o: trace }, real)).toBe(0);
     const events = JSON.parse(readFileSync(trace, "utf8")).traceEvents as { ph: string; name: string; pid: number; tid: number; ts: number; dur?: number }[];
     expect(events.some((e) => e.ph === "X")).toBe(true);
-    for (const e of events) expect(typeof e.name === "string" && [e.pid, e.tid, e.ts].every(Number.isFinite) && (e.ph !== "X" || e.dur! >= 0)).toBe(true);
+    // one expect for all the events (tens of thousands): the first few bad ones, if any
+    expect(events.filter((e) => !(typeof e.name === "string" && [e.pid, e.tid, e.ts].every(Number.isFinite) && (e.ph !== "X" || e.dur! >= 0))).slice(0, 5)).toEqual([]);
   });
 });
 
