@@ -226,6 +226,8 @@ describe("issue 13: SMP runs, trace export and the LMbench summary in the app", 
     // the kernel's own mitigation lines are shown, the unaffected ones left out
     expect(await panel.textContent()).toMatch(/meltdown: Mitigation: PTI/);
     expect(await panel.textContent()).not.toMatch(/srbds/);
+    // and the baseline's kernel options are read off them (suite host's mapping)
+    expect(await page.locator("#machine-kernel").textContent()).toMatch(/pti=on: meltdown: "Mitigation: PTI".*verw=on/);
 
     // "without page-table isolation": one click, a row with the same five figures, cheaper where the kernel is entered
     const pti = page.locator('button[data-whatif="pti"]');

@@ -3,6 +3,7 @@
  * `siglab suite host`'s, the profile matched to a probe's CPU, and the what-ifs derived from real
  * linux6 runs' counters and the built-in plugins' manifests (which can run, which the host refuses).
  */
+import { hostKernelOptions } from "@siglab/core/common/host-kernel.js";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
 import linux6Manifest from "../../../packages/plugins/linux6/plugin.json";
@@ -57,10 +58,18 @@ describe("your machine: the runs and the profile", () => {
     figures: [{ id: "lat_syscall_null", name: "Simple syscall", unit: "us", min: 0.1, median: 0.12, max: 0.2 }] }));
     expect(p.cpu).toEqual({ vendor: "GenuineIntel", cpuid: { family: 6, model: 94 }, cpuModel: "Intel Core i7-6700K" });
     expect(p.mitigations).toEqual([["meltdown", "Mitigation: PTI"], ["mds", "Mitigation: Clear CPU buffers; SMT vulnerable"]]);
+    // every line (the unaffected too) and the CPU flags go to the kernel options, as in `suite host`
+    expect(p.kernel.mitigations).toMatchObject({ meltdown: "Mitigation: PTI", srbds: "Not affected" });
+    expect(hostKernelOptions(p.kernel).options).toMatchObject({ pti: "on", verw: "on" });
+    const guest = parseProbe(JSON.stringify({ host: { vendor: "AuthenticAMD", kernel: "Linux 6.18.44", flags: ["fpu", "lm", 7, "x".repeat(500)], mitigations: { meltdown: "Mitigation: PTI", spectre_v2: "Mitigation: Retpolines; RSB filling; PBRSB-eIBRS: Not affected" } },
+      figures: [{ id: "lat_syscall_null", unit: "us", min: 1, median: 1, max: 1 }] }));
+    expect(guest.kernel.flags).toEqual(["fpu", "lm"]); // malformed entries dropped
+    expect(hostKernelOptions(guest.kernel).options).toMatchObject({ pti: "on", pcid: "off", spectreV2: "retpoline", rsbFill: "on", dispatch: "switch" });
     // a probe without them still loads
     const bare = parseProbe(JSON.stringify({ host: { cpuid: "x" }, figures: [{ id: "lat_pipe", unit: "us", min: 1, median: 1, max: 1 }] }));
     expect(bare.cpu).toEqual({});
     expect(bare.mitigations).toEqual([]);
+    expect(hostKernelOptions(bare.kernel).options).toEqual({});
   });
 });
 

@@ -8,7 +8,7 @@ import { allProfiles, UsageError } from "../catalog.js";
 import { matchProfile } from "../host-compare.js";
 import { checkOutputTarget, writeOutputFile } from "../output.js";
 import { fitProfileToProbe, type ProbeFitResult } from "../probe-fit.js";
-import { hostKernelOptions, withHostKernel } from "../host-kernel.js";
+import { hostKernelOptions, withHostKernel } from "@siglab/core/common/host-kernel.js";
 import { modernStack, readProbe } from "./suite-host.js";
 
 const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { EXAMPLES, type VariantSpec } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { allProfiles, UsageError } from "../catalog.js";
-import { hostKernelOptions, withHostKernel } from "../host-kernel.js";
+import { hostKernelOptions, withHostKernel } from "@siglab/core/common/host-kernel.js";
 import { formatHostRows, HOST_FIGURES, hostRow, matchProfile, NOT_SIMULATED, type HostRow } from "../host-compare.js";
 import { findPreset } from "../plugins/catalog.js";
 import { runInSandbox } from "../run/host.js";

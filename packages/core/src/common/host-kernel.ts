@@ -5,12 +5,22 @@
  * not the defaults a kernel would pick for the matched profile. A guest kernel, for one, may run
  * page-table isolation on an AMD part, or lack PCID because the hypervisor hides it.
  *
+ * Common code (no DOM, no Node): the CLI and the app's "your machine" panel both use it.
  * The strings are those arch/x86/kernel/cpu/bugs.c prints (cpu_show_common and the *_strings
  * tables); an unrecognised line leaves the option at "auto" and says so.
  */
-import type { VariantSpec } from "@siglab/core";
-import type { HostFacts } from "./probe/figures.js";
+import type { VariantSpec } from "@siglab/plugin-api";
 
+/** What the mapping reads of `siglab probe --json`'s host facts (apps/cli/src/probe/figures.ts). */
+export interface HostKernelFacts {
+  /** /sys/devices/system/cpu/vulnerabilities/<name>: the kernel's line */
+  mitigations?: Record<string, string> | null;
+  /** /proc/cpuinfo flags of the first CPU */
+  flags?: string[] | null;
+  /** `uname -r`-like kernel name and /proc/version */
+  kernel?: string | null;
+  kernelVersion?: string | null;
+}
 /** The plugin whose options these are (the linux-6 preset's kernel). */
 export const LINUX6_PLUGIN = "linux6";
 
@@ -24,16 +34,16 @@ export interface HostKernel {
 const CLEAR_BUFFERS = ["mds", "tsx_async_abort", "mmio_stale_data", "reg_file_data_sampling", "tsa"];
 
 /** Linux's version as [major, minor] from `uname -r` or /proc/version ("Linux 6.18.44-..."). */
-function kernelVersion(h: Pick<HostFacts, "kernel" | "kernelVersion">): [number, number] | null {
+function kernelVersion(h: HostKernelFacts): [number, number] | null {
   const m = /(\d+)\.(\d+)/.exec(`${h.kernel ?? ""} ${h.kernelVersion ?? ""}`);
   return m ? [Number(m[1]), Number(m[2])] : null;
 }
 
-export function hostKernelOptions(h: Pick<HostFacts, "mitigations" | "flags" | "kernel" | "kernelVersion">): HostKernel {
+export function hostKernelOptions(h: HostKernelFacts): HostKernel {
   const options: Record<string, string> = {};
   const reasons: string[] = [];
   const vuln = h.mitigations && typeof h.mitigations === "object" ? h.mitigations : {};
-  const line = (name: string): string | null => (typeof vuln[name] === "string" ? vuln[name]!.trim() : null);
+  const line = (name: string): string | null => (typeof vuln[name] === "string" ? vuln[name].trim() : null);
   const set = (key: string, value: string, why: string) => {
     options[key] = value;
     reasons.push(`${key}=${value}: ${why}`);

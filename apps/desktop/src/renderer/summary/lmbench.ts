@@ -4,6 +4,7 @@
  * known for a row (the calibration figures of @siglab/cpu-profiles; a probe of this machine) and
  * the error of a simulated figure against a measured one. Every figure is in microseconds.
  */
+import type { HostKernelFacts } from "@siglab/core/common/host-kernel.js";
 import calibration from "@siglab/cpu-profiles/calibration/figures.json";
 import type { CpuRef, RunResult, VariantSpec } from "../../common/contracts.js";
 import { isRecord } from "../state/validate.js";
@@ -144,6 +145,8 @@ export interface ProbeSummary {
   cpu: { vendor?: string; cpuid?: { family: number; model: number }; cpuModel?: string };
   /** the kernel's lines of /sys/devices/system/cpu/vulnerabilities/ that are not "Not affected" */
   mitigations: [string, string][];
+  /** what the simulated kernel's options are read off (every vulnerabilities line, the CPU flags, the kernel) */
+  kernel: HostKernelFacts;
 }
 
 /** Largest probe file read (a probe's JSON is a few KB). */
@@ -185,5 +188,12 @@ export function parseProbe(text: string): ProbeSummary {
   const mitigations: [string, string][] = isRecord(host["mitigations"])
     ? Object.entries(host["mitigations"]).filter((e): e is [string, string] => typeof e[1] === "string" && !/^not affected$/i.test(e[1].trim())).slice(0, 40).map(([k, v]) => [k.slice(0, 60), v.slice(0, 200)])
     : [];
-  return { host: name || "this machine", figures, cpu, mitigations };
+  const str = (v: unknown, max: number): string | null => (typeof v === "string" ? v.slice(0, max) : null);
+  const kernel: HostKernelFacts = {
+    mitigations: isRecord(host["mitigations"]) ? Object.fromEntries(Object.entries(host["mitigations"]).filter((e): e is [string, string] => typeof e[1] === "string").slice(0, 40).map(([k, v]) => [k.slice(0, 60), v.slice(0, 200)])) : {},
+    flags: Array.isArray(host["flags"]) ? host["flags"].filter((f): f is string => typeof f === "string" && f.length <= 40).slice(0, 600) : [],
+    kernel: str(host["kernel"], 120),
+    kernelVersion: str(host["kernelVersion"], 300),
+  };
+  return { host: name || "this machine", figures, cpu, mitigations, kernel };
 }

@@ -7,6 +7,7 @@
  * baseline simulation. A what-if the host would refuse on this stack is a disabled button whose
  * tooltip says why. The rules are in whatif.ts; this file only draws and sequences the runs.
  */
+import { hostKernelOptions, withHostKernel } from "@siglab/core/common/host-kernel.js";
 import type { CpuProfileFile, CpuRef, RunResult, VariantSpec } from "../../common/contracts.js";
 import type { PluginEntry, PresetEntry } from "../../common/host-api.js";
 import { runErrorLine } from "../results/errors.js";
@@ -77,9 +78,11 @@ export class MachinePanel {
       if (!m) return { cpu: null, profile: null, stack, how, problem: `no x86-64 CPU profile matches the probe's CPU (${this.probe?.cpu.vendor ?? "vendor unknown"}${this.probe?.cpu.cpuid ? `, family ${this.probe.cpu.cpuid.family} model ${this.probe.cpu.cpuid.model}` : ""}): pick one` };
     }
     if (!profile) return { cpu: null, profile: null, stack, how, problem: "pick a profile" };
-    const refused = profileRefusal(profile, stack);
-    if (refused) return { cpu: null, profile, stack, how, problem: refused };
-    return { cpu: { id: profile.id, mhz: profile.clock.defaultMhz }, profile, stack, how };
+    // the kernel as the probe's machine runs it (its mitigation lines, its CPU flags), as `suite host`
+    const hosted = this.probe ? withHostKernel(stack, hostKernelOptions(this.probe.kernel)) : stack;
+    const refused = profileRefusal(profile, hosted);
+    if (refused) return { cpu: null, profile, stack: hosted, how, problem: refused };
+    return { cpu: { id: profile.id, mhz: profile.clock.defaultMhz }, profile, stack: hosted, how };
   }
 
   private reset(): void {
@@ -203,7 +206,9 @@ export class MachinePanel {
       list.map((w) => h("button.whatif", { "data-whatif": w.id, disabled: Boolean(w.reason) || this.busy || !this.ran, title: w.reason ?? (this.ran ? w.description : "waiting for the baseline simulation"), "data-reason": w.reason ?? "", onclick: () => void this.runWhatIf(w) }, w.label))));
     const notes: (HTMLElement | string)[] = [];
     if (probe.mitigations.length) notes.push(h("li", null, "Your kernel reports: ", probe.mitigations.map(([k, v], i) => [i ? "; " : "", h("code", null, k), `: ${v}`]).flat()));
-    notes.push(h("li", null, "A what-if runs the same five examples with the baseline's iterations and seed under a changed stack; Δ is (what-if − baseline) / baseline of the simulation, not a measurement. The baseline uses the linux6 plugin's defaults for this CPU, which may differ from what your kernel chose (the line above); the error against your machine is read with docs/modern.md. A disabled what-if says why in its tooltip."));
+    const set = hostKernelOptions(probe.kernel).reasons.filter((r) => !/^\w+=auto:/.test(r));
+    if (set.length) notes.push(h("li#machine-kernel", null, "The baseline's kernel options, read off your probe as `siglab suite host` reads them: ", set.map((r, i) => [i ? "; " : "", h("code", null, r.slice(0, r.indexOf(":"))), r.slice(r.indexOf(":"))]).flat()));
+    notes.push(h("li", null, "A what-if runs the same five examples with the baseline's iterations and seed under a changed stack; Δ is (what-if − baseline) / baseline of the simulation, not a measurement. The baseline's mitigations are your kernel's where the probe reports them (the line above), else the linux6 plugin's defaults for this CPU; the error against your machine is read with docs/modern.md. A disabled what-if says why in its tooltip."));
     el.append(h("ul.summary-notes", null, notes));
   }
 }
