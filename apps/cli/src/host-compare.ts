@@ -3,6 +3,7 @@
  * lmbench methods on the profile that matches this CPU (issue 16, "Side by side").
  */
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
+import { matchHostProfile, type ProfileMatch } from "@siglab/core/common/host-profile.js";
 import type { ProbeFigure, HostFacts } from "./probe/figures.js";
 
 /** How each probe figure is simulated: the shipped example that ports the same lmbench loop, and its metric. */
@@ -65,37 +66,14 @@ export function hostRow(f: ProbeFigure, simulated: number | null, fittedTo: read
   return row;
 }
 
-/** Why this profile: how it was matched to the host's CPU. */
-export interface ProfileMatch {
-  profile: CpuProfileFile;
-  how: string;
-}
+export type { ProfileMatch } from "@siglab/core/common/host-profile.js";
 
 /**
- * The profile of this machine's CPU: the same vendor, family and model (CPUID); else the same
- * vendor and family, the nearest model; else the vendor's newest profile. Null when no profile of
- * the vendor exists.
+ * The profile of this machine's CPU (core's matchHostProfile): x86-64 profiles only when the
+ * linux-6 preset will run (it runs on no other), any profile for the 2.4 kernel.
  */
-export function matchProfile(host: Pick<HostFacts, "vendor" | "cpuid" | "cpuModel">, profiles: readonly CpuProfileFile[]): ProfileMatch | null {
-  const vendor = host.vendor ?? "";
-  const same = profiles.filter((p) => p.vendor === vendor && !p.id.startsWith("_"));
-  if (!same.length) return null;
-  const id = host.cpuid;
-  const name = host.cpuModel ?? vendor;
-  if (id) {
-    const exact = same.find((p) => p.cpuid?.family === id.family && p.cpuid?.model === id.model);
-    if (exact) return { profile: exact, how: `CPUID family ${id.family} model ${id.model} (${name})` };
-    const fam = same.filter((p) => p.cpuid?.family === id.family);
-    if (fam.length) {
-      const near = [...fam].sort((a, b) => Math.abs((a.cpuid?.model ?? id.model) - id.model) - Math.abs((b.cpuid?.model ?? id.model) - id.model))[0]!;
-      return { profile: near, how: `CPUID family ${id.family} (${name}); no profile of model ${id.model}: the nearest of the family` };
-    }
-  }
-  // CPUID family numbers are not in date order (the P4 is family 15, Skylake 6): an x86-64 profile
-  // (one the linux-6 preset runs on) comes first, then the higher family and model
-  const lm = (p: CpuProfileFile) => (p.features.lm ? 1 : 0);
-  const newest = [...same].sort((a, b) => lm(b) - lm(a) || (b.cpuid?.family ?? 0) - (a.cpuid?.family ?? 0) || (b.cpuid?.model ?? 0) - (a.cpuid?.model ?? 0))[0]!;
-  return { profile: newest, how: `no profile of this CPU's family (${name}): ${vendor}'s newest profile` };
+export function matchProfile(host: Pick<HostFacts, "vendor" | "cpuid" | "cpuModel">, profiles: readonly CpuProfileFile[], opts: { longModeOnly?: boolean } = { longModeOnly: true }): ProfileMatch | null {
+  return matchHostProfile(host, profiles, opts);
 }
 
 /** The text table of `suite host`. */

@@ -25,10 +25,14 @@ describe("matching this machine's CPU to a profile", () => {
     expect(near.how).toMatch(/nearest of the family/);
     const newest = matchProfile({ vendor: "AuthenticAMD", cpuid: { family: 23, model: 1, stepping: 0 }, cpuModel: "EPYC 7001" }, profiles)!;
     expect(newest.profile.id).toBe("zen5");
-    expect(newest.how).toMatch(/newest profile/);
+    expect(newest.how).toMatch(/newest x86-64 profile/);
     expect(matchProfile({ vendor: "CentaurHauls", cpuid: null, cpuModel: null }, profiles)).toBeNull();
     // an Intel CPU of no known family, or a probe without CPUID: a 64-bit profile, not the P4 (family 15)
     expect(matchProfile({ vendor: "GenuineIntel", cpuid: null, cpuModel: null }, profiles)!.profile.id).toBe("skylake");
+    // a Core 2 (family 6 model 15) is nearer the Pentium III (model 8) than Skylake by model, but
+    // linux-6 runs on x86-64 profiles only; for the 2.4 kernel (no preset) any profile is a candidate
+    expect(matchProfile({ vendor: "GenuineIntel", cpuid: { family: 6, model: 15, stepping: 0 }, cpuModel: "Core 2" }, profiles)!.profile.id).toMatch(/^skylake/);
+    expect(matchProfile({ vendor: "GenuineIntel", cpuid: { family: 6, model: 15, stepping: 0 }, cpuModel: "Core 2" }, profiles, { longModeOnly: false })!.profile.id).toMatch(/^p6-/);
   });
 });
 

@@ -29,7 +29,7 @@ export async function calibrateFromProbe(o: Record<string, unknown>): Promise<nu
     base = p;
     mhz = ref.mhz ?? p.clock.defaultMhz;
   } else {
-    const m = matchProfile(probe.host, profiles);
+    const m = matchProfile(probe.host, profiles, { longModeOnly: (await modernStack()).stack.length > 0 });
     if (!m) throw new UsageError(`no CPU profile of this machine's vendor (${probe.host.vendor ?? "unknown"}): name one with --cpu`);
     base = m.profile;
     mhz = m.profile.clock.defaultMhz;

@@ -45,6 +45,7 @@ export async function modernStack(): Promise<{ stack: VariantSpec[]; note: strin
 async function hostSuite(_name: string, o: Record<string, unknown>): Promise<number> {
   const probe = o["probe"] !== undefined ? readProbe(String(o["probe"])) : runProbe({});
   const profiles = await allProfiles(o["profileFile"] === undefined ? [] : ([] as unknown[]).concat(o["profileFile"]).map(String));
+  const preset = await modernStack();
   let cpu: { id: string; mhz: number };
   let how: string;
   let chosen: CpuProfileFile;
@@ -56,7 +57,7 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
     how = "given with --cpu";
     chosen = p;
   } else {
-    const m = matchProfile(probe.host, profiles);
+    const m = matchProfile(probe.host, profiles, { longModeOnly: preset.stack.length > 0 });
     if (!m) throw new UsageError(`no CPU profile of this machine's vendor (${probe.host.vendor ?? "unknown"}): name one with --cpu`);
     cpu = { id: m.profile.id, mhz: m.profile.clock.defaultMhz };
     how = m.how;
@@ -64,7 +65,6 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
   }
   // a profile fitted to probe figures (calibrate --from-probe) says which in its fittedTo
   const fittedTo = Object.values(chosen.costs).flatMap((e) => e.fittedTo ?? []);
-  const preset = await modernStack();
   // the kernel as the probe's machine runs it (its mitigation lines and CPU flags), unless asked not to
   const hostKernel = preset.stack.length && !o["kernelDefaults"] ? hostKernelOptions(probe.host) : null;
   const stack = hostKernel ? withHostKernel(preset.stack, hostKernel) : preset.stack;

@@ -12,6 +12,7 @@
  * (core's `resolveOptions`), and no two plugins of the stack may replace the same extension point
  * (core's `checkConflicts`, the check the host makes before a run).
  */
+import { longMode, matchHostProfile, type HostCpu, type ProfileMatch } from "@siglab/core/common/host-profile.js";
 import { checkConflicts, resolveOptions } from "@siglab/core/plugin-api/loaded-plugin.js";
 import type { CpuProfileFile, CpuRef, PluginManifest, RunResult, VariantSpec } from "../../common/contracts.js";
 import type { PluginEntry, PresetEntry } from "../../common/host-api.js";
@@ -54,45 +55,16 @@ export function machineRuns(cpu: { id: string; mhz: number }, stack: VariantSpec
 // ---- the profile of this machine ---------------------------------------------------------------------
 
 /** What the probe says about the host's CPU (its JSON's host.vendor, host.cpuid). */
-export interface ProbeCpu {
-  vendor?: string;
-  cpuid?: { family: number; model: number };
-  cpuModel?: string;
-}
-
-export interface ProfileMatch {
-  profile: CpuProfileFile;
-  /** how it was chosen, one line */
-  how: string;
-}
-
-/** Whether a profile has long mode (x86-64): the CPUs the linux-6 preset runs on. */
-export const longMode = (p: CpuProfileFile): boolean => p.features.lm === true;
+export type ProbeCpu = HostCpu;
+export type { ProfileMatch };
+export { longMode };
 
 /**
- * The profile of this machine's CPU, as `siglab suite host` picks it (apps/cli/src/host-compare.ts
- * matchProfile): the same vendor, family and model (CPUID); else the same vendor and family, the
- * nearest model; else the vendor's newest. Only x86-64 profiles are candidates (the linux-6 preset
- * runs on no other): an Intel family-6 CPU is never matched to the Pentium III, also family 6.
- * Null when no x86-64 profile of the vendor exists.
+ * The profile of this machine's CPU, as `siglab suite host` picks it (core's matchHostProfile),
+ * among x86-64 profiles only: the linux-6 preset runs on no other.
  */
 export function matchProbeProfile(host: ProbeCpu, profiles: readonly CpuProfileFile[]): ProfileMatch | null {
-  const vendor = host.vendor ?? "";
-  const same = profiles.filter((p) => p.vendor === vendor && !p.abstract && !p.id.startsWith("_") && longMode(p));
-  if (!same.length) return null;
-  const name = host.cpuModel ?? vendor;
-  const id = host.cpuid;
-  if (id) {
-    const exact = same.find((p) => p.cpuid?.family === id.family && p.cpuid?.model === id.model);
-    if (exact) return { profile: exact, how: `CPUID family ${id.family} model ${id.model} (${name})` };
-    const fam = same.filter((p) => p.cpuid?.family === id.family);
-    if (fam.length) {
-      const near = [...fam].sort((a, b) => Math.abs((a.cpuid?.model ?? id.model) - id.model) - Math.abs((b.cpuid?.model ?? id.model) - id.model))[0]!;
-      return { profile: near, how: `CPUID family ${id.family} (${name}); no x86-64 profile of model ${id.model}: the nearest of the family` };
-    }
-  }
-  const newest = [...same].sort((a, b) => (b.cpuid?.family ?? 0) - (a.cpuid?.family ?? 0) || (b.cpuid?.model ?? 0) - (a.cpuid?.model ?? 0))[0]!;
-  return { profile: newest, how: `no x86-64 profile of this CPU's family (${name}): ${vendor}'s newest` };
+  return matchHostProfile(host, profiles, { longModeOnly: true });
 }
 
 /** Why a profile cannot run the baseline stack (a plugin needs a CPU feature it lacks), or null. */
