@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cac } from "cac";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import { PLUGIN_API_VERSION, type RunResult } from "@siglab/core";
+import { EXAMPLES, PLUGIN_API_VERSION, type RunResult } from "@siglab/core";
+import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { runExperimentArgs } from "../src/commands/run.js";
 import { registerSuiteCommand } from "../src/commands/suite.js";
 import { registerUmlSuite } from "../src/commands/suite-uml.js";
@@ -170,14 +171,23 @@ describe("the CLI", () => {
       process.exitCode = 0;
       return { code, out: out.join(""), err: err.join("\n") };
     };
-    const a = await suite(["examples", "--json", "--shard", "1/11", "--jobs", "2"]);
+    // the suite's runs: the core's examples, then the built-in plugins' (their list grows, so the
+    // slice is the one of 11 that holds linux6_altstack)
+    const shipped = [...EXAMPLES.map((e) => e.id), ...BUILTIN_PLUGINS.flatMap((p) => (p.examples ?? []).map((e) => e.id))];
+    const at = shipped.indexOf("linux6_altstack");
+    expect(at).toBeGreaterThanOrEqual(EXAMPLES.length);
+    const index = (at % 11) + 1;
+    const runs = shipped.map((_, k) => k + 1).filter((n) => (n - 1) % 11 === index - 1);
+    const a = await suite(["examples", "--json", "--shard", `${index}/11`, "--jobs", "2"]);
     expect(a.code, a.err).toBe(0);
     const doc = JSON.parse(a.out) as { shard: { runs: number[]; totalRuns: number }; runs: RunResult[] };
-    expect(doc.shard.runs).toEqual([1, 12, 23]);
-    expect(doc.runs.map((r) => r.workload)).toEqual(["gc_barrier", "sa_nofp_hazard", "linux6_altstack"]);
+    expect(doc.shard.totalRuns).toBe(shipped.length);
+    expect(doc.shard.runs).toEqual(runs); // round-robin: index, index + 11, ...
+    expect(doc.runs.map((r) => r.workload)).toEqual(runs.map((n) => shipped[n - 1]));
     // an example made for another CPU (linux6's need long mode) runs on it
-    expect(doc.runs[2]!.cpu.id).toBe("skylake-x"); // its AVX-512 frame overflows a MINSIGSTKSZ altstack
-    expect(doc.runs[2]!.findings.map((f) => f.kind)).toContain("sigaltstack-overflow");
+    const altstack = doc.runs[runs.indexOf(at + 1)]!;
+    expect(altstack.cpu.id).toBe("skylake-x"); // its AVX-512 frame overflows a MINSIGSTKSZ altstack
+    expect(altstack.findings.map((f) => f.kind)).toContain("sigaltstack-overflow");
     const u = await suite(["uml", "--jobs", "2"]);
     expect(u.code).toBe(2);
     expect(u.err).toMatch(/siglab: --jobs has no effect on suite uml \(it runs its runs one after another; --jobs and --shard apply to suite examples\)/);
