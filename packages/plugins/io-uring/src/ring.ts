@@ -96,6 +96,8 @@ export class IoRing {
     readonly id: number,
     readonly sqes: number,
     readonly mm: Task["mm"],
+    /** the task that set the ring up: the SQ thread submits with its files (ctx->sq_data's task) */
+    readonly owner: Task,
     sqEntries: number,
     sqIdleCycles: number | null,
     now: number,

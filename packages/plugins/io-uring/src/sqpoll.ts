@@ -86,7 +86,8 @@ export function sqPoll(k: Kernel, ring: IoRing): number {
   if (n === 0) return 0;
   const c = sqCharger(k, ring);
   c.run("io_sq_thread");
-  const done = io_submit_sqes(k, k.current, ring, n, c);
+  // the SQ thread runs with the ring creator's files, whatever task this CPU was running
+  const done = io_submit_sqes(k, ring.owner, ring, n, c);
   sq.lastActive = k.cycles;
   k.count("io_uring.sqpoll.submit_passes");
   k.count("io_uring.sqpoll.sqes", done);

@@ -41,7 +41,8 @@ function sys_io_uring_setup(k: Kernel, t: Task, args: unknown[]): number {
   const flags = flagsArg === undefined ? 0 : flagsArg;
   const idleMs = idleArg === undefined ? 0 : idleArg;
   if (typeof entries !== "number" || !Number.isInteger(entries) || entries < 1 || entries > MAX_ENTRIES) return -EINVAL;
-  if (typeof flags !== "number" || !Number.isInteger(flags) || flags < 0 || flags & ~IORING_SETUP_KNOWN) return -EINVAL;
+  // flags is a u32: bits above 31 would vanish in JavaScript's 32-bit bitwise operators
+  if (typeof flags !== "number" || !Number.isInteger(flags) || flags < 0 || flags > 0xffffffff || flags & ~IORING_SETUP_KNOWN) return -EINVAL;
   if (typeof idleMs !== "number" || !Number.isInteger(idleMs) || idleMs < 0) return -EINVAL;
   const sqpoll = (flags & IORING_SETUP_SQPOLL) !== 0;
   if (flags & IORING_SETUP_SQ_AFF && !sqpoll) return -EINVAL; // "Can't have SQ_AFF without SQPOLL"
@@ -71,7 +72,7 @@ function sys_io_uring_setup(k: Kernel, t: Task, args: unknown[]): number {
     const jiffies = idleMs > 0 ? Math.ceil((idleMs * k.config.hz) / 1000) : k.config.hz;
     idleCycles = Math.round((jiffies / k.config.hz) * 1e6 * k.profile.mhz);
   }
-  const ring = new IoRing(rings, sqes, t.mm, sqEntries, idleCycles, k.cycles);
+  const ring = new IoRing(rings, sqes, t.mm, t, sqEntries, idleCycles, k.cycles);
   const s = uringState(k);
   s.rings.set(rings, ring);
   if (sqpoll) {
@@ -119,7 +120,12 @@ export function io_submit_sqes(k: Kernel, t: Task, ring: IoRing, nr: number, c: 
       fail(-EBADF);
       continue;
     }
-    if (f.dev !== "disk" || typeof sqe.len !== "number" || !(sqe.len >= 0)) {
+    // sqe->len is a u32 (io_prep_rw): anything else is -EINVAL, as the aio plugin's iocb check
+    if (typeof sqe.len !== "number" || !Number.isInteger(sqe.len) || sqe.len < 0 || sqe.len > 0xffffffff) {
+      fail(-EINVAL);
+      continue;
+    }
+    if (f.dev !== "disk") {
       // Linux would arm a poll or hand a pipe read to an io-wq worker; the model has neither
       fail(-EOPNOTSUPP, `fd ${sqe.fd} (${f.dev ? `/dev/${f.dev}` : "a pipe"}): only /dev/siglab-disk requests are modelled (no io-wq, no poll arming)`);
       continue;
@@ -283,7 +289,7 @@ function* sys_io_uring_enter(k: Kernel, t: Task, args: unknown[]): Gen<number> {
   const flags = flagsArg === undefined ? 0 : flagsArg;
   const toSubmit = toSubmitArg === undefined ? 0 : toSubmitArg;
   const minComplete = minArg === undefined ? 0 : minArg;
-  if (typeof flags !== "number" || !Number.isInteger(flags) || flags < 0 || flags & ~(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | IORING_ENTER_SQ_WAIT)) return -EINVAL;
+  if (typeof flags !== "number" || !Number.isInteger(flags) || flags < 0 || flags > 0xffffffff || flags & ~(IORING_ENTER_GETEVENTS | IORING_ENTER_SQ_WAKEUP | IORING_ENTER_SQ_WAIT)) return -EINVAL;
   if (typeof toSubmit !== "number" || !Number.isInteger(toSubmit) || toSubmit < 0) return -EINVAL;
   if (typeof minComplete !== "number" || !Number.isInteger(minComplete) || minComplete < 0) return -EINVAL;
   k.run("io_uring_enter");

@@ -215,6 +215,26 @@ describe("io_uring_enter: submission from the shared SQ ring", () => {
     expect(r.findings[0]!.message).toMatch(/a pipe\): only \/dev\/siglab-disk requests are modelled/);
   });
 
+  it("a disk SQE whose len is not a u32 completes with -EINVAL, without a finding; flags above 32 bits are refused", () => {
+    const r = withUring(W(`
+      const q = yield* ringInit(t, yield* t.syscall(io_uring_setup, 4));
+      const fd = yield* t.open("/dev/siglab-disk");
+      yield* queue(t, q, OP_WRITE, fd, -5, 1);
+      yield* queue(t, q, OP_WRITE, fd, 0.5, 2);
+      yield* queue(t, q, OP_WRITE, fd, 1e300, 3);
+      yield* publish(t, q);
+      t.report("ret", yield* t.syscall(io_uring_enter, q.ring, 3, 0, 0), "ret");
+      for (const c of yield* reap(t, q)) t.report("res " + c.data, c.res, "errno");
+      t.report("setup 2^32+2", yield* t.syscall(io_uring_setup, 4, 2 ** 32 + 2), "ret");
+      t.report("enter 2^32+1", yield* t.syscall(io_uring_enter, q.ring, 0, 0, 2 ** 32 + 1), "ret");`));
+    expect(r.error).toBeUndefined();
+    expect(metric(r, "ret")).toBe(3);
+    for (const d of [1, 2, 3]) expect(metric(r, "res " + d)).toBe(-22);
+    expect(metric(r, "setup 2^32+2")).toBe(-22);
+    expect(metric(r, "enter 2^32+1")).toBe(-22);
+    expect(r.findings).toEqual([]);
+  });
+
   it("a signal interrupts io_cqring_wait with -EINTR", () => {
     const r = withUring(W(`
       const q = yield* ringInit(t, yield* t.syscall(io_uring_setup, 4));

@@ -88,6 +88,28 @@ describe("IORING_SETUP_SQPOLL: the SQ thread polls the ring", () => {
     expect(metric(r, "res")).toBe(512);
   });
 
+  it("the SQ thread submits with the ring creator's files, even when another process has the CPU", () => {
+    const r = withUring(W(`
+      const q = yield* ringInit(t, yield* t.syscall(io_uring_setup, 4, SQPOLL | SQ_AFF, 1));
+      const fd = yield* t.open("/dev/siglab-disk");
+      yield* queue(t, q, OP_WRITE, fd, 512, 1); // the thread is awake: in flight at once
+      yield* publish(t, q);
+      yield* t.compute(30000 * t.mhz); // the thread has gone to sleep
+      yield* queue(t, q, OP_WRITE, fd, 512, 2); // stays in the ring
+      yield* publish(t, q);
+      // a child without the fd runs when the first completion wakes the SQ thread
+      yield* t.fork(function* (c) {
+        yield* c.close(fd);
+        yield* c.compute(60000 * c.mhz);
+      });
+      yield* t.wait();
+      yield* t.compute(60000 * t.mhz);
+      for (const c of yield* reap(t, q)) t.report("res " + c.data, c.res, "bytes");`), { uringOptions: { deviceLatencyUs: 50000 } });
+    expect(r.error).toBeUndefined();
+    expect(metric(r, "res 1")).toBe(512);
+    expect(metric(r, "res 2")).toBe(512);
+  });
+
   it("the SQ thread's work figure is the sum of its paths' op costs (no hidden constant)", () => {
     const r = runUringExample("io_uring_sqpoll", { params: { rounds: 1, batch: 1 } });
     expect(r.error).toBeUndefined();
