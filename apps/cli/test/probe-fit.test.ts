@@ -86,6 +86,17 @@ describe("siglab calibrate --from-probe (refusals)", () => {
     const notProbe = join(dir, "not.json");
     writeFileSync(notProbe, JSON.stringify({ hello: 1 }));
     expect((await calibrate(["--from-probe", notProbe, "-o", join(dir, "y.json")])).err).toMatch(/not the JSON of `siglab probe --json`/);
+    // the starting profile is an input too: never the output, even with --force
+    const own = join(dir, "own.json");
+    writeFileSync(own, JSON.stringify({ ...BUILTIN_PROFILE_FILES.find((p) => p.id === "skylake"), id: "own-sky", name: "own" }));
+    const before = readFileSync(own, "utf8");
+    const self = await calibrate(["--from-probe", probe, "--profile-file", own, "--cpu", "own-sky", "-o", own, "--force"]);
+    expect(self.code).not.toBe(0);
+    expect(readFileSync(own, "utf8")).toBe(before);
+    // -o and its friends without --from-probe are refused, not ignored
+    const alone = await calibrate(["-o", join(dir, "z.json")]);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toMatch(/--output only go with --from-probe/);
   });
 });
 

@@ -17,9 +17,14 @@ export async function calibrateFromProbe(o: Record<string, unknown>): Promise<nu
   const file = String(o["fromProbe"]);
   const out = o["output"] === undefined ? undefined : String(o["output"]);
   if (!out) throw new UsageError("calibrate --from-probe: name the profile file to write with -o <file>");
-  checkOutputTarget(out, { force: o["force"] === true, inputs: [file] }); // refuse before the long work
+  const profileFiles = o["profileFile"] === undefined ? [] : ([] as unknown[]).concat(o["profileFile"]).map(String);
+  // every input is refused as the output, the profile files too (even with --force)
+  const inputs = [file, ...profileFiles];
+  checkOutputTarget(out, { force: o["force"] === true, inputs }); // refuse before the long work
   const probe = readProbe(file);
-  const profiles = await allProfiles(o["profileFile"] === undefined ? [] : ([] as unknown[]).concat(o["profileFile"]).map(String));
+  const profiles = await allProfiles(profileFiles);
+  // the kernel the probe measured: linux-6 when a plugin provides it (then only x86-64 profiles match)
+  const preset = await modernStack();
   let base = profiles[0]!;
   let mhz: number;
   if (o["cpu"] !== undefined) {
@@ -29,7 +34,7 @@ export async function calibrateFromProbe(o: Record<string, unknown>): Promise<nu
     base = p;
     mhz = ref.mhz ?? p.clock.defaultMhz;
   } else {
-    const m = matchProfile(probe.host, profiles, { longModeOnly: (await modernStack()).stack.length > 0 });
+    const m = matchProfile(probe.host, profiles, { longModeOnly: preset.stack.length > 0 });
     if (!m) throw new UsageError(`no CPU profile of this machine's vendor (${probe.host.vendor ?? "unknown"}): name one with --cpu`);
     base = m.profile;
     mhz = m.profile.clock.defaultMhz;
@@ -39,14 +44,13 @@ export async function calibrateFromProbe(o: Record<string, unknown>): Promise<nu
   if (!ID.test(id)) throw new UsageError(`--id: '${id}' is not a profile id (lower-case letters, digits, '.', '_', '-')`);
   if (profiles.some((p) => p.id === id)) throw new UsageError(`--id: '${id}' is the id of a built-in profile; name yours otherwise`);
   // fit the CPU's costs under the kernel the probe measured (its mitigations), so they do not absorb them
-  const preset = await modernStack();
   const stack = preset.stack.length ? withHostKernel(preset.stack, hostKernelOptions(probe.host)) : preset.stack;
   const note = preset.note;
   const hostName = probe.host.cpuModel ?? probe.host.vendor ?? "this machine";
   const params = o["quickRuns"] ? { iterations: 200 } : undefined;
   const log = o["verbose"] ? (l: string) => console.error(l) : undefined;
   const r = await fitProfileToProbe({ base, mhz, id, name: `${hostName} (fitted to its probe)`, figures: probe.figures, stack, hostName, ...(params ? { params } : {}), ...(log ? { log } : {}) });
-  const plan = writeOutputFile(out, serializeProfile(r.profile), { force: o["force"] === true, inputs: [file] });
+  const plan = writeOutputFile(out, serializeProfile(r.profile), { force: o["force"] === true, inputs });
   if (o["json"]) process.stdout.write(JSON.stringify({ profile: id, base: base.id, mhz, variants: stack, ...(note ? { note } : {}), groups: r.groups, rows: r.rows, wrote: plan.real }, null, 2) + "\n");
   else console.log(formatProbeFit(r, base.id, mhz, note) + `\n\nwrote ${out}: use it with a user profiles folder (docs/profiles.md)`);
   return 0;

@@ -12,6 +12,7 @@ import { candidateProfiles, closeCalibrationHost, fit, formatFit, formatSuite, r
 import { calibrationReportText, plannedWrites, staleness, writePlanned } from "@siglab/calibration/node";
 import { reportCliError } from "./run.js";
 import { calibrateFromProbe } from "./calibrate-from-probe.js";
+import { UsageError } from "../catalog.js";
 
 export function registerCalibrateCommand(cli: CAC): void {
   cli
@@ -32,6 +33,9 @@ export function registerCalibrateCommand(cli: CAC): void {
           process.exitCode = await calibrateFromProbe(o);
           return;
         }
+        // the options that only --from-probe reads must not be ignored silently
+        const probeOnly = (["output", "id", "cpu", "force", "profileFile", "quickRuns"] as const).filter((k) => o[k] !== undefined);
+        if (probeOnly.length) throw new UsageError(`calibrate: ${probeOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} only go with --from-probe (calibrate alone writes the shipped fitted overlays)`);
         const log = o["verbose"] ? (l: string) => console.error(l) : undefined;
         const r = await fit(log ? { log } : {});
         const rows = await runCalibrationSuite({ profiles: candidateProfiles(BUILTIN_PROFILE_SOURCES, r.values) });
