@@ -44,4 +44,4 @@ for (const r of results) {
     console.error(`typecheck: tsc -p ${r.project} failed (exit code ${r.code})`);
   }
 }
-process.exit(failed ? 1 : 0);
+process.exitCode = failed ? 1 : 0; // not process.exit(): stdout to a pipe may still be flushing

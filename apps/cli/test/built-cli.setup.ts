@@ -38,6 +38,7 @@ function build(): string {
   const dir = mkdtempSync(join(CLI, "dist", "test-run-"));
   const bin = join(dir, "siglab.mjs");
   const r = spawnSync(process.execPath, [join(CLI, "scripts", "build.mjs"), "--outfile", bin], { encoding: "utf8", timeout: 120_000 });
+  if (r.status !== 0) rmSync(dir, { recursive: true, force: true }); // the folder this build made, and only it
   if (r.status !== 0) throw new Error(`building the CLI for the tests (apps/cli/scripts/build.mjs --outfile ${bin}) failed: ${r.error?.message ?? ""}${r.stderr}${r.stdout}`);
   return bin;
 }
