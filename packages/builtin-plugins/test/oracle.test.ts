@@ -20,9 +20,10 @@ describe("equivalence oracle: fast paths against op by op", () => {
   it.each(cases.map((c) => [`${c.id} on ${c.cpu}${c.smp ? ` x${c.smp}` : ""} [${c.variants.map((v) => v.id).join("+") || "baseline"}]`, c] as const))("%s", (_name, c) => {
     const fast = runOracleCase(c);
     const exact = runOracleCase(c, { exactPaths: true });
-    // a run that fails must fail the same way in both modes; most cases must run
-    expect(exact.error?.message).toBe(fast.error?.message);
-    if (!fast.error) expect(fast.timeline?.length ?? 0).toBeGreaterThan(0);
+    // every case runs (two failed runs would compare two empty results), and has a timeline to compare
+    expect(fast.error?.message).toBeUndefined();
+    expect(exact.error?.message).toBeUndefined();
+    expect(fast.timeline?.length ?? 0).toBeGreaterThan(0);
     expect(exact.metrics).toEqual(fast.metrics);
     expect(exact.phases).toEqual(fast.phases);
     expect(exact.counters).toEqual(fast.counters);
