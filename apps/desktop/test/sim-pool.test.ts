@@ -304,4 +304,17 @@ describe("runRepeated with several lanes", () => {
     expect(started).toEqual([0, 1, 2]);
     expect(ended.sort()).toEqual([0, 1, 2]);
   });
+
+  it("an onResult that throws (rendering) also waits for the runs in flight before rejecting", async () => {
+    const ended: number[] = [];
+    const p = runRepeated([1, 2, 3].map((x) => ({ seed: 1, x })), 1, async (spec, i) => {
+      await new Promise((r) => setTimeout(r, spec.x === 1 ? 5 : 30));
+      ended.push(i);
+      return resultOf({ workload: { id: "w", file: "w.ts", source: "" }, cpu: { id: "c", mhz: 1 }, variants: [], params: { x: spec.x }, seed: 1 });
+    }, () => {
+      throw new Error("render failed");
+    }, { jobs: 3 });
+    await expect(p).rejects.toThrow("render failed");
+    expect(ended.sort()).toEqual([0, 1, 2]); // not rejected while runs 1 and 2 were still running
+  });
 });

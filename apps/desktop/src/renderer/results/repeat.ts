@@ -5,7 +5,7 @@
  * each metric's N values, which the histogram draws. Memory stays bounded: only the first
  * repetition is kept whole; the others are reduced to their seed, error and metric values at once.
  */
-import { summarizeRepeats, type RepeatedRun } from "@siglab/core/common/repeat.js";
+import { repeatSeeds, summarizeRepeats, type RepeatedRun } from "@siglab/core/common/repeat.js";
 import type { RunResult } from "../../common/contracts.js";
 
 /** The most repetitions the app runs per configuration (lmbench's TRIES is 11). */
@@ -105,27 +105,28 @@ export async function runRepeated<S extends { seed: number }>(
       const c = Math.floor(i / reps);
       const k = i % reps;
       const spec = specs[c]!;
-      let r: RunResult;
+      // everything after the run is in the try too (summarising, onResult's rendering): a lane that
+      // threw past it would reject Promise.all while other lanes' runs are still in flight
       try {
-        r = await runOne(reps <= 1 ? spec : { ...spec, seed: (spec.seed + k) >>> 0 }, i, l);
+        const r = await runOne(reps <= 1 ? spec : { ...spec, seed: repeatSeeds(spec.seed, reps)[k]! }, i, l);
+        if (failed) return; // the experiment is failing: nothing more is reported
+        if (reps <= 1) results[c] = r;
+        else {
+          parts[c]![k] = k === 0 ? r : compactRepetition(r);
+          if (--left[c]! === 0) {
+            results[c] = summarizeForApp(parts[c]!);
+            parts[c] = [];
+          }
+        }
+        if (results[c] !== undefined) have[c] = true;
+        while (flushed < specs.length && have[flushed]) {
+          onResult(flushed, results[flushed]!);
+          flushed++;
+        }
       } catch (e) {
         if (!failed) firstError = e;
         failed = true;
         return;
-      }
-      if (failed) return; // the experiment is failing: nothing more is reported
-      if (reps <= 1) results[c] = r;
-      else {
-        parts[c]![k] = k === 0 ? r : compactRepetition(r);
-        if (--left[c]! === 0) {
-          results[c] = summarizeForApp(parts[c]!);
-          parts[c] = [];
-        }
-      }
-      if (results[c] !== undefined) have[c] = true;
-      while (flushed < specs.length && have[flushed]) {
-        onResult(flushed, results[flushed]!);
-        flushed++;
       }
     }
   };

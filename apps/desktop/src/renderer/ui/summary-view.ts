@@ -178,7 +178,8 @@ export class SummaryView {
           : h("td.num", { "data-bench": b.example, "data-kind": "simulated", ...(sim !== null ? { "data-us": String(sim) } : {}) }, sim === null ? (r ? "—" : "…") : formatUs(sim));
         if (!withMeasured.has(b.example)) return [simCell];
         const m = this.measured(i, b.example);
-        const err = m && sim !== null ? errorPercent(sim, m.us) : null;
+        // a probe figure may be 0 (lmbench's settime(0) when a subtraction comes out negative): no error then
+        const err = m && m.us > 0 && sim !== null ? errorPercent(sim, m.us) : null;
         const title = m?.kind === "probe" ? `this machine's probe (median; min ${formatUs(m.min!)}, max ${formatUs(m.max!)} µs)` : m ? `${m.id}: ${m.source}` : undefined;
         return [simCell,
           h("td.num.measured", { "data-bench": b.example, "data-kind": "measured", ...(m ? { "data-us": String(m.us), "data-source": m.kind, title } : {}) }, m ? formatUs(m.us) : "—"),
