@@ -6,8 +6,9 @@ import cac from "cac";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
 import { registerSuiteCommand } from "../src/commands/suite.js";
-import { registerHostSuite } from "../src/commands/suite-host.js";
+import { readProbe, registerHostSuite } from "../src/commands/suite-host.js";
 import { formatHostRows, hostRow, matchProfile } from "../src/host-compare.js";
+
 import { stopSandbox } from "../src/run/host.js";
 import type { ProbeFigure } from "../src/probe/figures.js";
 
@@ -104,4 +105,22 @@ describe("siglab suite host --probe file --json", () => {
     expect(sys.errorPercent).toBeCloseTo(((sys.simulated! - 0.1) / 0.1) * 100, 1);
     expect(doc.rows[1]!.simulated).toBeNull();
   }, 60_000);
+});
+
+describe("reading a probe file", () => {
+  it("refuses a host.cpuid of the wrong shape, naming the file, and drops non-string names", () => {
+    const dir = mkdtempSync(join(tmpdir(), "siglab-readprobe-"));
+    try {
+      const file = join(dir, "p.json");
+      const figures = [{ id: "lat_syscall_null", name: "Simple syscall", unit: "us", min: 1, median: 1, max: 1 }];
+      writeFileSync(file, JSON.stringify({ host: { vendor: "GenuineIntel", cpuid: "6/94" }, figures }));
+      expect(() => readProbe(file)).toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: host.cpuid must be`));
+      writeFileSync(file, JSON.stringify({ host: { vendor: "GenuineIntel", cpuid: { family: 6, model: 94, stepping: 3 }, cpuModel: { x: 1 } }, figures }));
+      const p = readProbe(file);
+      expect(p.host.cpuModel).toBeNull();
+      expect(p.host.cpuid).toEqual({ family: 6, model: 94, stepping: 3 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -14,6 +14,7 @@ import { formatHostRows, HOST_FIGURES, hostRow, matchProfile, NOT_SIMULATED, typ
 import { findPreset } from "../plugins/catalog.js";
 import { runInSandbox } from "../run/host.js";
 import { runProbe, type ProbeDocument } from "./probe.js";
+import type { HostFacts } from "../probe/figures.js";
 import { registerSuite } from "./suite.js";
 
 /** The preset of a current x86-64 kernel (a plugin provides it); without it the 2.4 kernel is simulated. */
@@ -31,7 +32,13 @@ export function readProbe(file: string): ProbeDocument {
   for (const f of d.figures) if (typeof f?.id !== "string" || typeof f?.median !== "number" || !Number.isFinite(f.median)) throw new UsageError(`--probe ${file}: a figure without an id and a median`);
   // a document from another version may lack what the text needs: its figures are named by id then
   const figures = d.figures.map((f) => ({ ...f, name: typeof f.name === "string" ? f.name : f.id }));
-  return { ...(d as ProbeDocument), figures };
+  // the host facts that pick the profile and name it: the right types or absent
+  const h = d.host as unknown as Record<string, unknown>;
+  const id = h["cpuid"] as Record<string, unknown> | null | undefined;
+  if (id !== undefined && id !== null && !(typeof id === "object" && Number.isInteger(id["family"]) && Number.isInteger(id["model"]))) throw new UsageError(`${file}: host.cpuid must be { family, model, stepping } as integers`);
+  const text = (v: unknown): string | null => (typeof v === "string" ? v.slice(0, 200) : null);
+  const host = { ...(d.host as HostFacts), cpuid: (id ?? null) as HostFacts["cpuid"], cpuModel: text(h["cpuModel"]), vendor: text(h["vendor"]) };
+  return { ...(d as ProbeDocument), host, figures };
 }
 
 export async function modernStack(): Promise<{ stack: VariantSpec[]; note: string | null }> {
