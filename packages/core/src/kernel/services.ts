@@ -6,7 +6,7 @@ import type { FileFunctions, FpuFunctions, MmFunctions, SchedFunctions, SignalFu
 import { flush_tlb_page } from "./smp.js";
 import { configureDevice, deviceOf } from "./device.js";
 import { cloneFpstate, do_device_not_available, fpstateFromRegs, regsFromFpstate, restore_i387, unlazy_fpu, userFpuView } from "./i387.js";
-import type { Kernel } from "./kernel.js";
+import { SimError, type Kernel } from "./kernel.js";
 import { ownFrame, ownRegs, ownTask } from "./own.js";
 import { do_page_fault } from "./mm.js";
 import { filesOf, roundUpToTick } from "./pipe.js";
@@ -57,13 +57,15 @@ export function mmFunctions(k: Kernel): MmFunctions {
     do_page_fault: (t, addr, write, code) => do_page_fault(k, ownTask(t), addr, write, code),
     flush_tlb_page: (t, addr) => flush_tlb_page(k, ownTask(t).mm, addr),
     setPcid: (on) => {
-      if (on && !k.profile.features.pcid) throw new Error(`setPcid: CPU profile '${k.profile.id}' has no PCID`);
+      if (on && !k.profile.features.pcid) throw new SimError("plugin", `setPcid: CPU profile '${k.profile.id}' has no PCID`);
       k.pcid = on === true;
     },
     map_vdso: (vdso) => {
-      if (k.vdso) throw new Error(`map_vdso: a vDSO ('${String(k.vdso.id)}') is already mapped in this run`);
-      if (!vdso || typeof vdso.gettimeofday !== "function") throw new Error("map_vdso: the vDSO must have a gettimeofday(th) function");
-      k.vdso = vdso;
+      if (k.vdso) throw new SimError("plugin", `map_vdso: a vDSO ('${String(k.vdso.id)}') is already mapped in this run`);
+      const f = vdso?.gettimeofday;
+      if (typeof f !== "function") throw new SimError("plugin", "map_vdso: the vDSO must have a gettimeofday(th) generator function");
+      // the function as it was when mapped (a getter cannot swap it later)
+      k.vdso = { id: String(vdso.id), gettimeofday: (th) => f.call(vdso, th) };
     },
   };
 }

@@ -90,10 +90,16 @@ export class Glibc implements LibcModel {
 
 /** A plugin's __vdso_gettimeofday, its result checked (plain numbers only reach the workload). */
 function* vdsoGettimeofday(vdso: Vdso, t: ThreadImpl): Gen<{ sec: number; usec: number }> {
-  const r = (yield* vdso.gettimeofday(t)) as unknown;
+  // user-mode code of this thread: only on its turn (a generator made on one thread and stepped on
+  // another would charge the wrong task), as every other call of the thread API
+  t.checkTurn();
+  const it = vdso.gettimeofday(t) as unknown as Gen<unknown> | null;
+  if (!it || typeof it.next !== "function") throw new SimError("plugin", `the vDSO '${String(vdso.id)}': gettimeofday must be a generator function (function* (th) { ... })`);
+  const r = (yield* it) as unknown;
   const sec = (r as { sec?: unknown } | null)?.sec, usec = (r as { usec?: unknown } | null)?.usec;
-  if (typeof sec !== "number" || typeof usec !== "number" || !Number.isFinite(sec) || !Number.isFinite(usec)) {
-    throw new SimError("plugin", `the vDSO '${String(vdso.id)}': gettimeofday must return { sec, usec } as finite numbers`);
+  // what the system call would return: whole seconds, and microseconds below a second
+  if (typeof sec !== "number" || typeof usec !== "number" || !Number.isInteger(sec) || !Number.isInteger(usec) || sec < 0 || usec < 0 || usec >= 1e6) {
+    throw new SimError("plugin", `the vDSO '${String(vdso.id)}': gettimeofday must return { sec, usec } as integers, sec >= 0 and 0 <= usec < 1,000,000`);
   }
   return { sec, usec };
 }

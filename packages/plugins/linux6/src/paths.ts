@@ -251,7 +251,7 @@ export function linux6Transforms(m: Mitigations): PathTransform[] {
     op("sys_rt_sigreturn", "put_user", 2, "__get_user(uc_flags); __get_user(set, &frame->uc.uc_sigmask)"),
     op("set_current_blocked", "cli", 1, "spin_lock_irq(&current->sighand->siglock)"),
     op("set_current_blocked", "store", 2, "__set_task_blocked: current->blocked = set"),
-    op("recalc_sigpending", "alu", 4),
+    op("recalc_sigpending", "alu", 4, "estimated: test the pending sets against blocked, set or clear TIF_SIGPENDING"),
     op("set_current_blocked", "sti", 1, "spin_unlock_irq"),
     op("restore_sigcontext", "put_user", 20, "unsafe_get_user of r8-r15, di, si, bp, bx, dx, ax, cx, sp, ip, flags, cs|ss, fpstate (user_access_begin/end around them)"),
     op("restore_sigcontext", "alu", 5, "cs/ss |= 3; flags = (regs->flags & ~FIX_EFLAGS) | (tmpflags & FIX_EFLAGS); orig_ax = -1; force_valid_ss unless UC_STRICT_RESTORE_SS"),

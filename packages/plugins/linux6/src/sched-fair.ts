@@ -26,6 +26,7 @@ import { ORIGIN } from "./paths.js";
 const SCHED_LATENCY_NS = 6_000_000;
 const MIN_GRANULARITY_NS = 750_000;
 const WAKEUP_GRANULARITY_NS = 1_000_000;
+/** sched_nr_latency = sysctl_sched_latency / sysctl_sched_min_granularity = 6 / 0.75 (fair.c) */
 const SCHED_NR_LATENCY = 8;
 
 /** struct sched_entity, the fields the reduced policy uses (ns). */

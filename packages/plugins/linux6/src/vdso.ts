@@ -66,7 +66,7 @@ export function vdsoPaths(): PathDef[] {
       op("vdso_read_retry", "alu", 2, "seq != start? (unlikely: loop)"),
     ]),
     p("do_hres.tail", "libc", [
-      op("__iter_div_u64_rem", "alu", 3, "while (ns >= NSEC_PER_SEC): at most one tick's worth past the base, so the test only"),
+      op("__iter_div_u64_rem", "alu", 3, "while (ns >= NSEC_PER_SEC): at most one tick's worth past the base, so the test only (estimated: compare, branch, the loop's setup)"),
       op("__cvdso_gettimeofday", "alu", 3, "tv_usec = (u32)ts.tv_nsec / NSEC_PER_USEC: a multiply by the reciprocal and a shift"),
       op("__cvdso_gettimeofday", "store", 2, "tv->tv_sec, tv->tv_usec"),
       op("__cvdso_gettimeofday", "alu", 1, "tz == NULL; return 0"),
@@ -89,8 +89,11 @@ export function vdsoPaths(): PathDef[] {
 export function updateVsyscall(k: Kernel): void {
   const vv = k.slot(VVAR);
   if (vv.mult === 0n) vv.mult = multFor(k.profile.mhz);
-  k.run("update_vsyscall");
   const now = cyclesNow(k);
+  // timekeeping runs on one CPU (the do_timer CPU) in Linux, but every CPU's tick reaches here:
+  // a tick of a CPU whose clock is not ahead of the last update has nothing to publish
+  if (now <= vv.cycleLast) return;
+  k.run("update_vsyscall");
   vv.seq += 1; // vdso_write_begin
   vv.nsecShifted += (now - vv.cycleLast) * vv.mult;
   const perSec = NSEC_PER_SEC << SHIFT;

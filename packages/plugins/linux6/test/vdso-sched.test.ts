@@ -35,6 +35,19 @@ export default workload({ name: "gtod", params: { n: 200, gapUs: 0 }, *main(t, {
 } });`;
 
 describe("linux6: the vDSO's gettimeofday", () => {
+  it("a vDSO call made on one thread and stepped on another is refused, as any thread API call", () => {
+    const src = `import { workload } from "siglab";
+export default workload({ name: "x", params: {}, *main(t) {
+  const g = t.libc.gettimeofday();
+  yield* t.clone(function* (c) { g.next(); });
+  yield* t.wait();
+} });`;
+    for (const vdso of ["on", "off"]) {
+      const r = runSource(src, { ...l6("zen4", { vdso }) });
+      expect(r.error?.message, vdso).toMatch(/thread API was used while task \d+ runs/);
+    }
+  });
+
   it("under linux-6 libc's gettimeofday enters no kernel: no syscall, no entry path, tens of cycles", () => {
     const n = 300;
     const r = runSource(GTOD, { ...l6("zen4"), params: { n } });
