@@ -881,6 +881,25 @@ export interface RuntimeThread {
 	sigprocmask(how: 0 | 1 | 2, set: number[]): Gen<number[] | number>;
 	/** rt_sigprocmask with bit sets (for libraries that switch masks on every switch) */
 	sigprocmaskSet(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number>;
+	/**
+	 * API 2.2 (optional additions): system calls a library makes on every switch, without a
+	 * generator. `xNow(...)` makes the call when it can finish synchronously and returns its result;
+	 * `undefined` means it could not (an interrupt was due, the task is traced, the exit found work)
+	 * and `yield* xRest(...)` with the same arguments, called at once, finishes it from where it
+	 * stopped. Same cycles and order as the generator form. (Optional only for the compatibility
+	 * rules: the runtime always has them.)
+	 */
+	sigprocmaskSetNow?(how: 0 | 1 | 2, set: Sigset | null): Sigset | number | undefined;
+	sigprocmaskSetRest?(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number>;
+	/** the gettimeofday system call without a generator (see sigprocmaskSetNow) */
+	gettimeofdayNow?(): {
+		sec: number;
+		usec: number;
+	} | undefined;
+	gettimeofdayRest?(): Gen<{
+		sec: number;
+		usec: number;
+	}>;
 	sigpending(): Gen<number[]>;
 	/** clone(CLONE_VM|...): a kernel thread running `body`; returns its tid */
 	clone(body: ThreadBody): Gen<number>;
@@ -925,6 +944,19 @@ export interface LibcModel {
 	readonly sseThreshold: number;
 	memcpy(t: RuntimeThread, bytes: number): Gen<void>;
 	gettimeofday(t: RuntimeThread): Gen<{
+		sec: number;
+		usec: number;
+	}>;
+	/**
+	 * API 2.2, optional: gettimeofday without a generator, as RuntimeThread.sigprocmaskSetNow
+	 * (undefined: finish with `yield* gettimeofdayRest(t)`). A model without them is called through
+	 * gettimeofday.
+	 */
+	gettimeofdayNow?(t: RuntimeThread): {
+		sec: number;
+		usec: number;
+	} | undefined;
+	gettimeofdayRest?(t: RuntimeThread): Gen<{
 		sec: number;
 		usec: number;
 	}>;

@@ -30,6 +30,8 @@ export interface LibcModel {
   readonly sseThreshold: number;
   memcpy(t: ThreadImpl, bytes: number): Gen<void>;
   gettimeofday(t: ThreadImpl): Gen<{ sec: number; usec: number }>;
+  gettimeofdayNow?(t: ThreadImpl): { sec: number; usec: number } | undefined;
+  gettimeofdayRest?(t: ThreadImpl): Gen<{ sec: number; usec: number }>;
 }
 
 /** LinuxThreads (1:1): every thread is a clone()d task; yield is sched_yield. */
@@ -85,6 +87,15 @@ export class Glibc implements LibcModel {
     // glibc calls the kernel's vDSO when one is mapped (linux-6), else makes the system call
     if (vdso) return vdsoGettimeofday(vdso, t);
     return t.gettimeofday(); // the syscall itself: no wrapper generator on this hot path
+  }
+
+  /** gettimeofday without a generator (thread libraries stamp the time on every switch; see ThreadImpl.sigprocmaskSetNow) */
+  gettimeofdayNow(t: ThreadImpl): { sec: number; usec: number } | undefined {
+    return t.kernel.vdso ? undefined : t.gettimeofdayNow();
+  }
+  gettimeofdayRest(t: ThreadImpl): Gen<{ sec: number; usec: number }> {
+    const vdso = t.kernel.vdso;
+    return vdso ? vdsoGettimeofday(vdso, t) : t.gettimeofdayRest();
   }
 }
 

@@ -36,7 +36,7 @@ import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks }
 import { pathRefs } from "../kernel/path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "sys_getppid.smp", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
+const P = pathRefs(["copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "sys_getppid.smp", "sys_gettimeofday", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
 
 const ECHILD = 10;
 const ENOSYS = 38;
@@ -50,6 +50,10 @@ function waitableChildren(k: Kernel, t: Task): Task[] {
   for (const c of k.tasks.values()) if (c.tracer === t && !out.includes(c)) out.push(c);
   return out;
 }
+
+/** What a `…Now` system call that returned undefined left to do (its `…Rest` does it). */
+const NOW_NOTHING_DONE = 0, NOW_EXIT_WORK = 1, NOW_INTERRUPT = 2;
+type NowLeft = typeof NOW_NOTHING_DONE | typeof NOW_EXIT_WORK | typeof NOW_INTERRUPT;
 
 /** What every thread of a run shares. */
 export interface RuntimeShared {
@@ -79,6 +83,10 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   readonly #s: RuntimeShared;
   readonly #t: Task;
   readonly #gate: Gate;
+  /** what the last `…Now` system call left to its `…Rest` (see sigprocmaskSetNow) */
+  #nowLeft: NowLeft = NOW_NOTHING_DONE;
+  #nowResult = 0;
+  #nowValue: unknown = undefined;
 
   constructor(shared: RuntimeShared, task: Task) {
     this.#s = shared;
@@ -207,8 +215,13 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   }
 
   *gettimeofday(): Gen<{ sec: number; usec: number }> {
-    const k = this.#s.k;
     yield* this.simple(NR.gettimeofday, "sys_gettimeofday", () => 0);
+    return this.timeOfDay();
+  }
+
+  /** The simulated clock as gettimeofday returns it (time 0 at boot). */
+  private timeOfDay(): { sec: number; usec: number } {
+    const k = this.#s.k;
     const usec = Math.floor(k.cycles / k.profile.mhz);
     return { sec: Math.floor(usec / 1e6), usec: usec % 1e6 };
   }
@@ -263,6 +276,72 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
       return typeof old === "number" ? old : 0;
     });
     return r < 0 ? r : old;
+  }
+
+  // ---- system calls without a generator: thread libraries' hot paths -------------------------
+  //
+  // `xNow(...)` makes the call synchronously when it can and returns its result; `undefined` means
+  // it could not finish (an interrupt was due, the task is traced, the exit found work) and
+  // `yield* xRest(...)` with the same arguments finishes it from where it stopped. Rest after a
+  // Now that returned a result (or without a Now) makes the whole call. Same cycles, same order:
+  // the equivalence oracle runs the thread libraries that use them.
+
+  /** rt_sigprocmask with bit sets, without a generator (see above). */
+  sigprocmaskSetNow(how: 0 | 1 | 2, set: Sigset | null): Sigset | number | undefined {
+    if (!this.enterNow(NR.rt_sigprocmask)) return undefined;
+    const old = sys_rt_sigprocmask(this.#s.k, this.#t, how, set);
+    const r = typeof old === "number" ? old : 0;
+    if (!this.leaveNow(r)) {
+      this.#nowValue = old;
+      return undefined;
+    }
+    return r < 0 ? r : old;
+  }
+  *sigprocmaskSetRest(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number> {
+    if (this.#nowLeft === NOW_NOTHING_DONE) return yield* this.sigprocmaskSet(how, set);
+    const old = this.#nowValue as Sigset | number;
+    this.#nowValue = undefined;
+    const r = yield* this.finishNow();
+    return r < 0 ? r : old;
+  }
+
+  /** gettimeofday (the system call), without a generator (see above). */
+  gettimeofdayNow(): { sec: number; usec: number } | undefined {
+    if (!this.enterNow(NR.gettimeofday)) return undefined;
+    this.#s.k.run(P["sys_gettimeofday"]);
+    return this.leaveNow(0) ? this.timeOfDay() : undefined;
+  }
+  *gettimeofdayRest(): Gen<{ sec: number; usec: number }> {
+    if (this.#nowLeft === NOW_NOTHING_DONE) return yield* this.gettimeofday();
+    yield* this.finishNow();
+    return this.timeOfDay();
+  }
+
+  /** The entry of a `…Now` call: false (nothing done) when it must take the generator's way. */
+  private enterNow(nr: number): boolean {
+    const k = this.#s.k;
+    this.#nowLeft = NOW_NOTHING_DONE;
+    if (k.interruptDue() || this.#t.ptrace & PT_TRACESYS) return false;
+    this.#gate.enter(nr);
+    return true;
+  }
+
+  /** The exit of a `…Now` call: true when user mode continues with nothing left to do. */
+  private leaveNow(result: number): boolean {
+    if (!this.#gate.exitFast(result)) this.#nowLeft = NOW_EXIT_WORK;
+    else if (this.#s.k.interruptDue()) this.#nowLeft = NOW_INTERRUPT;
+    else return true;
+    this.#nowResult = result;
+    return false;
+  }
+
+  /** What a `…Now` call left: the exit work loop, or the interrupt due on return to user mode. */
+  private *finishNow(): Gen<number> {
+    const left = this.#nowLeft, r = this.#nowResult;
+    this.#nowLeft = NOW_NOTHING_DONE;
+    if (left === NOW_EXIT_WORK) return yield* this.#gate.exitSlow(r);
+    yield* this.#gate.userInterrupt();
+    return r;
   }
 
   *sigpending(): Gen<number[]> {

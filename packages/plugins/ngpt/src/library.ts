@@ -77,12 +77,28 @@ export class NgptLibrary implements ThreadLibrary {
 
   /** Set the LWP's mask (or, in a switch with switchMask off, only the library's idea of it). */
   private *mask(th: RuntimeThread, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Gen<Sigset> {
+    const r = this.maskNow(th, how, set, inSwitch);
+    return r !== undefined ? r : yield* this.maskRest(th, how, set);
+  }
+
+  /**
+   * mask() without a generator (it runs four times per switch): the old mask, or undefined when the
+   * system call could not finish synchronously — then `yield* maskRest(th, how, set)` at once.
+   */
+  private maskNow(th: RuntimeThread, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Sigset | undefined {
     const st = this.lwp(th).slot(LWP);
     const before = st.intended ?? th.task.blocked.clone();
     if (set) st.intended = applyHowSet(before, how, set);
     if (inSwitch && !this.opts.switchMask) return before;
+    if (th.kernel.userSigmask) return undefined;
+    const r = th.sigprocmaskSetNow?.(how, set);
+    return r === undefined ? undefined : typeof r === "number" ? EMPTY : r;
+  }
+
+  /** The rest of a maskNow that returned undefined (the library's own state is already updated). */
+  private *maskRest(th: RuntimeThread, how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset> {
     if (th.kernel.userSigmask) return yield* setMaskSet(th, how, set);
-    const r = yield* th.sigprocmaskSet(how, set); // the common case, one generator less
+    const r = yield* (th.sigprocmaskSetRest ? th.sigprocmaskSetRest(how, set) : th.sigprocmaskSet(how, set));
     return typeof r === "number" ? EMPTY : r;
   }
 
@@ -208,10 +224,10 @@ export class NgptLibrary implements ThreadLibrary {
    */
   *mctxSwitch(th: RuntimeThread, from: UThread | null, toMask: Sigset): Gen<void> {
     { const r = th.runUserNow("ngpt.sigsetjmp"); if (r) yield* th.runUserRest("ngpt.sigsetjmp", r); }
-    const old = yield* this.mask(th, 0, null, true);
+    const old = this.maskNow(th, 0, null, true) ?? (yield* this.maskRest(th, 0, null));
     if (from) from.mask = old;
     { const r = th.runUserNow("ngpt.siglongjmp"); if (r) yield* th.runUserRest("ngpt.siglongjmp", r); }
-    yield* this.mask(th, 2, toMask, true);
+    if (this.maskNow(th, 2, toMask, true) === undefined) yield* this.maskRest(th, 2, toMask);
     { const r = th.runUserNow("ngpt.__longjmp"); if (r) yield* th.runUserRest("ngpt.__longjmp", r); }
     th.kernel.count("ngpt.mctx_switches");
   }
@@ -229,8 +245,18 @@ export class NgptLibrary implements ThreadLibrary {
     return r;
   }
 
-  private *now(th: RuntimeThread): Gen<void> {
+  /**
+   * Stamp the time (three times per switch), without a generator when it can: true when done,
+   * false when `yield* nowRest(th)` must follow at once (nothing done yet with HP_TIMING).
+   */
+  private nowNow(th: RuntimeThread): boolean {
+    if (this.opts.hpTiming) return false;
+    const libc = th.libc;
+    return libc.gettimeofdayNow !== undefined && libc.gettimeofdayNow(th) !== undefined;
+  }
+  private *nowRest(th: RuntimeThread): Gen<void> {
     if (this.opts.hpTiming) { const r = th.runUserNow("ngpt.hp_timing"); if (r) yield* th.runUserRest("ngpt.hp_timing", r); }
+    else if (th.libc.gettimeofdayRest) yield* th.libc.gettimeofdayRest(th);
     else yield* th.libc.gettimeofday(th);
   }
 
@@ -261,9 +287,9 @@ export class NgptLibrary implements ThreadLibrary {
     return {
       *returned(s: UserThreadScheduler): Gen<void> {
         { const r = s.sched.runUserNow("ngpt.scheduler.cameback"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.cameback", r); }
-        yield* lib.now(s.sched); // snapshot
+        if (!lib.nowNow(s.sched)) yield* lib.nowRest(s.sched); // snapshot
         { const r = s.sched.runUserNow("ngpt.scheduler.requeue"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.requeue", r); }
-        yield* lib.now(s.sched); // event_wait: snapshot again
+        if (!lib.nowNow(s.sched)) yield* lib.nowRest(s.sched); // event_wait: snapshot again
         // NGPT 2.2.1 polls for events only when a single thread is ready (none: see idle)
         if (s.ready.length === 1) yield* lib.eventManager(s, true);
       },
@@ -274,7 +300,7 @@ export class NgptLibrary implements ThreadLibrary {
       },
       *enter(s: UserThreadScheduler, next: UThread): Gen<void> {
         { const r = s.sched.runUserNow("ngpt.scheduler.pick"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.pick", r); }
-        yield* lib.now(s.sched); // lastran
+        if (!lib.nowNow(s.sched)) yield* lib.nowRest(s.sched); // lastran
         { const r = s.sched.runUserNow("ngpt.scheduler.dispatch"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.dispatch", r); }
         yield* lib.mctxSwitch(s.sched, null, maskOf(next));
         s.sched.kernel.count("ngpt.switches");
