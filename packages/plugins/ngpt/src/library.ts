@@ -60,10 +60,12 @@ const EMPTY = new Sigset();
 
 export class NgptLibrary implements ThreadLibrary {
   readonly id = "ngpt";
+  /** made once: lwp() runs several times per switch */
+  private readonly makeHooks = (): UThreadHooks => this.hooks();
   constructor(private readonly opts: NgptOptions) {}
 
   private lwp(th: RuntimeThread): UserThreadScheduler {
-    const s = th.userThreads(this.id, () => this.hooks());
+    const s = th.userThreads(this.id, this.makeHooks);
     const st = s.slot(LWP);
     if (!st.init) {
       st.init = true;
