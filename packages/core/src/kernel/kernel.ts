@@ -31,7 +31,7 @@ import { KernelEvents } from "./events.js";
 import { markHostThrown } from "../common/host-thrown.js";
 import { SignalStruct, Task } from "./task.js";
 import { LineOwners } from "./smp.js";
-import { pathRefs, type PathRef } from "./path-refs.js";
+import { isPathRef, pathRefs, type PathRef } from "./path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
 const P = pathRefs(["restore_all_kernel", "try_to_wake_up"]);
@@ -301,16 +301,17 @@ export class Kernel extends StateMap {
   }
 
   run(name: string | PathRef): void {
-    this.ex.run(typeof name === "string" ? this.path(name) : (this.byRef[name.id] ?? this.resolve(name)));
+    this.ex.run(typeof name === "string" ? this.path(name) : this.resolve(name));
   }
 
   runN(name: string | PathRef, n: number): void {
-    this.ex.runN(typeof name === "string" ? this.path(name) : (this.byRef[name.id] ?? this.resolve(name)), n);
+    this.ex.runN(typeof name === "string" ? this.path(name) : this.resolve(name), n);
   }
 
-  /** A handle's path, resolved on first use in this run (path-refs.ts). */
+  /** A handle's path, resolved on first use in this run (path-refs.ts); anything else a plugin passes is an unknown path. */
   private resolve(r: PathRef): CompiledPath {
-    return (this.byRef[r.id] = this.path(r.name));
+    if (!isPathRef(r)) return this.path(typeof r === "object" || typeof r === "function" ? `(${r === null ? "null" : "an object"}, not a path name)` : String(r));
+    return this.byRef[r.id] ?? (this.byRef[r.id] = this.path(r.name));
   }
 
   count(name: string, n = 1): void {

@@ -8,11 +8,17 @@ export interface PathRef {
   readonly id: number;
 }
 
-let nextId = 0;
+/** every handle made, by id: a PathRef is one of these, never an object that looks like one */
+const ALL: PathRef[] = [];
 
 /** One handle per name (module-level constants: ids are global, each kernel fills its own slots). */
 export function pathRefs<N extends string>(names: readonly N[]): Readonly<Record<N, PathRef>> {
   const out = Object.create(null) as Record<N, PathRef>;
-  for (const name of names) out[name] = Object.freeze({ name, id: nextId++ });
+  for (const name of names) ALL.push((out[name] = Object.freeze({ name, id: ALL.length })));
   return Object.freeze(out);
+}
+
+/** Is `r` a handle pathRefs made? (Kernel.run is also called by plugins, with anything.) */
+export function isPathRef(r: unknown): r is PathRef {
+  return typeof r === "object" && r !== null && ALL[(r as PathRef).id] === r;
 }

@@ -1,0 +1,39 @@
+/** Kernel.run/runN as plugins call them: anything but a path name or a core handle is an unknown path, reported as the plugin's error. */
+import { ContainerModule } from "inversify";
+import { describe, expect, it } from "vitest";
+import { TOKENS, type Kernel, type LoadedPlugin } from "../src/index.js";
+import { runSource } from "./harness.js";
+
+const W = `import { workload } from "siglab";
+export default workload({ name: "t", params: {}, *main(t) { yield* t.getpid(); } });`;
+
+function runsAtSetup(arg: () => unknown, n?: number): LoadedPlugin {
+  return {
+    manifest: { id: "bad-run", version: "1.0.0", apiVersion: "2.0", displayName: "t", description: "t", options: {}, contributes: ["KernelSetupContribution"] },
+    builtin: false,
+    origin: "plugins/bad-run",
+    module: () =>
+      new ContainerModule(({ bind }) => {
+        bind(TOKENS.KernelSetupContribution).toConstantValue({ setup: (k: Kernel) => (n === undefined ? k.run(arg() as string) : k.runN(arg() as string, n)) });
+      }),
+  };
+}
+
+describe("Kernel.run with what a plugin may pass", () => {
+  const cases: [string, () => unknown, string][] = [
+    ["undefined", () => undefined, "unknown kernel path 'undefined'"],
+    ["null", () => null, "unknown kernel path '(null, not a path name)'"],
+    ["a forged handle", () => ({ name: "system_call", id: 0 }), "unknown kernel path '(an object, not a path name)'"],
+    ["an array index name", () => ({ id: "length" }), "unknown kernel path '(an object, not a path name)'"],
+    ["a number", () => 7, "unknown kernel path '7'"],
+  ];
+  for (const [what, arg, message] of cases) {
+    for (const n of [undefined, 3]) {
+      it(`${n === undefined ? "run" : "runN"}(${what}) is an error naming the argument, not a host TypeError`, () => {
+        const r = runSource(W, { plugins: [runsAtSetup(arg, n)], variants: [{ id: "bad-run" }] });
+        expect(r.error?.message).toContain(message);
+        expect(r.error?.message).not.toMatch(/Cannot read properties/);
+      });
+    }
+  }
+});
