@@ -29,6 +29,10 @@ export class UserRegs {
     r.copyFrom(this);
     return r;
   }
+  /** the integer registers (INT_REGS) equal `o`'s: field by field, for the checkers' hot path */
+  intEquals(o: UserRegs): boolean {
+    return this.eax === o.eax && this.ebx === o.ebx && this.ecx === o.ecx && this.edx === o.edx && this.esi === o.esi && this.edi === o.edi && this.ebp === o.ebp;
+  }
 }
 
 export interface SigInfoK {
