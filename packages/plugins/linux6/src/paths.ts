@@ -5,9 +5,8 @@
  * class of its own the note says which class stands in for it and why.
  */
 import { op, type OpLine, type PathDef, type PathTransform } from "@siglab/plugin-api";
+import { p, prepend, replace } from "./defs.js";
 import type { Mitigations } from "./mitigations.js";
-
-export const ORIGIN = "linux6";
 
 /** The rt_sigframe of x86-64 (pretcode 8 + ucontext 304 + siginfo 128; kernel-paths.md §6 "Sizes"). */
 export const RT_SIGFRAME64_BYTES = 440;
@@ -65,7 +64,6 @@ const VERW: OpLine[] = [
 
 /** Paths the entry mechanism and the FPU policies run; the mitigation paths only when enabled. */
 export function linux6Paths(m: Mitigations): PathDef[] {
-  const p = (name: string, phase: string, ops: OpLine[]): PathDef => ({ name, phase, origin: ORIGIN, ops });
   const dispatch: OpLine[] =
     m.dispatch === "switch"
       ? [op("x64_sys_call", "alu", 2, "switch (nr): a jump table of direct calls (6.9+; sys_call_table is kept for tracing only)"), op("x64_sys_call", "call", 1, "call __x64_sys_<name> (direct)")]
@@ -210,8 +208,6 @@ export function linux6Paths(m: Mitigations): PathDef[] {
  * x86-64 mitigation steps.
  */
 export function linux6Transforms(m: Mitigations): PathTransform[] {
-  const replace = (target: string, ops: OpLine[]): PathTransform => ({ target, origin: ORIGIN, transform: (def) => ({ ...def, ops }) });
-  const prepend = (target: string, ops: OpLine[]): PathTransform => ({ target, origin: ORIGIN, transform: (def) => ({ ...def, ops: [...ops, ...def.ops.filter((l) => l.op !== "mov_sreg")] }) });
   // the mitigations every entry from user mode pays (interrupts and exceptions as well as syscalls)
   const entryFromUser = (fn: string): OpLine[] => [
     op(fn, "mov_sreg", 1, `swapgs (from user mode). ${SWAPGS}`),

@@ -20,8 +20,8 @@
  * (lag and virtual deadlines; yield sets vruntime = deadline): not modelled. On an SMP run the
  * core's 2.4 policy chooses (per-CPU run queues and load balancing are not modelled).
  */
-import { op, stateKey, type Kernel, type OpLine, type PathDef, type PathTransform, type Scheduler, type Task } from "@siglab/plugin-api";
-import { ORIGIN } from "./paths.js";
+import { op, stateKey, type Kernel, type PathDef, type PathTransform, type Scheduler, type Task } from "@siglab/plugin-api";
+import { p, replace } from "./defs.js";
 
 const SCHED_LATENCY_NS = 6_000_000;
 const MIN_GRANULARITY_NS = 750_000;
@@ -239,7 +239,6 @@ const RQ_CLOCK = "update_rq_clock -> sched_clock_cpu -> native_sched_clock: rdts
 
 /** The fair class's paths the policy above runs (kernel/sched/fair.c, 6.1-6.5). */
 export function fairPaths(): PathDef[] {
-  const p = (name: string, phase: string, ops: OpLine[]): PathDef => ({ name, phase, origin: ORIGIN, ops });
   const LOAD_AVG = op("update_load_avg", "alu", 10, "PELT: __update_load_avg_se and the cfs_rq's sums (a decay step when a 1024-µs period has passed); estimated instruction count");
   return [
     p("update_curr", "sched.schedule", [
@@ -311,7 +310,6 @@ export function fairPaths(): PathDef[] {
  * try_to_wake_up, do_sched_yield. The core's mechanics (which path runs when) stay.
  */
 export function fairTransforms(): PathTransform[] {
-  const replace = (target: string, ops: OpLine[]): PathTransform => ({ target, origin: ORIGIN, transform: (def) => ({ ...def, ops }) });
   return [
     replace("schedule", [
       op("schedule", "alu", 3, "sched_submit_work(tsk): tsk->__state?; not a worker; blk_flush_plug"),

@@ -12,8 +12,8 @@
  * shift of 24 (the tsc clocksource's usual shift on 1-5 GHz parts; estimated, the kernel computes
  * it at boot from the measured TSC frequency). u64 arithmetic as the kernel's (BigInt).
  */
-import { op, stateKey, type Kernel, type OpLine, type PathDef, type RuntimeThread, type Vdso } from "@siglab/plugin-api";
-import { ORIGIN } from "./paths.js";
+import { op, stateKey, type Kernel, type PathDef, type RuntimeThread, type Vdso } from "@siglab/plugin-api";
+import { p } from "./defs.js";
 
 const SHIFT = 24n;
 const NSEC_PER_SEC = 1_000_000_000n;
@@ -43,7 +43,6 @@ const RDTSCP = "rdtsc_ordered(): ALTERNATIVE_2 picks RDTSCP on CPUs with X86_FEA
 
 /** The vDSO's user-mode paths and the timer tick's update_vsyscall. */
 export function vdsoPaths(): PathDef[] {
-  const p = (name: string, phase: string, ops: OpLine[]): PathDef => ({ name, phase, origin: ORIGIN, ops });
   return [
     p("__vdso_gettimeofday", "libc", [
       op("gettimeofday", "call_indirect", 1, "glibc's gettimeofday is an IFUNC resolved at startup to the vDSO's __vdso_gettimeofday (dl_vdso_vsym): one indirect call and its ret"),
