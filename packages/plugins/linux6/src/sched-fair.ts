@@ -181,7 +181,12 @@ export class FairScheduler implements Scheduler {
     const se = this.se(k, next);
     se.exec_start = k.cycles;
     se.prev_sum_exec_runtime = se.sum_exec_runtime;
-    this.update_min_vruntime(k);
+    // min_vruntime once per pick. After a fair prev, update_curr(prev) above did it, and nothing since
+    // changes the queue or a vruntime (k.run only charges; leftmost places no new entity), so a
+    // second update_min_vruntime here changed nothing. From idle no update_curr ran: min_vruntime
+    // catches up here (dropping this changes lat_ctx and lat_pipe), and the min over the queue is
+    // the leftmost's vruntime (leftmost placed every entity), so no rescan.
+    if (prev === k.idle) cfs.min_vruntime = Math.max(cfs.min_vruntime, this.se(k, left).vruntime);
     return next;
   }
 
