@@ -1,42 +1,13 @@
 /**
  * `siglab suite host`'s logic: this machine's probe figures beside the simulation of the same
- * lmbench methods on the profile that matches this CPU (issue 16, "Side by side").
+ * lmbench methods on the profile that matches this CPU (issue 16, "Side by side"). How each probe
+ * figure is simulated is core's table (common/host-figures.ts HOST_FIGURES), which the app's "your
+ * machine" panel uses too.
  */
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
+import { signedErrorPercent } from "@siglab/core/common/host-figures.js";
 import { matchHostProfile, type ProfileMatch } from "@siglab/core/common/host-profile.js";
 import type { ProbeFigure, HostFacts } from "./probe/figures.js";
-
-/** How each probe figure is simulated: the shipped example that ports the same lmbench loop, and its metric. */
-export interface SimulatedFigure {
-  id: string;
-  example: string;
-  metric: string;
-  /** CPUs of the simulated machine (the "across" figures run their partner on another CPU) */
-  smp?: number;
-  params?: Record<string, number | string | boolean>;
-}
-
-export const HOST_FIGURES: readonly SimulatedFigure[] = [
-  { id: "lat_syscall_null", example: "lat_syscall", metric: "Simple syscall" },
-  { id: "lat_sig_install", example: "lat_sig_install", metric: "Signal handler installation" },
-  { id: "lat_sig_catch", example: "lat_sig_catch", metric: "Signal handler overhead" },
-  { id: "lat_sig_prot", example: "lat_sig_prot", metric: "Protection fault" },
-  // the probe pins both processes to one CPU, or each to its own: lmbench's LMBENCH_SCHED=SINGLE
-  // and UNIQUE (the examples' `sched`), on a two-CPU machine
-  { id: "lat_pipe", example: "lat_pipe", metric: "Pipe latency", smp: 2, params: { sched: "SINGLE" } },
-  { id: "lat_pipe_across", example: "lat_pipe", metric: "Pipe latency", smp: 2, params: { sched: "UNIQUE" } },
-  { id: "lat_ctx_2p_0k", example: "lat_ctx", metric: "2p/0K ctxsw", smp: 2, params: { sched: "SINGLE" } },
-  { id: "lat_ctx_2p_0k_across", example: "lat_ctx", metric: "2p/0K ctxsw", smp: 2, params: { sched: "UNIQUE" } },
-  { id: "gc_barrier", example: "gc_barrier", metric: "barrier trap" },
-  // the probe's wake loops pin both processes to one CPU too
-  { id: "sigwaitinfo_wake", example: "sig_wake", metric: "Signal wake-up, sigwaitinfo", smp: 2, params: { wait: "sigwaitinfo", sched: "SINGLE" } },
-  { id: "sigsuspend_wake", example: "sig_wake", metric: "Signal wake-up, sigsuspend", smp: 2, params: { wait: "sigsuspend", sched: "SINGLE" } },
-];
-
-/** Probe figures no shipped workload simulates yet, and why. */
-export const NOT_SIMULATED: Readonly<Record<string, string>> = {
-  lat_proc_fork: "fork's copy-on-write faults and the exit's page-table teardown are not modelled",
-};
 
 export interface HostRow {
   id: string;
@@ -44,12 +15,15 @@ export interface HostRow {
   measured: number;
   simulated: number | null;
   unit: "us";
-  /** (simulated - measured) / measured, in percent; null when not simulated */
+  /** (simulated - measured) / measured, in percent to two decimals (core's signedErrorPercent); null when not simulated or measured <= 0 */
   errorPercent: number | null;
   /** whether the figure was used to fit the profile being compared */
   fitted: boolean;
   note?: string;
 }
+
+/** A percent to two decimals (the JSON's errorPercent), null kept. */
+export const round2 = (pct: number | null): number | null => (pct === null ? null : Math.round(pct * 100) / 100);
 
 /** The row of one probe figure; `fittedTo` lists the probe figures the profile was fitted to. */
 export function hostRow(f: ProbeFigure, simulated: number | null, fittedTo: readonly string[], note?: string): HostRow {
@@ -59,7 +33,7 @@ export function hostRow(f: ProbeFigure, simulated: number | null, fittedTo: read
     measured: f.median,
     simulated,
     unit: "us",
-    errorPercent: simulated === null || f.median <= 0 ? null : Math.round(((simulated - f.median) / f.median) * 1e4) / 100,
+    errorPercent: round2(signedErrorPercent(simulated, f.median)),
     fitted: fittedTo.includes(f.id),
   };
   if (note) row.note = note;

@@ -9,7 +9,8 @@
 import type { VariantSpec } from "@siglab/core";
 import { resolveProfile, type CostEntry, type CpuProfileFile, type CpuProfileSource, type OpClass } from "@siglab/cpu-profiles";
 import { exampleParams, executedOps, runExample, SCALE_BOUNDS, solveScale } from "@siglab/calibration";
-import { HOST_FIGURES, type SimulatedFigure } from "./host-compare.js";
+import { hostFigure, signedErrorPercent } from "@siglab/core/common/host-figures.js";
+import { round2 } from "./host-compare.js";
 import type { ProbeFigure } from "./probe/figures.js";
 
 /** One free parameter: a scale on the starting costs of these ops, fixed by one probe figure. */
@@ -69,7 +70,8 @@ export interface ProbeFitResult {
   rows: ProbeFitRow[];
 }
 
-const pct = (sim: number | null, measured: number): number | null => (sim === null || measured <= 0 ? null : Math.round(((sim - measured) / measured) * 1e4) / 100);
+/** The error in percent to two decimals, as `suite host` gives it; null when measured <= 0. */
+const pct = (sim: number | null, measured: number): number | null => round2(signedErrorPercent(sim, measured));
 
 /** The profile with each group's ops at start × scale. */
 function withScales(base: CpuProfileFile, id: string, groups: readonly { ops: readonly OpClass[] }[], scales: readonly number[]): CpuProfileFile {
@@ -84,9 +86,8 @@ function withScales(base: CpuProfileFile, id: string, groups: readonly { ops: re
 export async function fitProfileToProbe(o: ProbeFitOptions): Promise<ProbeFitResult> {
   const log = o.log ?? (() => {});
   const measured = new Map(o.figures.map((f) => [f.id, f.median]));
-  const simOf = (id: string): SimulatedFigure | undefined => HOST_FIGURES.find((x) => x.id === id);
   const simulate = async (profile: CpuProfileFile, figure: string): Promise<{ value: number; ops: Set<string> }> => {
-    const s = simOf(figure)!;
+    const s = hostFigure(figure)!;
     const declared = await exampleParams(s.example);
     const extra = Object.fromEntries(Object.entries(o.params ?? {}).filter(([k]) => k in declared));
     const r = await runExample({ workload: s.example, cpu: profile.id, mhz: o.mhz, ...(s.smp ? { smp: s.smp } : {}), variants: o.stack, params: { ...(s.params ?? {}), ...extra } }, [profile]);
@@ -135,7 +136,7 @@ export async function fitProfileToProbe(o: ProbeFitOptions): Promise<ProbeFitRes
   const fitted = withScales(o.base, o.id, groups, all.scales);
   const rows: ProbeFitRow[] = [];
   for (const f of o.figures) {
-    if (!simOf(f.id)) continue;
+    if (!hostFigure(f.id)) continue;
     const gi = groups.findIndex((x) => x.g.figure === f.id && all.status[groups.indexOf(x)] === "fitted");
     const sim = (await simulate(fitted, f.id)).value;
     const row: ProbeFitRow = { id: f.id, measured: f.median, simulated: sim, errorPercent: pct(sim, f.median), fitted: gi >= 0 };

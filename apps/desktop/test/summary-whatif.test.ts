@@ -3,6 +3,7 @@
  * `siglab suite host`'s, the profile matched to a probe's CPU, and the what-ifs derived from real
  * linux6 runs' counters and the built-in plugins' manifests (which can run, which the host refuses).
  */
+import { hostFigure } from "@siglab/core/common/host-figures.js";
 import { hostKernelOptions } from "@siglab/core/common/host-kernel.js";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
@@ -11,7 +12,6 @@ import lazyManifest from "../../../packages/plugins/lazy-fpu-frame/plugin.json";
 import nofpManifest from "../../../packages/plugins/sa-nofp/plugin.json";
 import linux6 from "../../../packages/plugins/linux6/src/index.js";
 import { metric, runExample } from "../../../packages/core/test/harness.js";
-import { HOST_FIGURES } from "../../cli/src/host-compare.js";
 import type { PluginManifest, RunResult } from "../src/common/contracts.js";
 import type { PluginEntry } from "../src/common/host-api.js";
 import { LMBENCH_BENCHMARKS, parseProbe } from "../src/renderer/summary/lmbench.js";
@@ -23,16 +23,21 @@ const BASELINE = [{ id: "linux6" }];
 const profile = (id: string) => BUILTIN_PROFILE_FILES.find((p) => p.id === id)!;
 
 describe("your machine: the runs and the profile", () => {
-  it("simulates each figure as `siglab suite host` does (the pinned loops on two CPUs with sched=SINGLE)", () => {
+  it("simulates each figure as `siglab suite host` does (core's HOST_FIGURES): the same example and metric; the pinned loops on two CPUs with sched=SINGLE", () => {
     const runs = machineRuns({ id: "skylake", mhz: 3600 }, BASELINE);
     expect(runs.map((r) => r.example)).toEqual(LMBENCH_BENCHMARKS.map((b) => b.example));
-    for (const [i, b] of LMBENCH_BENCHMARKS.entries()) {
-      const cli = HOST_FIGURES.find((f) => f.id === b.probeId)!;
-      expect(cli.example, b.probeId).toBe(b.example);
-      expect(runs[i]!.cpu.smp, b.probeId).toBe(cli.smp);
-      expect(runs[i]!.params, b.probeId).toEqual(cli.params ?? {});
-      expect(runs[i]!.stack).toEqual(BASELINE);
-    }
+    // the summary's columns name their example and metric themselves: they must be the probe figure's
+    for (const b of LMBENCH_BENCHMARKS) expect(hostFigure(b.probeId), b.probeId).toMatchObject({ example: b.example, metric: b.metric });
+    const how = Object.fromEntries(runs.map((r) => [r.example, { smp: r.cpu.smp, params: r.params }]));
+    expect(how).toEqual({
+      lat_syscall: { smp: undefined, params: {} },
+      lat_sig_catch: { smp: undefined, params: {} },
+      lat_sig_prot: { smp: undefined, params: {} },
+      lat_ctx: { smp: 2, params: { sched: "SINGLE" } },
+      lat_pipe: { smp: 2, params: { sched: "SINGLE" } },
+    });
+    for (const r of runs) expect(r.stack).toEqual(BASELINE);
+    expect(runs.every((r) => r.cpu.id === "skylake" && r.cpu.mhz === 3600)).toBe(true);
   });
 
   it("matches the probe's CPU to an x86-64 profile: exact CPUID, nearest model of the family, else the vendor's newest", () => {

@@ -10,7 +10,8 @@ import { EXAMPLES, type VariantSpec } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { allProfiles, UsageError } from "../catalog.js";
 import { hostKernelOptions, withHostKernel } from "@siglab/core/common/host-kernel.js";
-import { formatHostRows, HOST_FIGURES, hostRow, matchProfile, NOT_SIMULATED, type HostRow } from "../host-compare.js";
+import { hostFigure, NOT_SIMULATED } from "@siglab/core/common/host-figures.js";
+import { formatHostRows, hostRow, matchProfile, type HostRow } from "../host-compare.js";
 import { findPreset } from "../plugins/catalog.js";
 import { runInSandbox } from "../run/host.js";
 import { runProbe, type ProbeDocument } from "./probe.js";
@@ -79,7 +80,7 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
   const rows: HostRow[] = [];
   let failed = false;
   for (const f of probe.figures) {
-    const sim = HOST_FIGURES.find((x) => x.id === f.id);
+    const sim = hostFigure(f.id);
     if (!sim) {
       rows.push(hostRow(f, null, [], NOT_SIMULATED[f.id] ?? "not simulated"));
       continue;

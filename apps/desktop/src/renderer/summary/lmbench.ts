@@ -4,6 +4,7 @@
  * known for a row (the calibration figures of @siglab/cpu-profiles; a probe of this machine) and
  * the error of a simulated figure against a measured one. Every figure is in microseconds.
  */
+import { signedErrorPercent } from "@siglab/core/common/host-figures.js";
 import type { HostKernelFacts } from "@siglab/core/common/host-kernel.js";
 import calibration from "@siglab/cpu-profiles/calibration/figures.json";
 import type { CpuRef, RunResult, VariantSpec } from "../../common/contracts.js";
@@ -115,9 +116,14 @@ export function simulatedUs(r: RunResult | undefined, b: LmbenchBenchmark): numb
   return m && Number.isFinite(m.value) ? m.value : null;
 }
 
-/** Signed relative error of simulated against measured, in percent ((sim − measured) / measured). */
+/**
+ * Signed relative error of simulated against measured, in percent ((sim − measured) / measured):
+ * core's signedErrorPercent for two figures. NaN when measured is not positive (there is no error
+ * relative to 0): a caller that shows it checks measured > 0 first, or uses signedErrorPercent,
+ * which says null.
+ */
 export function errorPercent(simulated: number, measured: number): number {
-  return ((simulated - measured) / measured) * 100;
+  return signedErrorPercent(simulated, measured) ?? Number.NaN;
 }
 
 /** "+4.3 %", "−12.0 %", "0.0 %" */

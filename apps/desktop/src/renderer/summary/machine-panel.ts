@@ -7,6 +7,7 @@
  * baseline simulation. A what-if the host would refuse on this stack is a disabled button whose
  * tooltip says why. The rules are in whatif.ts; this file only draws and sequences the runs.
  */
+import { signedErrorPercent } from "@siglab/core/common/host-figures.js";
 import { hostKernelOptions, withHostKernel } from "@siglab/core/common/host-kernel.js";
 import type { CpuProfileFile, CpuRef, RunResult, VariantSpec } from "../../common/contracts.js";
 import type { PluginEntry, PresetEntry } from "../../common/host-api.js";
@@ -14,7 +15,7 @@ import { runErrorLine } from "../results/errors.js";
 import { cpuLabel } from "../results/labels.js";
 import { appWording, RunCancelled } from "../sim-client.js";
 import { clear, h } from "../ui/dom.js";
-import { errorPercent, formatError, formatUs, LMBENCH_BENCHMARKS, simulatedUs, type ProbeSummary } from "./lmbench.js";
+import { formatError, formatUs, LMBENCH_BENCHMARKS, simulatedUs, type ProbeSummary } from "./lmbench.js";
 import { baselineCounters, deltaPercent, formatDeltaUs, longMode, machineRuns, matchProbeProfile, MODERN_PRESET, profileRefusal, whatIfs, type MachineRun, type WhatIf } from "./whatif.js";
 
 export interface MachineHooks {
@@ -179,9 +180,9 @@ export class MachinePanel {
     const bodyRows: HTMLElement[] = [measuredRow];
     if (base) {
       bodyRows.push(simRow(base, "baseline", label, `the baseline: ${MODERN_PRESET} with its defaults for this CPU${base.message ? ` (${base.message})` : ""}`, (i, us) => {
-        const m = probe.figures[LMBENCH_BENCHMARKS[i]!.example];
-        if (!m || m.us <= 0) return h("td.num", { "data-bench": LMBENCH_BENCHMARKS[i]!.example }, "—");
-        const err = errorPercent(us, m.us);
+        // no error against a probe figure of 0 (lmbench's settime(0) when a subtraction comes out negative)
+        const err = signedErrorPercent(us, probe.figures[LMBENCH_BENCHMARKS[i]!.example]?.us);
+        if (err === null) return h("td.num", { "data-bench": LMBENCH_BENCHMARKS[i]!.example }, "—");
         return h("td.num.error", { "data-bench": LMBENCH_BENCHMARKS[i]!.example, "data-kind": "error", "data-error": String(err), title: "(simulated − measured) / measured" }, formatError(err));
       }));
     }

@@ -12,6 +12,7 @@
  * (core's `resolveOptions`), and no two plugins of the stack may replace the same extension point
  * (core's `checkConflicts`, the check the host makes before a run).
  */
+import { hostFigure, signedErrorPercent, type SimulatedFigure } from "@siglab/core/common/host-figures.js";
 import { longMode, matchHostProfile, type HostCpu, type ProfileMatch } from "@siglab/core/common/host-profile.js";
 import { checkConflicts, resolveOptions } from "@siglab/core/plugin-api/loaded-plugin.js";
 import type { CpuProfileFile, CpuRef, PluginManifest, RunResult, VariantSpec } from "../../common/contracts.js";
@@ -22,32 +23,23 @@ import { LMBENCH_BENCHMARKS, type LmbenchBenchmark } from "./lmbench.js";
 /** The preset of a current x86-64 kernel (the CLI's MODERN_PRESET, apps/cli/src/commands/suite-host.ts). */
 export const MODERN_PRESET = "linux-6";
 
-/**
- * How each of the five figures is simulated to compare with the probe: as `siglab suite host` does
- * (apps/cli/src/host-compare.ts HOST_FIGURES; a unit test keeps the two equal). The probe pins both
- * processes of lat_ctx and lat_pipe to one CPU, so those run on a two-CPU machine with lmbench's
- * LMBENCH_SCHED=SINGLE (the examples' `sched`).
- */
-export const MACHINE_RUNS: Readonly<Record<string, { smp?: number; params?: Record<string, string> }>> = {
-  lat_syscall: {},
-  lat_sig_catch: {},
-  lat_sig_prot: {},
-  lat_ctx: { smp: 2, params: { sched: "SINGLE" } },
-  lat_pipe: { smp: 2, params: { sched: "SINGLE" } },
-};
-
 /** One run of "your machine": a benchmark on the compared profile under one stack. */
 export interface MachineRun {
   example: string;
   cpu: CpuRef;
   stack: VariantSpec[];
-  params: Record<string, string>;
+  params: Record<string, number | string | boolean>;
 }
 
-/** The five runs of one stack (baseline or a what-if) on a profile at its clock. */
+/**
+ * The five runs of one stack (baseline or a what-if) on a profile at its clock, each simulated as
+ * `siglab suite host` simulates its probe figure (core's HOST_FIGURES): the probe pins both
+ * processes of lat_ctx and lat_pipe to one CPU, so those run on a two-CPU machine with lmbench's
+ * LMBENCH_SCHED=SINGLE (the examples' `sched`).
+ */
 export function machineRuns(cpu: { id: string; mhz: number }, stack: VariantSpec[]): MachineRun[] {
   return LMBENCH_BENCHMARKS.map((b) => {
-    const how = MACHINE_RUNS[b.example] ?? {};
+    const how: Partial<SimulatedFigure> = hostFigure(b.probeId) ?? {};
     return { example: b.example, cpu: how.smp ? { ...cpu, smp: how.smp } : { ...cpu }, stack, params: { ...(how.params ?? {}) } };
   });
 }
@@ -199,9 +191,9 @@ export function whatIfs(baseline: readonly VariantSpec[], counters: Record<strin
   return out;
 }
 
-/** (what-if − baseline) / baseline in percent; null without both figures. */
+/** (what-if − baseline) / baseline in percent (core's signedErrorPercent); null without both figures or with a baseline <= 0. */
 export function deltaPercent(whatIf: number | null, baseline: number | null): number | null {
-  return whatIf === null || baseline === null || baseline <= 0 ? null : ((whatIf - baseline) / baseline) * 100;
+  return signedErrorPercent(whatIf, baseline);
 }
 
 /** "+0.012 µs", "−0.084 µs" */
