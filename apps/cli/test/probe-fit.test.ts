@@ -1,5 +1,5 @@
 /** `siglab calibrate --from-probe`: a user profile fitted to part of a probe's figures, with leave-one-out errors. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import cac from "cac";
@@ -51,27 +51,28 @@ describe("fitting a user profile to a probe", () => {
   }, 120_000);
 });
 
+async function calibrate(args: string[]): Promise<{ code: number; err: string }> {
+  const cli = cac("siglab");
+  registerCalibrateCommand(cli);
+  let err = "";
+  const e = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void (err += a.join(" ") + "\n"));
+  const l = vi.spyOn(console, "log").mockImplementation(() => {});
+  process.exitCode = undefined;
+  try {
+    cli.parse(["node", "siglab", "calibrate", ...args], { run: false });
+    await cli.runMatchedCommand();
+  } finally {
+    e.mockRestore();
+    l.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { code, err };
+}
+
 describe("siglab calibrate --from-probe (refusals)", () => {
   const dir = mkdtempSync(join(tmpdir(), "siglab-fromprobe-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  async function calibrate(args: string[]): Promise<{ code: number; err: string }> {
-    const cli = cac("siglab");
-    registerCalibrateCommand(cli);
-    let err = "";
-    const e = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => void (err += a.join(" ") + "\n"));
-    const l = vi.spyOn(console, "log").mockImplementation(() => {});
-    process.exitCode = undefined;
-    try {
-      cli.parse(["node", "siglab", "calibrate", ...args], { run: false });
-      await cli.runMatchedCommand();
-    } finally {
-      e.mockRestore();
-      l.mockRestore();
-    }
-    const code = Number(process.exitCode ?? 0);
-    process.exitCode = undefined;
-    return { code, err };
-  }
 
   it("needs -o, never replaces a file without --force, refuses a built-in id and a file that is not a probe", async () => {
     const probe = join(dir, "probe.json");
@@ -98,6 +99,48 @@ describe("siglab calibrate --from-probe (refusals)", () => {
     expect(alone.code).toBe(2);
     expect(alone.err).toMatch(/--output only go with --from-probe/);
   });
+});
+
+describe("siglab calibrate --from-probe --id of an existing user profile", () => {
+  const dir = mkdtempSync(join(tmpdir(), "siglab-fromprobe-id-"));
+  const before = process.env["SIGLAB_HOME"];
+  afterAll(() => {
+    if (before === undefined) delete process.env["SIGLAB_HOME"];
+    else process.env["SIGLAB_HOME"] = before;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is refused as existing (not as built-in), naming its file; -o that file with --force replaces it; a built-in id is refused as built-in", async () => {
+    process.env["SIGLAB_HOME"] = dir;
+    mkdirSync(join(dir, "profiles"));
+    const mine = join(dir, "profiles", "my-sky.json");
+    writeFileSync(mine, JSON.stringify({ ...base, id: "my-sky", name: "mine" }));
+    const kept = readFileSync(mine, "utf8");
+    const probe = join(dir, "probe.json");
+    writeFileSync(probe, JSON.stringify({ host: { vendor: "GenuineIntel", cpuid: { family: 6, model: 94, stepping: 3 }, cpuModel: "i7" }, figures: [fig("lat_syscall_null", 0.1)] }));
+    const other = join(dir, "other.json");
+    const r = await calibrate(["--from-probe", probe, "--cpu", "skylake", "--id", "my-sky", "-o", other]);
+    expect(r.code).toBe(2);
+    expect(r.err).not.toMatch(/built-in/);
+    expect(r.err).toContain(`--id: a user profile 'my-sky' exists already (${mine}); name yours otherwise with --id, or replace it with -o ${mine} --force`);
+    // --force is for the output file: it does not make a second profile with the id elsewhere
+    expect((await calibrate(["--from-probe", probe, "--cpu", "skylake", "--id", "my-sky", "-o", other, "--force"])).err).toMatch(/exists already/);
+    expect(existsSync(other)).toBe(false);
+    // its own file is refused without --force, as any existing output
+    expect((await calibrate(["--from-probe", probe, "--cpu", "skylake", "--id", "my-sky", "-o", mine])).err).toMatch(/already exists; use --force/);
+    expect(readFileSync(mine, "utf8")).toBe(kept);
+    // the id of a --profile-file says so
+    const own = join(dir, "own.json");
+    writeFileSync(own, JSON.stringify({ ...base, id: "own-sky", name: "own" }));
+    expect((await calibrate(["--from-probe", probe, "--profile-file", own, "--cpu", "skylake", "--id", "own-sky", "-o", other])).err).toContain(`--id: 'own-sky' is the id of the profile of --profile-file ${own}`);
+    expect((await calibrate(["--from-probe", probe, "--id", "skylake", "-o", other])).err).toContain("--id: 'skylake' is the id of a built-in profile");
+    // re-fitting it in place
+    const done = await calibrate(["--from-probe", probe, "--cpu", "skylake", "--id", "my-sky", "-o", mine, "--force", "--quick-runs"]);
+    expect(done.err).toContain(`replaced the user profile 'my-sky' of ${mine}`);
+    expect(done.code).toBe(0);
+    const refit = JSON.parse(readFileSync(mine, "utf8")) as { id: string; name: string };
+    expect(refit).toMatchObject({ id: "my-sky", name: "i7 (fitted to its probe)" });
+  }, 120_000);
 });
 
 describe("fit groups keep only ops with values of their own", () => {

@@ -3,8 +3,11 @@
  * profile of this machine (probe-fit.ts), written atomically and never over an existing file
  * without --force; prints the fit and the errors on the figures it was not fitted to.
  */
-import { parseCpuRef, resolveProfile, serializeProfile } from "@siglab/cpu-profiles";
-import { allProfiles, UsageError } from "../catalog.js";
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import { parseCpuRef, resolveProfile, serializeProfile, sourceFileName, type CpuProfileFile } from "@siglab/cpu-profiles";
+import { allProfiles, runnableProfiles, UsageError } from "../catalog.js";
+import { configDir } from "../consent.js";
 import { matchProfile } from "../host-compare.js";
 import { checkOutputTarget, writeOutputFile } from "../output.js";
 import { fitProfileToProbe, type ProbeFitResult } from "../probe-fit.js";
@@ -42,7 +45,7 @@ export async function calibrateFromProbe(o: Record<string, unknown>): Promise<nu
   resolveProfile(base, mhz); // the clock must be in the profile's range
   const id = o["id"] === undefined ? `my-${base.id}` : String(o["id"]);
   if (!ID.test(id)) throw new UsageError(`--id: '${id}' is not a profile id (lower-case letters, digits, '.', '_', '-')`);
-  if (profiles.some((p) => p.id === id)) throw new UsageError(`--id: '${id}' is the id of a built-in profile; name yours otherwise`);
+  const idCheck = await checkNewId(id, profiles, out, { force: o["force"] === true, inputs });
   // fit the CPU's costs under the kernel the probe measured (its mitigations), so they do not absorb them
   const stack = preset.stack.length ? withHostKernel(preset.stack, hostKernelOptions(probe.host)) : preset.stack;
   const note = preset.note;
@@ -50,11 +53,41 @@ export async function calibrateFromProbe(o: Record<string, unknown>): Promise<nu
   const params = o["quickRuns"] ? { iterations: 200 } : undefined;
   const log = o["verbose"] ? (l: string) => console.error(l) : undefined;
   const r = await fitProfileToProbe({ base, mhz, id, name: `${hostName} (fitted to its probe)`, figures: probe.figures, stack, hostName, ...(params ? { params } : {}), ...(log ? { log } : {}) });
-  const plan = writeOutputFile(out, serializeProfile(r.profile), { force: o["force"] === true, inputs });
-  if (o["json"]) process.stdout.write(JSON.stringify({ profile: id, base: base.id, mhz, variants: stack, ...(note ? { note } : {}), groups: r.groups, rows: r.rows, wrote: plan.real }, null, 2) + "\n");
+  const wrote = writeOutputFile(out, serializeProfile(r.profile), { force: o["force"] === true, inputs });
+  if (idCheck.replaces) console.error(`siglab: replaced the user profile '${id}' of ${idCheck.replaces}`);
+  if (o["json"]) process.stdout.write(JSON.stringify({ profile: id, base: base.id, mhz, variants: stack, ...(note ? { note } : {}), groups: r.groups, rows: r.rows, wrote: wrote.real }, null, 2) + "\n");
   else console.log(formatProbeFit(r, base.id, mhz, note) + `\n\nwrote ${out}: use it with a user profiles folder (docs/profiles.md)`);
   return 0;
 }
+
+/**
+ * Whether the new profile may have the id `id`. A built-in profile's id is refused. So is the id of a
+ * user profile (profiles are found by id: two with one id do not load), unless the output replaces
+ * that profile's own file in the user profiles folder with --force, as -o replaces any file; a
+ * --profile-file is an input, never replaced. Returns the file replaced, if any.
+ */
+async function checkNewId(id: string, profiles: readonly CpuProfileFile[], out: string, o: { force: boolean; inputs: string[] }): Promise<{ replaces: string | null }> {
+  if (runnableProfiles().some((p) => p.id === id)) throw new UsageError(`--id: '${id}' is the id of a built-in profile; name yours otherwise`);
+  const existing = profiles.find((p) => p.id === id);
+  if (!existing) return { replaces: null };
+  // the user profiles folder, or a --profile-file (ids are unique across the two: allProfiles checked)
+  const { loadProfileFolder } = await import("@siglab/cpu-profiles/node");
+  const dir = join(configDir(), "profiles");
+  const inFolder = (await loadProfileFolder(dir)).profiles.find((p) => p.id === id);
+  if (!inFolder) throw new UsageError(`--id: '${id}' is the id of the profile of --profile-file ${sourceFileName(existing)}; name yours otherwise with --id`);
+  const file = join(dir, sourceFileName(inFolder));
+  const own = checkOutputTarget(out, { force: o.force, inputs: o.inputs }).real;
+  if (o.force && own === realOrSelf(file)) return { replaces: file };
+  throw new UsageError(`--id: a user profile '${id}' exists already (${file}); name yours otherwise with --id, or replace it with -o ${file} --force`);
+}
+
+const realOrSelf = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
 
 export function formatProbeFit(r: ProbeFitResult, base: string, mhz: number, note: string | null): string {
   const lines = [`profile ${r.profile.id}: ${base}@${mhz} with one scale per group fitted to this machine's probe${note ? `\nnote: ${note}` : ""}`, ""];
