@@ -53,9 +53,9 @@ describe("LMbench summary", () => {
 
   it("computes and formats the error and µs figures", () => {
     expect(errorPercent(0.99, 0.9)).toBeCloseTo(10, 9);
-    expect(formatError(errorPercent(0.99, 0.9))).toBe("+10.0 %");
-    // no error relative to a measured 0 (core's signedErrorPercent says null): NaN, not ±Infinity
-    expect(errorPercent(1, 0)).toBeNaN();
+    expect(formatError(errorPercent(0.99, 0.9)!)).toBe("+10.0 %");
+    // no error relative to a measured 0: null (the table shows —, the TSV an empty cell), not ±Infinity
+    expect(errorPercent(1, 0)).toBeNull();
     expect(formatError(-32.54)).toBe("−32.5 %");
     expect(formatError(0.01)).toBe("0.0 %");
     expect([formatUs(0.9), formatUs(3.091), formatUs(12.54), formatUs(827.8), formatUs(1234.5)]).toEqual(["0.900", "3.09", "12.5", "828", "1,235"]);

@@ -118,12 +118,11 @@ export function simulatedUs(r: RunResult | undefined, b: LmbenchBenchmark): numb
 
 /**
  * Signed relative error of simulated against measured, in percent ((sim − measured) / measured):
- * core's signedErrorPercent for two figures. NaN when measured is not positive (there is no error
- * relative to 0): a caller that shows it checks measured > 0 first, or uses signedErrorPercent,
- * which says null.
+ * core's signedErrorPercent. Null when measured is not positive (lmbench's settime(0) for a
+ * subtraction that came out negative): there is no error relative to 0.
  */
-export function errorPercent(simulated: number, measured: number): number {
-  return signedErrorPercent(simulated, measured) ?? Number.NaN;
+export function errorPercent(simulated: number | null, measured: number | null | undefined): number | null {
+  return signedErrorPercent(simulated, measured);
 }
 
 /** "+4.3 %", "−12.0 %", "0.0 %" */

@@ -179,7 +179,7 @@ export class SummaryView {
         if (!withMeasured.has(b.example)) return [simCell];
         const m = this.measured(i, b.example);
         // a probe figure may be 0 (lmbench's settime(0) when a subtraction comes out negative): no error then
-        const err = m && m.us > 0 && sim !== null ? errorPercent(sim, m.us) : null;
+        const err = errorPercent(sim, m?.us);
         const title = m?.kind === "probe" ? `this machine's probe (median; min ${formatUs(m.min!)}, max ${formatUs(m.max!)} µs)` : m ? `${m.id}: ${m.source}` : undefined;
         return [simCell,
           h("td.num.measured", { "data-bench": b.example, "data-kind": "measured", ...(m ? { "data-us": String(m.us), "data-source": m.kind, title } : {}) }, m ? formatUs(m.us) : "—"),
@@ -226,7 +226,8 @@ export class SummaryView {
       const sim = simulatedUs(st!.results[b.example]?.[i], b);
       if (!withMeasured.has(b.example)) return [sim ?? ""];
       const m = this.measured(i, b.example);
-      return [sim ?? "", m?.us ?? "", m && sim !== null ? Number(errorPercent(sim, m.us).toFixed(2)) : ""];
+      const err = errorPercent(sim, m?.us);
+      return [sim ?? "", m?.us ?? "", err === null ? "" : Number(err.toFixed(2))];
     })]);
     if (this.probe) rows.push([`This machine, measured: ${this.probe.host}`, ...LMBENCH_BENCHMARKS.flatMap((b) => (withMeasured.has(b.example) ? ["", this.probe!.figures[b.example]?.us ?? "", ""] : [""]))]);
     return toTsv([head, ...rows]);
