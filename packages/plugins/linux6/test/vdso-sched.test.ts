@@ -100,6 +100,59 @@ export default workload({ name: "x", params: {}, *main(t) {
     // a tick that lands between the reads and vdso_read_retry makes the reader read again; never more often than ticks
     expect(r.counters["linux6.vdso_seq_retries"] ?? 0).toBeLessThanOrEqual(r.counters["linux6.update_vsyscall"]!);
   });
+
+  it("a tick's update_vsyscall inside the read section makes the reader read again: counted, charged, and the time still never goes back", () => {
+    // HZ=10000 (a tick every 100 µs) and a varying gap before each call, so the ticks land at
+    // every point of a call; those that land in do_hres are taken before vdso_read_retry
+    const ticked = (hz: number) => `import { workload } from "siglab";
+export default workload({ name: "gtod-ticks", hz: ${hz}, params: { n: 200 }, *main(t, { n }) {
+  const first = yield* t.libc.gettimeofday();
+  const c0 = t.rdtsc();
+  let prev = first.sec * 1e6 + first.usec;
+  let backwards = 0;
+  for (let i = 0; i < n; i++) {
+    yield* t.compute(1 + ((i * 7919) % 97));
+    const tv = yield* t.libc.gettimeofday();
+    const us = tv.sec * 1e6 + tv.usec;
+    if (us < prev) backwards++;
+    prev = us;
+  }
+  t.report("backwards", backwards, "calls");
+  t.report("elapsed by gettimeofday", prev - (first.sec * 1e6 + first.usec), "us");
+  t.report("elapsed by rdtsc", (t.rdtsc() - c0) / t.mhz, "us");
+} });`;
+    const n = 100_000;
+    const r = runSource(ticked(10_000), { ...l6("skylake"), params: { n } });
+    const quiet = runSource(ticked(100), { ...l6("skylake"), params: { n } }); // ~3 ms: no tick at HZ=100
+    expect(r.error).toBeUndefined();
+    expect(quiet.error).toBeUndefined();
+    const calls = n + 1;
+    expect(r.counters["linux6.vdso_gettimeofday"]).toBe(calls);
+    expect(quiet.counters["linux6.vdso_gettimeofday"]).toBe(calls);
+    const ticks = r.counters["linux6.update_vsyscall"]!;
+    const retries = r.counters["linux6.vdso_seq_retries"] ?? 0;
+    expect(ticks).toBeGreaterThanOrEqual(20);
+    expect(retries).toBeGreaterThanOrEqual(3);
+    expect(retries).toBeLessThanOrEqual(ticks);
+    expect(quiet.counters["linux6.update_vsyscall"]).toBeUndefined();
+    expect(quiet.counters["linux6.vdso_seq_retries"]).toBeUndefined();
+    // each retry is one more pass of the read loop: do_hres and vdso_read_retry again
+    expect(pathCount(quiet, "vdso_read_retry")).toBe(calls);
+    expect(pathCount(quiet, "do_hres")).toBe(calls);
+    expect(pathCount(r, "vdso_read_retry")).toBe(calls + retries);
+    expect(pathCount(r, "do_hres")).toBeGreaterThanOrEqual(calls + retries);
+    // and charged: a pass costs what it costs in the quiet run, and the retries' passes are on top
+    const cyc = (x: typeof r, name: string) => x.paths.find((p) => p.name === name)!.cycles;
+    const perPass = (x: typeof r, name: string) => cyc(x, name) / pathCount(x, name);
+    for (const name of ["do_hres", "vdso_read_retry"]) {
+      expect(perPass(r, name)).toBeGreaterThan(0);
+      expect(perPass(r, name)).toBeCloseTo(perPass(quiet, name), 6);
+      expect(cyc(r, name) - cyc(quiet, name)).toBeGreaterThanOrEqual(retries * perPass(quiet, name) * (1 - 1e-9));
+    }
+    // the time read again after the update is the new vvar page's: it never goes back and keeps to the TSC
+    expect(metric(r, "backwards")).toBe(0);
+    expect(Math.abs(metric(r, "elapsed by gettimeofday") - metric(r, "elapsed by rdtsc"))).toBeLessThanOrEqual(2);
+  });
 });
 
 /** Two threads take `rounds` turns each with sched_yield; the log says who ran when. */
