@@ -1,7 +1,7 @@
 /** `siglab calibrate --from-probe`: a user profile fitted to part of a probe's figures, with leave-one-out errors. */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import cac from "cac";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { closeCalibrationHost, runExample } from "@siglab/calibration";
@@ -134,9 +134,14 @@ describe("siglab calibrate --from-probe --id of an existing user profile", () =>
     writeFileSync(own, JSON.stringify({ ...base, id: "own-sky", name: "own" }));
     expect((await calibrate(["--from-probe", probe, "--profile-file", own, "--cpu", "skylake", "--id", "own-sky", "-o", other])).err).toContain(`--id: 'own-sky' is the id of the profile of --profile-file ${own}`);
     expect((await calibrate(["--from-probe", probe, "--id", "skylake", "-o", other])).err).toContain("--id: 'skylake' is the id of a built-in profile");
-    // re-fitting it in place
+    // re-fitting it in place; its fitted overlay is the user's: kept, and named (it would override the new fit)
+    const overlay = join(dir, "profiles", "fitted", "my-sky.json");
+    mkdirSync(dirname(overlay));
+    writeFileSync(overlay, "{}");
     const done = await calibrate(["--from-probe", probe, "--cpu", "skylake", "--id", "my-sky", "-o", mine, "--force", "--quick-runs"]);
     expect(done.err).toContain(`replaced the user profile 'my-sky' of ${mine}`);
+    expect(done.err).toContain(`note: ${overlay} still overlays fitted costs on 'my-sky'`);
+    expect(readFileSync(overlay, "utf8")).toBe("{}");
     expect(done.code).toBe(0);
     const refit = JSON.parse(readFileSync(mine, "utf8")) as { id: string; name: string };
     expect(refit).toMatchObject({ id: "my-sky", name: "i7 (fitted to its probe)" });

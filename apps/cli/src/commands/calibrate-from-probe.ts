@@ -3,9 +3,9 @@
  * profile of this machine (probe-fit.ts), written atomically and never over an existing file
  * without --force; prints the fit and the errors on the figures it was not fitted to.
  */
-import { realpathSync } from "node:fs";
-import { join } from "node:path";
-import { parseCpuRef, resolveProfile, serializeProfile, sourceFileName, type CpuProfileFile } from "@siglab/cpu-profiles";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fittedOverlayFileName, parseCpuRef, resolveProfile, serializeProfile, sourceFileName, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { allProfiles, runnableProfiles, UsageError } from "../catalog.js";
 import { configDir } from "../consent.js";
 import { matchProfile } from "../host-compare.js";
@@ -54,7 +54,12 @@ export async function calibrateFromProbe(o: Record<string, unknown>): Promise<nu
   const log = o["verbose"] ? (l: string) => console.error(l) : undefined;
   const r = await fitProfileToProbe({ base, mhz, id, name: `${hostName} (fitted to its probe)`, figures: probe.figures, stack, hostName, ...(params ? { params } : {}), ...(log ? { log } : {}) });
   const wrote = writeOutputFile(out, serializeProfile(r.profile), { force: o["force"] === true, inputs });
-  if (idCheck.replaces) console.error(`siglab: replaced the user profile '${id}' of ${idCheck.replaces}`);
+  if (idCheck.replaces) {
+    console.error(`siglab: replaced the user profile '${id}' of ${idCheck.replaces}`);
+    // a fitted overlay beside it would still replace the new fit's costs: say so (it is the user's file, never deleted here)
+    const overlay = join(dirname(idCheck.replaces), fittedOverlayFileName(id));
+    if (existsSync(overlay)) console.error(`siglab: note: ${overlay} still overlays fitted costs on '${id}' and would replace this fit's; remove it if this fit should stand`);
+  }
   if (o["json"]) process.stdout.write(JSON.stringify({ profile: id, base: base.id, mhz, variants: stack, ...(note ? { note } : {}), groups: r.groups, rows: r.rows, wrote: wrote.real }, null, 2) + "\n");
   else console.log(formatProbeFit(r, base.id, mhz, note) + `\n\nwrote ${out}: use it with a user profiles folder (docs/profiles.md)`);
   return 0;
