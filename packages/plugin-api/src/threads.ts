@@ -146,6 +146,16 @@ export interface UThreadHooks {
   idle(s: UserThreadScheduler): Gen<boolean>;
   /** switch from the scheduler into `next` (time stamps, mask install, register restore) */
   enter(s: UserThreadScheduler, next: UThread): Gen<void>;
+  /**
+   * API 2.2, optional: `returned` and `enter` without a generator, as RuntimeThread.
+   * sigprocmaskSetNow: true when done; false when the hook stopped where it would first have to
+   * yield, and the scheduler then runs `returnedRest` / `enterRest` (required with the Now form),
+   * which finishes it from there. The runtime calls the Now form when there is one.
+   */
+  returnedNow?(s: UserThreadScheduler, prev: UThread): boolean;
+  returnedRest?(s: UserThreadScheduler, prev: UThread): Gen<void>;
+  enterNow?(s: UserThreadScheduler, next: UThread): boolean;
+  enterRest?(s: UserThreadScheduler, next: UThread): Gen<void>;
 }
 
 export interface FdWait {

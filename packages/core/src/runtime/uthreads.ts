@@ -168,13 +168,16 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
     this.inScheduler = true;
     try {
       for (;;) {
-        yield* this.hooks.returned(this, prev);
+        const h = this.hooks;
+        if (!h.returnedNow) yield* h.returned(this, prev);
+        else if (!h.returnedNow(this, prev)) yield* this.hookRest(h.returnedRest, "returnedRest", prev);
         let next = this.dequeue();
         while (!next) {
           if (!(yield* this.hooks.idle(this))) throw new SimError("deadlock", `${this.library}: deadlock: every user-level thread of task ${this.task.pid} waits (${this.describeWaits()})`, this.task.pid);
           next = this.dequeue();
         }
-        yield* this.hooks.enter(this, next);
+        if (!h.enterNow) yield* h.enter(this, next);
+        else if (!h.enterNow(this, next)) yield* this.hookRest(h.enterRest, "enterRest", next);
         next.state = "running";
         this.current = next;
         if (next === this.root) return;
@@ -187,6 +190,12 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
     } finally {
       this.inScheduler = false;
     }
+  }
+
+  /** The rest of a hook's Now form that stopped (a library that gives the Now form must give its Rest). */
+  private hookRest(rest: ((s: UThreadScheduler, ut: UThread) => Gen<void>) | undefined, name: string, ut: UThread): Gen<void> {
+    if (typeof rest !== "function") throw new SimError("plugin", `${this.library}: its user-level thread hooks have ${name.replace("Rest", "Now")} but no ${name}`, this.task.pid);
+    return rest.call(this.hooks, this, ut);
   }
 
   private finish(ut: UThread): void {

@@ -48,8 +48,23 @@ interface LwpState {
   intended: Sigset | null;
   /** the read end of pth_scheduler_init's signal pipe */
   sigpipe: number | undefined;
+  /** where the scheduler hook's Now form stopped (its Rest reads it at once; see stopAt) */
+  hookStop: number;
 }
-const LWP = stateKey("ngpt.lwp", (): LwpState => ({ init: false, intended: null, sigpipe: undefined }));
+const LWP = stateKey("ngpt.lwp", (): LwpState => ({ init: false, intended: null, sigpipe: undefined, hookStop: -1 }));
+
+/**
+ * The switch's sequences run without generators while every step finishes synchronously (no
+ * interrupt due, no exit work; see RuntimeThread.sigprocmaskSetNow). A `…Steps(…, first)` function
+ * runs the steps from `first` and returns -1 when all are done, or where it stopped: the step's
+ * index and what it left (a runUserNow result, or a nested sequence's own stop). The `…Rest`
+ * generator finishes that step and goes on with the Steps function from the next one.
+ */
+const stopAt = (step: number, left: number): number => (step << 8) | left;
+const stepOf = (stop: number): number => stop >> 8;
+const leftOf = (stop: number): number => stop & 0xff;
+/** enter's step 3 stopped inside the mctx switch: this plus the switch's own stop (steps 0-2 stay below it) */
+const IN_ENTER_SWITCH = stopAt(3, 0);
 /** The thread's saved mask (what siglongjmp installs when switching into it). */
 function maskOf(ut: UThread): Sigset {
   return ut.mask ?? EMPTY;
@@ -64,9 +79,18 @@ export class NgptLibrary implements ThreadLibrary {
   private readonly makeHooks = (): UThreadHooks => this.hooks();
   constructor(private readonly opts: NgptOptions) {}
 
+  /** the last LWP looked up and its state (a switch stays on one LWP; lwp() runs several times per switch) */
+  private lastTask: object | null = null;
+  private lastLwp: UserThreadScheduler | null = null;
+  private lastState: LwpState | null = null;
+
   private lwp(th: RuntimeThread): UserThreadScheduler {
+    if (th.task === this.lastTask) return this.lastLwp!;
     const s = th.userThreads(this.id, this.makeHooks);
     const st = s.slot(LWP);
+    this.lastTask = th.task;
+    this.lastLwp = s;
+    this.lastState = st;
     if (!st.init) {
       st.init = true;
       // the mask the program has asked for (the running thread's): what the blocked-signal
@@ -75,6 +99,12 @@ export class NgptLibrary implements ThreadLibrary {
       if (!th.kernel.userSigmask) task.userMask = { has: (sig: number) => (st.intended ?? task.blocked).has(sig) };
     }
     return s;
+  }
+
+  /** The LWP's NGPT state. */
+  private lwpState(th: RuntimeThread): LwpState {
+    if (th.task !== this.lastTask) this.lwp(th);
+    return this.lastState!;
   }
 
   /** Set the LWP's mask (or, in a switch with switchMask off, only the library's idea of it). */
@@ -88,7 +118,7 @@ export class NgptLibrary implements ThreadLibrary {
    * system call could not finish synchronously — then `yield* maskRest(th, how, set)` at once.
    */
   private maskNow(th: RuntimeThread, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Sigset | undefined {
-    const st = this.lwp(th).slot(LWP);
+    const st = this.lwpState(th);
     const before = st.intended ?? th.task.blocked.clone();
     if (set) st.intended = applyHowSet(before, how, set);
     if (inSwitch && !this.opts.switchMask) return before;
@@ -215,7 +245,8 @@ export class NgptLibrary implements ThreadLibrary {
   /** pth_mctx_switch(&current->mctx, &descr->sched->mctx), then run the scheduler until we are chosen. */
   private *toScheduler(th: RuntimeThread, me: UThread): Gen<void> {
     const s = this.lwp(th);
-    yield* this.mctxSwitch(th, me, ALL_SIGNALS_SET);
+    const stop = this.mctxSteps(th, me, ALL_SIGNALS_SET, 0);
+    if (stop >= 0) yield* this.mctxRest(th, me, ALL_SIGNALS_SET, stop);
     yield* s.park(me);
   }
 
@@ -225,13 +256,36 @@ export class NgptLibrary implements ThreadLibrary {
    * the target's saved mask (rt_sigprocmask(SIG_SETMASK)) and jumps. No FPU state is touched.
    */
   *mctxSwitch(th: RuntimeThread, from: UThread | null, toMask: Sigset): Gen<void> {
-    { const r = th.runUserNow("ngpt.sigsetjmp"); if (r) yield* th.runUserRest("ngpt.sigsetjmp", r); }
-    const old = this.maskNow(th, 0, null, true) ?? (yield* this.maskRest(th, 0, null));
-    if (from) from.mask = old;
-    { const r = th.runUserNow("ngpt.siglongjmp"); if (r) yield* th.runUserRest("ngpt.siglongjmp", r); }
-    if (this.maskNow(th, 2, toMask, true) === undefined) yield* this.maskRest(th, 2, toMask);
-    { const r = th.runUserNow("ngpt.__longjmp"); if (r) yield* th.runUserRest("ngpt.__longjmp", r); }
+    const stop = this.mctxSteps(th, from, toMask, 0);
+    if (stop >= 0) yield* this.mctxRest(th, from, toMask, stop);
+  }
+
+  /** mctxSwitch's steps from `first` without a generator (see stopAt) */
+  private mctxSteps(th: RuntimeThread, from: UThread | null, toMask: Sigset, first: number): number {
+    if (first <= 0) { const r = th.runUserNow("ngpt.sigsetjmp"); if (r) return stopAt(0, r); }
+    if (first <= 1) {
+      const old = this.maskNow(th, 0, null, true);
+      if (old === undefined) return stopAt(1, 0);
+      if (from) from.mask = old;
+    }
+    if (first <= 2) { const r = th.runUserNow("ngpt.siglongjmp"); if (r) return stopAt(2, r); }
+    if (first <= 3 && this.maskNow(th, 2, toMask, true) === undefined) return stopAt(3, 0);
+    if (first <= 4) { const r = th.runUserNow("ngpt.__longjmp"); if (r) return stopAt(4, r); }
     th.kernel.count("ngpt.mctx_switches");
+    return -1;
+  }
+
+  private *mctxRest(th: RuntimeThread, from: UThread | null, toMask: Sigset, stopped: number): Gen<void> {
+    for (let stop = stopped; stop >= 0; stop = this.mctxSteps(th, from, toMask, stepOf(stop) + 1)) {
+      const step = stepOf(stop), r = leftOf(stop) as 1 | 2;
+      if (step === 0) yield* th.runUserRest("ngpt.sigsetjmp", r);
+      else if (step === 1) {
+        const old = yield* this.maskRest(th, 0, null);
+        if (from) from.mask = old;
+      } else if (step === 2) yield* th.runUserRest("ngpt.siglongjmp", r);
+      else if (step === 3) yield* this.maskRest(th, 2, toMask);
+      else yield* th.runUserRest("ngpt.__longjmp", r);
+    }
   }
 
   /** pth_scheduler_init's signal pipe (the event manager selects on it), both ends O_NONBLOCK via pth_fdmode. */
@@ -284,16 +338,73 @@ export class NgptLibrary implements ThreadLibrary {
     yield* this.mask(th, 2, oss, true);
   }
 
+  /** The scheduler's side of a switch: the steps of `returned` from `first` (see stopAt). */
+  private returnedSteps(s: UserThreadScheduler, first: number): number {
+    const th = s.sched;
+    if (first <= 0) { const r = th.runUserNow("ngpt.scheduler.cameback"); if (r) return stopAt(0, r); }
+    if (first <= 1 && !this.nowNow(th)) return stopAt(1, 0); // snapshot
+    if (first <= 2) { const r = th.runUserNow("ngpt.scheduler.requeue"); if (r) return stopAt(2, r); }
+    if (first <= 3 && !this.nowNow(th)) return stopAt(3, 0); // event_wait: snapshot again
+    // NGPT 2.2.1 polls for events only when a single thread is ready (none: see idle)
+    if (first <= 4 && s.ready.length === 1) return stopAt(4, 0);
+    return -1;
+  }
+
+  private *returnedRest(s: UserThreadScheduler, stopped: number): Gen<void> {
+    const th = s.sched;
+    for (let stop = stopped; stop >= 0; stop = this.returnedSteps(s, stepOf(stop) + 1)) {
+      const step = stepOf(stop), r = leftOf(stop) as 1 | 2;
+      if (step === 0) yield* th.runUserRest("ngpt.scheduler.cameback", r);
+      else if (step === 1 || step === 3) yield* this.nowRest(th);
+      else if (step === 2) yield* th.runUserRest("ngpt.scheduler.requeue", r);
+      else yield* this.eventManager(s, true);
+    }
+  }
+
+  /** Switching into `next`: the steps of `enter` from `first` (see stopAt). */
+  private enterSteps(s: UserThreadScheduler, next: UThread, first: number): number {
+    const th = s.sched;
+    if (first <= 0) { const r = th.runUserNow("ngpt.scheduler.pick"); if (r) return stopAt(0, r); }
+    if (first <= 1 && !this.nowNow(th)) return stopAt(1, 0); // lastran
+    if (first <= 2) { const r = th.runUserNow("ngpt.scheduler.dispatch"); if (r) return stopAt(2, r); }
+    if (first <= 3) {
+      const m = this.mctxSteps(th, null, maskOf(next), 0);
+      if (m >= 0) return IN_ENTER_SWITCH + m; // step 3, carrying the switch's own stop
+    }
+    th.kernel.count("ngpt.switches");
+    return -1;
+  }
+
+  private *enterRest(s: UserThreadScheduler, next: UThread, stopped: number): Gen<void> {
+    const th = s.sched;
+    for (let stop = stopped; stop >= 0; stop = this.enterSteps(s, next, stepOf(stop) + 1)) {
+      if (stop >= IN_ENTER_SWITCH) {
+        yield* this.mctxRest(th, null, maskOf(next), stop - IN_ENTER_SWITCH);
+        this.enterSteps(s, next, 4); // what follows the switch (it only counts)
+        return;
+      }
+      const step = stepOf(stop), r = leftOf(stop) as 1 | 2;
+      if (step === 0) yield* th.runUserRest("ngpt.scheduler.pick", r);
+      else if (step === 1) yield* this.nowRest(th);
+      else yield* th.runUserRest("ngpt.scheduler.dispatch", r);
+    }
+  }
+
   private hooks(): UThreadHooks {
     const lib = this;
+    const st = (s: UserThreadScheduler) => s.slot(LWP);
     return {
       *returned(s: UserThreadScheduler): Gen<void> {
-        { const r = s.sched.runUserNow("ngpt.scheduler.cameback"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.cameback", r); }
-        if (!lib.nowNow(s.sched)) yield* lib.nowRest(s.sched); // snapshot
-        { const r = s.sched.runUserNow("ngpt.scheduler.requeue"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.requeue", r); }
-        if (!lib.nowNow(s.sched)) yield* lib.nowRest(s.sched); // event_wait: snapshot again
-        // NGPT 2.2.1 polls for events only when a single thread is ready (none: see idle)
-        if (s.ready.length === 1) yield* lib.eventManager(s, true);
+        const stop = lib.returnedSteps(s, 0);
+        if (stop >= 0) yield* lib.returnedRest(s, stop);
+      },
+      returnedNow(s: UserThreadScheduler): boolean {
+        return (st(s).hookStop = lib.returnedSteps(s, 0)) < 0;
+      },
+      returnedRest(s: UserThreadScheduler): Gen<void> {
+        const stop = st(s).hookStop;
+        st(s).hookStop = -1;
+        return lib.returnedRest(s, stop);
       },
       *idle(s: UserThreadScheduler): Gen<boolean> {
         if (!s.fdWaits.length) return false;
@@ -301,11 +412,16 @@ export class NgptLibrary implements ThreadLibrary {
         return true;
       },
       *enter(s: UserThreadScheduler, next: UThread): Gen<void> {
-        { const r = s.sched.runUserNow("ngpt.scheduler.pick"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.pick", r); }
-        if (!lib.nowNow(s.sched)) yield* lib.nowRest(s.sched); // lastran
-        { const r = s.sched.runUserNow("ngpt.scheduler.dispatch"); if (r) yield* s.sched.runUserRest("ngpt.scheduler.dispatch", r); }
-        yield* lib.mctxSwitch(s.sched, null, maskOf(next));
-        s.sched.kernel.count("ngpt.switches");
+        const stop = lib.enterSteps(s, next, 0);
+        if (stop >= 0) yield* lib.enterRest(s, next, stop);
+      },
+      enterNow(s: UserThreadScheduler, next: UThread): boolean {
+        return (st(s).hookStop = lib.enterSteps(s, next, 0)) < 0;
+      },
+      enterRest(s: UserThreadScheduler, next: UThread): Gen<void> {
+        const stop = st(s).hookStop;
+        st(s).hookStop = -1;
+        return lib.enterRest(s, next, stop);
       },
     };
   }
