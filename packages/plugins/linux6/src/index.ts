@@ -15,6 +15,7 @@ import { EagerSwitchFpu, restoreUserRegs, XsaveSignalFpu } from "./fpu.js";
 import { resolveMitigations, type Mitigations } from "./mitigations.js";
 import { linux6Paths, linux6Transforms } from "./paths.js";
 import { FairScheduler, fairPaths, fairTransforms } from "./sched-fair.js";
+import { signalGenTransforms } from "./signal-gen.js";
 import { Linux6Vdso, updateVsyscall, vdsoPaths } from "./vdso.js";
 
 export { resolveMitigations, type Mitigations } from "./mitigations.js";
@@ -38,7 +39,7 @@ export const createModule: CreateModule = (options) =>
     // CFS per run: its state lives in the kernel's and tasks' slots, the object holds none
     if (cfs) rebind(TOKENS.Scheduler).toConstantValue(new FairScheduler());
     bind(TOKENS.PathContribution).toConstantValue({ paths: () => [...linux6Paths(cfg()), ...(cfs ? fairPaths() : []), ...(vdso ? vdsoPaths() : [])] });
-    bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => [...linux6Transforms(cfg()), ...(cfs ? fairTransforms() : [])] });
+    bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => [...linux6Transforms(cfg()), ...(cfs ? fairTransforms() : []), ...signalGenTransforms()] });
     bind(TOKENS.KernelSetupContribution).toConstantValue({
       setup: (k) => {
         const m = cfg();
