@@ -14,6 +14,7 @@ import { LINUX6_EXAMPLES } from "./examples.js";
 import { EagerSwitchFpu, restoreUserRegs, XsaveSignalFpu } from "./fpu.js";
 import { resolveMitigations, type Mitigations } from "./mitigations.js";
 import { linux6Paths, linux6Transforms } from "./paths.js";
+import { pipeTransforms } from "./pipe.js";
 import { FairScheduler, fairPaths, fairTransforms } from "./sched-fair.js";
 import { signalGenTransforms } from "./signal-gen.js";
 import { Linux6Vdso, updateVsyscall, vdsoPaths } from "./vdso.js";
@@ -36,10 +37,11 @@ export const createModule: CreateModule = (options) =>
     rebind(TOKENS.SwitchFpuPolicy).toConstantValue(new EagerSwitchFpu({ rsbFill: () => cfg().rsbFill, ibpb: () => cfg().ibpb }));
     const cfs = options["sched"] !== "2.4";
     const vdso = options["vdso"] !== "off";
+    const pipe6 = options["pipe"] !== "2.4";
     // CFS per run: its state lives in the kernel's and tasks' slots, the object holds none
     if (cfs) rebind(TOKENS.Scheduler).toConstantValue(new FairScheduler());
     bind(TOKENS.PathContribution).toConstantValue({ paths: () => [...linux6Paths(cfg()), ...(cfs ? fairPaths() : []), ...(vdso ? vdsoPaths() : [])] });
-    bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => [...linux6Transforms(cfg()), ...(cfs ? fairTransforms() : []), ...signalGenTransforms()] });
+    bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => [...linux6Transforms(cfg()), ...(cfs ? fairTransforms() : []), ...signalGenTransforms(), ...(pipe6 ? pipeTransforms(cfg()) : [])] });
     bind(TOKENS.KernelSetupContribution).toConstantValue({
       setup: (k) => {
         const m = cfg();
