@@ -16,14 +16,22 @@ import { USER_REGS } from "../kernel/ptrace.js";
 type Harden = <T>(x: T) => T;
 const hardenFn = (globalThis as { harden?: Harden }).harden;
 
+/** On a generator prototype this module hardened (module-private: no other code can set it). */
+const HARDENED = Symbol("siglab.hardened-generator-prototype");
+
 /**
  * A generator the runtime made, handed to the workload: its prototype (one per generator method of
  * a host class) is hardened the first time it is seen, so a workload cannot change it for later runs.
+ * The mark makes the check after that one property load (getPrototypeOf + isFrozen cost about as
+ * much as the simulated system call; every call of the API comes here).
  */
 function exposed<T extends object>(g: T): T {
-  if (hardenFn) {
+  if (hardenFn && (g as { [HARDENED]?: true })[HARDENED] !== true) {
     const p = Object.getPrototypeOf(g) as object;
-    if (!Object.isFrozen(p)) hardenFn(p);
+    if (!Object.isFrozen(p)) {
+      Object.defineProperty(p, HARDENED, { value: true });
+      hardenFn(p);
+    }
   }
   return g;
 }
