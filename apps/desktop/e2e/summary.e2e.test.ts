@@ -242,7 +242,8 @@ describe("issue 13: SMP runs, trace export and the LMbench summary in the app", 
       const us = Number(await cell("whatif:pti", b, "simulated").getAttribute("data-us"));
       const delta = Number(await cell("whatif:pti", b, "delta").getAttribute("data-delta"));
       expect(delta, b).toBeCloseTo(((us - base[b]!) / base[b]!) * 100, 6);
-      expect(us, b).toBeLessThanOrEqual(base[b]!);
+      // lat_ctx subtracts its overhead loop, which pays the same entries: unchanged but for the last bit
+      expect(us, b).toBeLessThanOrEqual(base[b]! * (1 + 1e-12));
     }
     // two CR3 writes fewer per system call: the syscall and the signal round trip are clearly cheaper
     expect(Number(await cell("whatif:pti", "lat_syscall", "delta").getAttribute("data-delta"))).toBeLessThan(-10);
