@@ -66,6 +66,9 @@ const SUBSTITUTABLE: Readonly<Record<number, (k: Kernel, t: Task) => number>> = 
   [NR.sched_yield]: (k: Kernel, t: Task) => sys_sched_yield(k, t),
 });
 
+/** What sigreturnNow left to do: all of it (a traced task), the exit work loop, a due interrupt. */
+const SIGRETURN_ALL = 0, SIGRETURN_EXIT_WORK = 1, SIGRETURN_INTERRUPT = 2;
+
 export class Gate {
   private tlbEpoch = -1;
   constructor(readonly k: Kernel, readonly t: Task, private readonly runner: HandlerRunner) {}
@@ -220,30 +223,63 @@ export class Gate {
   }
 
   /** The handler returned: ret to pretcode, the trampoline, and the sigreturn system call. */
-  *sigreturn(frame: SignalFrameK): Gen<void> {
+  /**
+   * The handler's return through the trampoline into sys_sigreturn, without a generator: true when
+   * user mode continues in the interrupted context with nothing left to do; false when the task is
+   * traced (nothing done yet), the exit found work or an interrupt is due (the return to user mode
+   * not made yet): then `yield* sigreturnRest(frame)` at once.
+   */
+  sigreturnNow(frame: SignalFrameK): boolean {
     const k = this.k, t = this.t;
+    this.sigreturnLeft = SIGRETURN_ALL;
+    if (t.ptrace & PT_TRACESYS) return false;
     const rt = frame.kind === "rt_sigframe";
-    t.regs.esp = (frame.address + 4) >>> 0; // ret popped pretcode
-    if (!rt) t.regs.esp = (t.regs.esp + 4) >>> 0; // popl %eax (sig)
-    k.run(P["sigreturn_trampoline"]);
-    const nr = rt ? NR.rt_sigreturn : NR.sigreturn;
-    this.enter(nr);
-    if (t.ptrace & PT_TRACESYS) {
-      yield* this.tracesys(nr, () => sys_sigreturn(k, t, rt));
-      yield* this.exitTraced();
-      return;
-    }
-    const eax = sys_sigreturn(k, t, rt);
-    t.regs.eax = eax;
+    this.trampoline(frame, rt);
+    this.enter(rt ? NR.rt_sigreturn : NR.sigreturn);
+    t.regs.eax = sys_sigreturn(k, t, rt);
     // pt_regs changed: the return must be an iret (matters for SYSENTER)
     if (k.deps.entry.exitTest(k, t)) {
-      yield* this.exitSlow(undefined, false);
-    } else {
-      k.deps.entry.leave(k, t, true);
-      this.afterReturn(false);
-      if (k.interruptDue()) yield* this.userInterrupt();
+      this.sigreturnLeft = SIGRETURN_EXIT_WORK;
+      return false;
     }
+    k.deps.entry.leave(k, t, true);
+    this.afterReturn(false);
+    if (!k.interruptDue()) return true;
+    this.sigreturnLeft = SIGRETURN_INTERRUPT;
+    return false;
   }
+
+  *sigreturnRest(frame: SignalFrameK): Gen<void> {
+    const k = this.k, t = this.t;
+    const left = this.sigreturnLeft;
+    this.sigreturnLeft = SIGRETURN_ALL;
+    if (left === SIGRETURN_EXIT_WORK) {
+      yield* this.exitSlow(undefined, false);
+      return;
+    }
+    if (left === SIGRETURN_INTERRUPT) {
+      yield* this.userInterrupt();
+      return;
+    }
+    // traced (PTRACE_SYSCALL): tracesys's two stops around sys_sigreturn, the exit through iret
+    const rt = frame.kind === "rt_sigframe";
+    const nr = rt ? NR.rt_sigreturn : NR.sigreturn;
+    this.trampoline(frame, rt);
+    this.enter(nr);
+    yield* this.tracesys(nr, () => sys_sigreturn(k, t, rt));
+    yield* this.exitTraced();
+  }
+
+  /** The handler's `ret` into the frame's return code (__restore_rt / sigreturn's popl %eax). */
+  private trampoline(frame: SignalFrameK, rt: boolean): void {
+    const t = this.t;
+    t.regs.esp = (frame.address + 4) >>> 0; // ret popped pretcode
+    if (!rt) t.regs.esp = (t.regs.esp + 4) >>> 0; // popl %eax (sig)
+    this.k.run(P["sigreturn_trampoline"]);
+  }
+
+  /** what sigreturnNow left to sigreturnRest */
+  private sigreturnLeft = SIGRETURN_ALL;
 
   /**
    * entry.S tracesys, for a task traced with PTRACE_SYSCALL: eax = -ENOSYS, syscall_trace (a stop),

@@ -849,7 +849,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     } finally {
       t.handlerDepth--;
     }
-    yield* this.#gate.sigreturn(frame);
+    if (!this.#gate.sigreturnNow(frame)) yield* this.#gate.sigreturnRest(frame);
   }
 
   /** @internal the first return to user mode of a forked child (ret_from_fork). */
