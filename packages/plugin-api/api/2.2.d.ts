@@ -603,6 +603,10 @@ export interface Tlb {
 	flushAll(): void;
 }
 export interface Cpu {
+	/** API 2.2: smp_processor_id() of this CPU (0 on the UP kernel): its index in Kernel.cpus */
+	readonly id?: number;
+	/** API 2.2: this CPU's idle task (idle_task(cpu)); the CPU is idle when Kernel.currentOf(cpu) is it */
+	readonly idle?: Task;
 	cpl: number;
 	IF: number;
 	/** CR0.TS */
@@ -1249,6 +1253,8 @@ export interface Kernel extends StateHolder {
 	readonly profile: ResolvedProfile;
 	readonly config: KernelConfig;
 	readonly cpu: Cpu;
+	/** API 2.2: every CPU of the machine, by id (cpus[0] alone on the UP kernel) */
+	readonly cpus?: readonly Cpu[];
 	readonly events: KernelEvents;
 	readonly tasks: ReadonlyMap<number, Task>;
 	readonly runqueue: readonly Task[];
@@ -1269,6 +1275,15 @@ export interface Kernel extends StateHolder {
 	readonly baseline: KernelPolicies;
 	/** the user-space signal mask service, when a plugin of the stack provides one */
 	readonly userSigmask: UserSigmaskService | null;
+	/** API 2.2: the task running on CPU `cpu` (cpu_curr(cpu)); its idle task when it is idle */
+	currentOf?(cpu: Cpu): Task;
+	/**
+	 * API 2.2: resched_curr(cpu_rq(cpu)): set need_resched on the task running on `cpu` (nothing when
+	 * it is set already) and, when `cpu` is not this CPU, send it the reschedule IPI.
+	 */
+	resched_cpu?(cpu: Cpu): void;
+	/** API 2.2: is_cpu_allowed(t, cpu): `cpu` is in the task's cpus_allowed (sched_setaffinity) */
+	is_cpu_allowed?(t: Task, cpu: Cpu): boolean;
 	/** run a kernel path once: charge its ops (an interrupt may land between them) */
 	run(path: string): void;
 	/** run a one-op path n times (data-dependent work: lines copied, registers converted, ...) */

@@ -210,6 +210,8 @@ export interface Kernel extends StateHolder {
   readonly profile: ResolvedProfile;
   readonly config: KernelConfig;
   readonly cpu: Cpu;
+  /** API 2.2: every CPU of the machine, by id (cpus[0] alone on the UP kernel) */
+  readonly cpus?: readonly Cpu[];
   readonly events: KernelEvents;
   readonly tasks: ReadonlyMap<number, Task>;
   readonly runqueue: readonly Task[];
@@ -231,6 +233,16 @@ export interface Kernel extends StateHolder {
   readonly baseline: KernelPolicies;
   /** the user-space signal mask service, when a plugin of the stack provides one */
   readonly userSigmask: UserSigmaskService | null;
+
+  /** API 2.2: the task running on CPU `cpu` (cpu_curr(cpu)); its idle task when it is idle */
+  currentOf?(cpu: Cpu): Task;
+  /**
+   * API 2.2: resched_curr(cpu_rq(cpu)): set need_resched on the task running on `cpu` (nothing when
+   * it is set already) and, when `cpu` is not this CPU, send it the reschedule IPI.
+   */
+  resched_cpu?(cpu: Cpu): void;
+  /** API 2.2: is_cpu_allowed(t, cpu): `cpu` is in the task's cpus_allowed (sched_setaffinity) */
+  is_cpu_allowed?(t: Task, cpu: Cpu): boolean;
 
   /** run a kernel path once: charge its ops (an interrupt may land between them) */
   run(path: string): void;

@@ -30,6 +30,10 @@ export interface Tlb {
 }
 
 export interface Cpu {
+  /** API 2.2: smp_processor_id() of this CPU (0 on the UP kernel): its index in Kernel.cpus */
+  readonly id?: number;
+  /** API 2.2: this CPU's idle task (idle_task(cpu)); the CPU is idle when Kernel.currentOf(cpu) is it */
+  readonly idle?: Task;
   cpl: number;
   IF: number;
   /** CR0.TS */

@@ -30,7 +30,7 @@ import { fileFunctions, fpuFunctions, mmFunctions, schedFunctions, signalFunctio
 import { KernelEvents } from "./events.js";
 import { markHostThrown } from "../common/host-thrown.js";
 import { SignalStruct, Task } from "./task.js";
-import { LineOwners } from "./smp.js";
+import { LineOwners, smp_send_reschedule } from "./smp.js";
 import { isPathRef, pathRefs, type PathRef } from "./path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
@@ -272,6 +272,24 @@ export class Kernel extends StateMap {
   /** The task running on CPU `c` (cpu_curr(c)). */
   currentOf(c: Cpu): Task {
     return c === this.cpu ? this.current : c.current;
+  }
+
+  /**
+   * resched_curr(cpu_rq(c)) (plugin API 2.2): need_resched on the task running on CPU `c`, and the
+   * reschedule IPI when `c` is another CPU (nothing when need_resched is set already: an IPI is on
+   * its way or the CPU will reschedule anyway).
+   */
+  resched_cpu(c: Cpu): void {
+    if (!this.cpus.includes(c)) throw new SimError("plugin", "resched_cpu: not a CPU of this machine");
+    const t = this.currentOf(c);
+    if (t.needResched) return;
+    t.needResched = true;
+    if (c !== this.cpu) smp_send_reschedule(this, c);
+  }
+
+  /** is_cpu_allowed (plugin API 2.2): CPU `c` is in `t`'s cpus_allowed. */
+  is_cpu_allowed(t: Task, c: Cpu): boolean {
+    return (t.cpusAllowed & (1 << c.id)) !== 0;
   }
 
   /** The first timer tick after cycle `c` (ticks come every cyclesPerTick, at tickPhase). */
