@@ -61,8 +61,8 @@ export const createModule: CreateModule = (options) =>
           k.mm.map_vdso(new Linux6Vdso());
           k.events.on("tick", () => updateVsyscall(k));
         }
-        // CFS chooses on one CPU; an SMP run keeps the core's 2.4 policy (FairScheduler delegates)
-        if (cfs) k.count((k.config.cpus ?? 1) > 1 ? "linux6.sched.smp_baseline_policy" : "linux6.sched.cfs", 1);
+        // CFS chooses, on one CPU and on SMP (a cfs_rq per CPU)
+        if (cfs) k.count("linux6.sched.cfs", 1);
       },
     });
   });

@@ -227,14 +227,18 @@ describe("linux6: CFS in place of goodness()", () => {
     expect(metric(cfsOldPipe, "Pipe latency")).toBeGreaterThan(metric(old, "Pipe latency"));
   });
 
-  it("on an SMP run the 2.4 policy still chooses (under the 6.x paths), and the counters say so", () => {
+  it("on an SMP run CFS chooses too (a cfs_rq per CPU: test/cfs-smp.test.ts); sched=2.4 keeps the core's goodness() there", () => {
     const r = runExample("lat_pipe", { params: { iterations: 200, sched: "SINGLE" }, ...l6("zen4"), smp: 2 });
     expect(r.error).toBeUndefined();
-    expect(r.counters["linux6.sched.smp_baseline_policy"]).toBe(1);
-    expect(r.counters["linux6.sched.cfs"]).toBeUndefined();
-    expect(pathCount(r, "goodness")).toBeGreaterThan(0);
-    expect(pathCount(r, "pick_next_task_fair")).toBe(0);
+    expect(r.counters["linux6.sched.cfs"]).toBe(1);
+    expect(pathCount(r, "goodness")).toBe(0);
+    expect(pathCount(r, "pick_next_task_fair")).toBeGreaterThan(0);
     expect(r.paths.find((p) => p.name === "schedule")!.origin).toBe("linux6");
+    const old = runExample("lat_pipe", { params: { iterations: 200, sched: "SINGLE" }, ...l6("zen4", { sched: "2.4" }), smp: 2 });
+    expect(old.error).toBeUndefined();
+    expect(old.counters["linux6.sched.cfs"]).toBeUndefined();
+    expect(pathCount(old, "goodness")).toBeGreaterThan(0);
+    expect(pathCount(old, "pick_next_task_fair")).toBe(0);
   });
 
   it("two tasks that sched_yield alternate: the yielder is the skip buddy", () => {
