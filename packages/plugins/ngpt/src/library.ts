@@ -176,7 +176,10 @@ export class NgptLibrary implements ThreadLibrary {
     { const r = th.runUserNow("ngpt.pth_yield"); if (r) yield* th.runUserRest("ngpt.pth_yield", r); }
     th.kernel.count("ngpt.yields");
     me.state = "ready";
-    yield* this.toScheduler(th, me);
+    // toScheduler written out: the thread's stack is one generator shallower while it is parked
+    const stop = this.mctxSteps(th, me, ALL_SIGNALS_SET, 0);
+    if (stop >= 0) yield* this.mctxRest(th, me, ALL_SIGNALS_SET, stop);
+    yield* s.park(me);
   }
 
   /** pth_read: fcntl(F_GETFL); on a blocking fd select(timeout 0) first, and wait in the scheduler if not ready. */
