@@ -178,20 +178,25 @@ export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
 /** schedule() from generator context: yields to the run loop when another task became current. */
 export function* schedule(k: Kernel): Generator<unknown, void, unknown> {
   const me = k.current;
-  const next = __schedule(k);
-  if (next !== me) {
-    let resumed = false;
-    try {
-      yield SWITCH;
-      resumed = true;
-    } finally {
-      // only the run loop resumes a switched-out task, and only when it is current again; a
-      // generator resumed (or returned/thrown into) by other code would corrupt the kernel
-      if (!resumed || k.current !== me) k.stopWith("workload", `task ${me.pid} was resumed out of turn (a simulated call stepped, returned or thrown into by hand)`);
-    }
-    if (k.current !== me) throw new SimError("workload", `task ${me.pid} was resumed while task ${k.current.pid} runs`, me.pid);
-    // we run again: the run loop resumed us after someone switched back to us
+  if (__schedule(k) === me) return;
+  let resumed = false;
+  try {
+    yield SWITCH;
+    resumed = true;
+  } finally {
+    switchedBack(k, me, resumed);
   }
+}
+
+/**
+ * After `yield SWITCH` in schedule() (or a caller that writes schedule() out to save a generator
+ * level, as ret_from_sys_call's loop does): only the run loop resumes a switched-out task, and
+ * only when it is current again; a generator resumed (or returned/thrown into) by other code would
+ * corrupt the kernel. Call it from the `finally` of the yield.
+ */
+export function switchedBack(k: Kernel, me: Task, resumed: boolean): void {
+  if (!resumed || k.current !== me) k.stopWith("workload", `task ${me.pid} was resumed out of turn (a simulated call stepped, returned or thrown into by hand)`);
+  if (resumed && k.current !== me) throw new SimError("workload", `task ${me.pid} was resumed while task ${k.current.pid} runs`, me.pid);
 }
 
 /** First touch of the task's hot user pages after return to user mode (TLB refill after CR3). */

@@ -6,8 +6,8 @@
  */
 import { markHostThrown } from "../common/host-thrown.js";
 import { do_device_not_available } from "../kernel/i387.js";
-import { SimError, SMP_SYNC, type Kernel } from "../kernel/kernel.js";
-import { schedule, sys_sched_yield, touchHotPages } from "../kernel/sched.js";
+import { SimError, SMP_SYNC, SWITCH, type Kernel } from "../kernel/kernel.js";
+import { __schedule, switchedBack, sys_sched_yield, touchHotPages } from "../kernel/sched.js";
 import { do_signal, sys_sigreturn } from "../kernel/signal.js";
 import { CORE_NR_NAME, NR, NR_NAME, NR_SYSCALLS } from "../kernel/syscall-nr.js";
 import { PT_TRACESYS, ptrace_signal_stop, syscall_trace } from "../kernel/ptrace.js";
@@ -125,7 +125,16 @@ export class Gate {
       if (!first && !entry.exitTest(k, t)) break;
       if (t.needResched) {
         k.run(P["reschedule"]);
-        yield* schedule(k);
+        // schedule() written out: the task's stack is one generator shallower while switched out
+        if (__schedule(k) !== t) {
+          let resumed = false;
+          try {
+            yield SWITCH;
+            resumed = true;
+          } finally {
+            switchedBack(k, t, resumed);
+          }
+        }
         continue;
       }
       if (t.sigpending) {
