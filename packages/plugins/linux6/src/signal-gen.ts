@@ -4,16 +4,19 @@
  * kill_proc_info → kill_pid_info → group_send_sig_info → check_kill_permission → do_send_sig_info
  * → lock_task_sighand → send_signal_locked → __send_signal_locked), get_signal's dequeue
  * (dequeue_signal → __dequeue_signal → collect_signal, recalc_sigpending), signal_delivered's
- * mask, rt_sigprocmask, rt_sigaction (do_sigaction) and getpid/getppid (kernel/sys.c,
- * kernel/pid.c: task_tgid_vnr).
+ * mask, rt_sigprocmask, rt_sigaction (do_sigaction), getpid/getppid (kernel/sys.c,
+ * kernel/pid.c: task_tgid_vnr), and the signal waits: rt_sigtimedwait (do_sigtimedwait, with
+ * dequeue_signal before and after its sleep), copy_siginfo_to_user (copy_to_user of the 48-byte
+ * kernel_siginfo, clear_user of the siginfo_t's other 80 bytes) and rt_sigsuspend (sigsuspend).
  *
  * The core's 2.4 paths keep their names and the simulator keeps its mechanism (who gets the
  * signal, when it is delivered); each replaced path holds the 6.x ops that run at that point.
  * Where 2.4's split does not map onto 6.x, the note of the first op says where the ops went.
  *
  * Sources read: kernel/signal.c of a 6.13+ tree (the same functions as 6.1–6.5 except where a
- * note says otherwise), and 6.x diffs of __sigqueue_alloc/inc_rlimit_get_ucounts (kernel/ucount.c),
- * kernel/sys.c's getppid, kernel/pid.c's __task_pid_nr_ns, include/linux/sched/signal.h's
+ * note says otherwise; do_sigtimedwait, copy_siginfo_to_user and sigsuspend read there, with 6.1's
+ * freezer diff of do_sigtimedwait: TASK_FREEZABLE and schedule_hrtimeout_range since 6.1), and
+ * 6.x diffs of __sigqueue_alloc/inc_rlimit_get_ucounts (kernel/ucount.c), kernel/sys.c's getppid, kernel/pid.c's __task_pid_nr_ns, include/linux/sched/signal.h's
  * clear_notify_signal and x86's irqflags.h (arch_local_irq_restore: a conditional sti). Counts
  * of the instructions inside a C statement are estimates throughout (the real code is compiled;
  * each op's count is what the statement needs at least: its loads, compares and stores).
@@ -82,6 +85,27 @@ const SIGUNLOCK_IRQ: OpLine[] = [
   op("raw_spin_unlock", "store", 1, "the siglock released: smp_store_release(&lock->locked, 0), a plain movb"),
   op("local_irq_enable", "sti", 1, "IRQs back on: sti"),
   op("preempt_enable", "alu", 2, "preempt_count_dec_and_test(); __preempt_schedule? (no)"),
+];
+
+/**
+ * collect_signal and __sigqueue_free (kernel/signal.c, kernel/ucount.c): the first queued instance
+ * of the found signal taken off the list, its siginfo copied out, the sigqueue freed.
+ */
+const COLLECT_SIGNAL: OpLine[] = [
+  op("collect_signal", "load", 3, "list_for_each_entry(q, &list->list, list): q->info.si_signo == sig; the next entry (the list's end)"),
+  op("collect_signal", "alu", 4, "first? another instance queued (still_pending)?"),
+  op("collect_signal", "store", 1, "sigdelset(&list->signal, sig)"),
+  op("collect_signal", "store", 4, "list_del_init(&first->list)"),
+  op("copy_siginfo", "load", 6, "copy_siginfo(info, &first->info): 48 bytes"),
+  op("copy_siginfo", "store", 6),
+  op("collect_signal", "alu", 3, "*resched_timer = SIGQUEUE_PREALLOC && si_code == SI_TIMER && si_sys_private"),
+  op("__sigqueue_free", "alu", 2, "q->flags & SIGQUEUE_PREALLOC? q->ucounts?"),
+  op("dec_rlimit_put_ucounts", "locked_op", 1, "do_dec_rlimit_put_ucounts: atomic_long_sub_return(1, &iter->ucount[UCOUNT_RLIMIT_SIGPENDING])"),
+  op("dec_rlimit_put_ucounts", "load", 2, "next = iter->ns->ucounts (NULL: init_user_ns)"),
+  op("dec_rlimit_put_ucounts", "alu", 2, "dec == 0: the last pending signal of this user: put_ucounts"),
+  op("put_ucounts", "locked_op", 1, "put_ucounts: the reference __sigqueue_alloc took, an atomic decrement of ucounts->count that leaves it above zero (the cred holds one; from memory, estimated)"),
+  op("__sigqueue_free", "store", 1, "q->ucounts = NULL"),
+  op("kmem_cache_free", "slab_alloc", 1, "kmem_cache_free(sigqueue_cachep, q): the SLUB fast path"),
 ];
 
 /**
@@ -229,22 +253,7 @@ export function signalGenTransforms(): PathTransform[] {
       op("next_signal", "alu", 4, "x & SYNCHRONOUS_MASK?; sig = ffz(~x) + 1 (bsf); _NSIG_WORDS == 1 on x86-64"),
       op("dequeue_signal", "alu", 1, "CONFIG_POSIX_TIMERS: signr == SIGALRM (itimer rearm)?"),
     ]),
-    replace("dequeue_signal.collect", [
-      op("collect_signal", "load", 3, "list_for_each_entry(q, &list->list, list): q->info.si_signo == sig; the next entry (the list's end)"),
-      op("collect_signal", "alu", 4, "first? another instance queued (still_pending)?"),
-      op("collect_signal", "store", 1, "sigdelset(&list->signal, sig)"),
-      op("collect_signal", "store", 4, "list_del_init(&first->list)"),
-      op("copy_siginfo", "load", 6, "copy_siginfo(info, &first->info): 48 bytes"),
-      op("copy_siginfo", "store", 6),
-      op("collect_signal", "alu", 3, "*resched_timer = SIGQUEUE_PREALLOC && si_code == SI_TIMER && si_sys_private"),
-      op("__sigqueue_free", "alu", 2, "q->flags & SIGQUEUE_PREALLOC? q->ucounts?"),
-      op("dec_rlimit_put_ucounts", "locked_op", 1, "do_dec_rlimit_put_ucounts: atomic_long_sub_return(1, &iter->ucount[UCOUNT_RLIMIT_SIGPENDING])"),
-      op("dec_rlimit_put_ucounts", "load", 2, "next = iter->ns->ucounts (NULL: init_user_ns)"),
-      op("dec_rlimit_put_ucounts", "alu", 2, "dec == 0: the last pending signal of this user: put_ucounts"),
-      op("put_ucounts", "locked_op", 1, "put_ucounts: the reference __sigqueue_alloc took, an atomic decrement of ucounts->count that leaves it above zero (the cred holds one; from memory, estimated)"),
-      op("__sigqueue_free", "store", 1, "q->ucounts = NULL"),
-      op("kmem_cache_free", "slab_alloc", 1, "kmem_cache_free(sigqueue_cachep, q): the SLUB fast path"),
-    ]),
+    replace("dequeue_signal.collect", COLLECT_SIGNAL),
     // the end of dequeue_signal (every turn): recalc_sigpending, then the siglock's release
     replace("dequeue_signal.unlock", [
       ...RECALC_SIGPENDING,
@@ -319,8 +328,120 @@ export function signalGenTransforms(): PathTransform[] {
       op("sys_rt_sigaction", "alu", 1, "ret? oact?"),
       ...userCopy("sys_rt_sigaction", "copy_to_user(oact, &old_sa.sa, sizeof(old_sa.sa))", 4),
     ]),
+    // rt_sigtimedwait, copy_siginfo_to_user, rt_sigsuspend
+    ...signalWaitTransforms(),
   ];
 }
+
+// ---- the signal waits: rt_sigtimedwait and rt_sigsuspend (kernel/signal.c) ----
+
+/**
+ * One search of dequeue_signal(tsk, &mask, info, &type) (6.1–6.5 signature; later kernels dropped
+ * tsk): __dequeue_signal over the thread's private set, then the process-wide one. `found`: the
+ * shared set has the signal (kill() queues process-wide), else both are empty.
+ */
+function dequeueSearch(found: boolean): OpLine[] {
+  return [
+    op("dequeue_signal", "alu", 1, "*type = PIDTYPE_PID; resched_timer = false"),
+    op("next_signal", "load", 2, "__dequeue_signal(&tsk->pending, mask, ...): x = *s & ~*m"),
+    op("next_signal", "alu", 2, "x == 0: nothing thread-private"),
+    op("next_signal", "load", 3, "*type = PIDTYPE_TGID; __dequeue_signal(&tsk->signal->shared_pending, ...): tsk->signal, x = *s & ~*m"),
+    found
+      ? op("next_signal", "alu", 4, "x & SYNCHRONOUS_MASK?; sig = ffz(~x) + 1 (bsf); _NSIG_WORDS == 1 on x86-64")
+      : op("next_signal", "alu", 2, "x == 0: nothing process-wide either (signr = 0)"),
+    op("dequeue_signal", "alu", 1, "CONFIG_POSIX_TIMERS: signr == SIGALRM (itimer rearm)?"),
+  ];
+}
+
+/** set_current_blocked(newset) from a syscall: __set_current_blocked under the siglock (kernel/signal.c). */
+const SET_CURRENT_BLOCKED: OpLine[] = [
+  op("set_current_blocked", "alu", 1, "sigdelsetmask(newset, sigmask(SIGKILL) | sigmask(SIGSTOP))"),
+  op("__set_current_blocked", "load", 1, "sigequalsets(&tsk->blocked, newset)? (an unchanged mask returns here: not distinguished, the lock is charged)"),
+  op("__set_current_blocked", "alu", 1),
+  ...SIGLOCK_IRQ,
+  op("__set_task_blocked", "load", 2, "task_sigpending(tsk) && !thread_group_empty(tsk)? (one thread: no retarget_shared_pending)"),
+  op("__set_task_blocked", "alu", 2),
+  op("__set_task_blocked", "store", 1, "tsk->blocked = *newset"),
+  ...RECALC_SIGPENDING,
+  ...SIGUNLOCK_IRQ,
+];
+
+/**
+ * The signal waits of 6.1–6.5. The core runs `sys_rt_sigtimedwait` once per call, before it knows
+ * whether the call sleeps, and `copy_siginfo_to_user` when a signal was taken; `sys_sigsuspend`
+ * once per call before its sleep loop. The sleep itself (schedule(), the wake-up) stays the core's.
+ */
+export function signalWaitTransforms(): PathTransform[] {
+  return [
+    // rt_sigtimedwait → do_sigtimedwait
+    replace("sys_rt_sigtimedwait", [
+      op("__x64_sys_rt_sigtimedwait", "load", 4, "SYSCALL_DEFINE4(rt_sigtimedwait) wrapper: uthese, uinfo, uts, sigsetsize from pt_regs. The core runs this path once per call before it knows whether the call sleeps: it holds all of do_sigtimedwait for a call that sleeps (the first dequeue_signal finds nothing, the wait, the second one takes the signal). A call that finds its signal already pending skips the wait section and the second search (overcharged by them: in sig_wake on one CPU, one call of the two per round trip); a call that returns without a signal (timeout, -EINTR) is overcharged by collect_signal"),
+      op("sys_rt_sigtimedwait", "alu", 1, "sigsetsize != sizeof(sigset_t)?"),
+      ...userCopy("sys_rt_sigtimedwait", "copy_from_user(&these, uthese, sizeof(these))", 1),
+      op("sys_rt_sigtimedwait", "alu", 1, "uts? (sigwaitinfo passes NULL: no get_timespec64)"),
+      op("do_sigtimedwait", "call", 1, "do_sigtimedwait(&these, &info, uts ? &ts : NULL)"),
+      op("do_sigtimedwait", "alu", 4, "to = NULL, timeout = KTIME_MAX; ts? (timespec64_valid, timespec64_to_ktime with a timeout); mask = *which"),
+      op("do_sigtimedwait", "alu", 2, "sigdelsetmask(&mask, sigmask(SIGKILL) | sigmask(SIGSTOP)); signotset(&mask): the signals to leave alone"),
+      ...SIGLOCK_IRQ,
+      ...dequeueSearch(false),
+      ...RECALC_SIGPENDING,
+      op("dequeue_signal", "alu", 1, "!signr: return 0"),
+      op("do_sigtimedwait", "alu", 1, "!sig && timeout: none ready, wait"),
+      op("do_sigtimedwait", "load", 1, "tsk->real_blocked = tsk->blocked"),
+      op("do_sigtimedwait", "store", 1),
+      op("do_sigtimedwait", "alu", 1, "sigandsets(&tsk->blocked, &tsk->blocked, &mask): the waited-for signals unblocked for the sleep (no set_current_blocked: unblocking needs no retarget)"),
+      op("do_sigtimedwait", "store", 1),
+      ...RECALC_SIGPENDING,
+      ...SIGUNLOCK_IRQ,
+      op("do_sigtimedwait", "store", 1, "__set_current_state(TASK_INTERRUPTIBLE|TASK_FREEZABLE) (6.1's freezer rework: before it, freezable_schedule_hrtimeout_range)"),
+      op("schedule_hrtimeout_range", "call", 1, "schedule_hrtimeout_range(to, tsk->timer_slack_ns, HRTIMER_MODE_REL) -> schedule_hrtimeout_range_clock"),
+      op("schedule_hrtimeout_range_clock", "alu", 3, "expires && !*expires? !expires: schedule() (the core's sleep and switch), return -EINTR. With a timeout it arms an on-stack hrtimer_sleeper (hrtimer_setup_sleeper_on_stack, hrtimer_sleeper_start_expires, hrtimer_cancel, destroy_hrtimer_on_stack): not charged, the core's timeout is tick-rounded"),
+      ...SIGLOCK_IRQ,
+      op("__set_task_blocked", "load", 2, "woken: __set_task_blocked(tsk, &tsk->real_blocked): task_sigpending(tsk) && !thread_group_empty(tsk)? (one thread: no retarget_shared_pending)"),
+      op("__set_task_blocked", "alu", 2),
+      op("__set_task_blocked", "load", 1, "tsk->blocked = tsk->real_blocked"),
+      op("__set_task_blocked", "store", 1),
+      ...RECALC_SIGPENDING,
+      op("do_sigtimedwait", "store", 1, "sigemptyset(&tsk->real_blocked)"),
+      ...dequeueSearch(true),
+      ...COLLECT_SIGNAL,
+      ...RECALC_SIGPENDING,
+      op("dequeue_signal", "alu", 3, "signr: sig_kernel_stop(signr)? resched_timer?"),
+      ...SIGUNLOCK_IRQ,
+      op("do_sigtimedwait", "alu", 2, "if (sig) return sig; (else ret ? -EINTR : -EAGAIN)"),
+      op("sys_rt_sigtimedwait", "alu", 2, "ret > 0 && uinfo: copy_siginfo_to_user (its own path)"),
+    ]),
+    // the siginfo to user space: the 48-byte kernel_siginfo, then the rest of the 128-byte siginfo_t cleared
+    replace("copy_siginfo_to_user", [
+      op("copy_siginfo_to_user", "alu", 1, "expansion = si_expansion(to): to + sizeof(struct kernel_siginfo)"),
+      ...userCopy("copy_siginfo_to_user", "copy_to_user(to, from, sizeof(struct kernel_siginfo)): 48 bytes (2.4 copied the fields one by one)", 6),
+      op("clear_user", "alu", 3, "clear_user(expansion, SI_EXPANSION_SIZE): might_fault(); access_ok(to, 80); stac (alu stands in, estimated)"),
+      op("rep_stos_alternative", "put_user", 10, "the 80 bytes of the 128-byte siginfo_t past the kernel's 48 zeroed: without FSRS (skylake, zen4) 6.4–6.5's rep_stos_alternative stores quadwords, one 64-byte unrolled block and two more, each with an exception-table fixup (6.1's __clear_user used rep stosq, 6.2–6.3's clear_user_original; the versions and the missing FSRS are from memory, estimated the same)"),
+      op("clear_user", "alu", 1, "clac; return 0 (bytes not cleared)"),
+    ]),
+    // rt_sigsuspend → sigsuspend
+    replace("sys_sigsuspend", [
+      op("__x64_sys_rt_sigsuspend", "load", 2, "SYSCALL_DEFINE2(rt_sigsuspend) wrapper: unewset, sigsetsize from pt_regs (x86-64 has only rt_sigsuspend: the core's sys_sigsuspend path is its body)"),
+      op("sys_rt_sigsuspend", "alu", 1, "sigsetsize != sizeof(sigset_t)?"),
+      ...userCopy("sys_rt_sigsuspend", "copy_from_user(&newset, unewset, sizeof(newset))", 1),
+      op("sigsuspend", "call", 1, "sigsuspend(&newset)"),
+      op("sigsuspend", "load", 1, "current->saved_sigmask = current->blocked (the mask the frame or the return restores)"),
+      op("sigsuspend", "store", 1),
+      ...SET_CURRENT_BLOCKED,
+      op("sigsuspend", "load", 1, "while (!signal_pending(current)): test_thread_flag(TIF_SIGPENDING). The core runs this path once before its sleep loop: one turn is charged, for a call that sleeps once; a call whose signal is already pending (the new mask unblocks it) does not enter the loop (overcharged by its store and call: in sig_wake on one CPU, one call of the two per round trip)"),
+      op("sigsuspend", "alu", 1),
+      op("sigsuspend", "store", 1, "__set_current_state(TASK_INTERRUPTIBLE)"),
+      op("sigsuspend", "call", 1, "schedule() (the core's sleep and switch)"),
+      op("sigsuspend", "load", 1, "woken: signal_pending(current) again"),
+      op("sigsuspend", "alu", 1),
+      op("set_restore_sigmask", "store", 1, "set_restore_sigmask(): current->restore_sigmask = true (get_signal's frame saves saved_sigmask; without a handler restore_saved_sigmask puts it back)"),
+      op("set_restore_sigmask", "alu", 1, "WARN_ON(!signal_pending(current)) (the flag was just read); return -ERESTARTNOHAND"),
+    ]),
+  ];
+}
+
+/** The core paths signalWaitTransforms replaces (for the README and the tests). */
+export const SIGNAL_WAIT_TARGETS: readonly string[] = signalWaitTransforms().map((t) => t.target);
 
 /** The core paths signalGenTransforms replaces (for the README and the tests). */
 export const SIGNAL_GEN_TARGETS: readonly string[] = signalGenTransforms().map((t) => t.target);

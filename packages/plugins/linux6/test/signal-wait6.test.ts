@@ -1,0 +1,149 @@
+/**
+ * linux6's 6.x signal waits (src/signal-gen.ts, signalWaitTransforms): sig_wake's sigwaitinfo and
+ * sigsuspend loops run do_sigtimedwait, copy_siginfo_to_user (copy_to_user + clear_user) and
+ * sigsuspend, the mechanism (who sleeps, who is woken, what is delivered) is unchanged, and the
+ * round trip moves by exactly what the path definitions say on the profile.
+ *
+ * "Before" is linux6 with the core's 2.4 definitions put back on those paths (a test-only wrapper
+ * adds one more transform per path), as test/signal-gen.test.ts does.
+ */
+import { describe, expect, it } from "vitest";
+import { ContainerModule, TOKENS, type PathDef, type PathTransform, type PluginModule, type RunResult } from "@siglab/plugin-api";
+import { runExample, metric, pathCount } from "../../../core/test/harness.js";
+import { CORE_PATHS } from "../../../core/src/kernel/i386/index.js";
+import { smpKernelPath } from "../../../core/src/kernel/i386/smp-kernel.js";
+import { getBuiltinProfile } from "../../../cpu-profiles/src/builtin.js";
+import { resolveProfile } from "../../../cpu-profiles/src/resolve.js";
+import linux6 from "../src/index.js";
+import { signalGenTransforms, signalWaitTransforms, SIGNAL_GEN_TARGETS, SIGNAL_WAIT_TARGETS } from "../src/signal-gen.js";
+
+const MHZ = 3600;
+const coreDef = (name: string): PathDef => {
+  const d = CORE_PATHS.find((p) => p.name === name);
+  if (!d) throw new Error(`no core path ${name}`);
+  return d;
+};
+const newDef = (name: string): PathDef => signalWaitTransforms().find((t) => t.target === name)!.transform(coreDef(name));
+/**
+ * What one run of the path costs more under linux6 now than the core's 2.4 definition, on `cpu`.
+ * On SMP the core compiles its definition with CONFIG_SMP (2.4's `spin_lock_irq` note gets a
+ * locked_op); the 6.x definition charges its locks already and is left alone.
+ */
+function delta(cpu: string, name: string, smp = false): number {
+  const costs = resolveProfile(getBuiltinProfile(cpu)!, MHZ).costs as Record<string, number>;
+  const cost = (d: PathDef): number => d.ops.reduce((s, l) => s + costs[l.op]! * (l.n ?? 1), 0);
+  return cost(newDef(name)) - cost(smp ? smpKernelPath(coreDef(name)) : coreDef(name));
+}
+
+/** linux6 as it was before: the core's definitions back on the wait paths */
+const linux6Before: PluginModule = {
+  ...linux6,
+  createModule: (options, api) =>
+    new ContainerModule((ctx) => {
+      (linux6.createModule(options, api) as unknown as { load(o: unknown): void }).load(ctx);
+      const restore: PathTransform[] = SIGNAL_WAIT_TARGETS.map((target) => ({ target, origin: "linux6", transform: (def) => ({ ...def, ops: coreDef(target).ops }) }));
+      ctx.bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => restore });
+    }),
+};
+
+const N = 200;
+const run = (cpu: string, wait: string, before: boolean, smp?: number) =>
+  runExample("sig_wake", {
+    cpu, mhz: MHZ, params: { iterations: N, wait, sched: smp ? "SINGLE" : "DEFAULT" }, plugins: [before ? linux6Before : linux6], variants: [{ id: "linux6" }],
+    ...(smp ? { smp } : {}),
+  });
+
+/** notes and function names only 2.4's paths have */
+const I386_ONLY = /sigmask_lock|->sigpending|regs->eax|current->state = |int \$0x80|%esp|sigmask_lock/;
+
+function expectSixX(r: RunResult, names: string[], fns: string[]): void {
+  const seen = new Set<string>();
+  for (const name of names) {
+    const p = r.paths.find((x) => x.name === name);
+    expect(p, name).toBeDefined();
+    expect(p!.origin, name).toBe("linux6");
+    for (const o of p!.ops) {
+      seen.add(o.fn);
+      expect(`${o.fn} ${o.note ?? ""}`, name).not.toMatch(I386_ONLY);
+    }
+  }
+  for (const fn of fns) expect([...seen], fn).toContain(fn);
+}
+
+const WAITS = {
+  sigwaitinfo: { paths: ["sys_rt_sigtimedwait", "copy_siginfo_to_user"], fns: ["__x64_sys_rt_sigtimedwait", "do_sigtimedwait", "dequeue_signal", "next_signal", "collect_signal", "__set_task_blocked", "recalc_sigpending", "schedule_hrtimeout_range", "copy_siginfo_to_user", "clear_user", "rep_stos_alternative"] },
+  sigsuspend: { paths: ["sys_sigsuspend"], fns: ["__x64_sys_rt_sigsuspend", "sigsuspend", "set_current_blocked", "__set_current_blocked", "__set_task_blocked", "set_restore_sigmask"] },
+} as const;
+
+describe("linux6: 6.x signal waits (do_sigtimedwait, copy_siginfo_to_user, sigsuspend)", () => {
+  it("the definitions: each wait path is replaced, part of signalGenTransforms, and CONFIG_SMP's lock pass leaves it alone", () => {
+    expect([...SIGNAL_WAIT_TARGETS].sort()).toEqual(["copy_siginfo_to_user", "sys_rt_sigtimedwait", "sys_sigsuspend"]);
+    for (const name of SIGNAL_WAIT_TARGETS) {
+      expect(SIGNAL_GEN_TARGETS, name).toContain(name);
+      expect(signalGenTransforms().filter((t) => t.target === name).length, name).toBe(1);
+      const d = newDef(name);
+      expect(d.ops, name).not.toEqual(coreDef(name).ops);
+      for (const l of d.ops) expect(`${l.fn} ${l.note ?? ""}`, name).not.toMatch(I386_ONLY);
+      expect(smpKernelPath(d), name).toBe(d);
+    }
+    // copy_siginfo_to_user: the 48-byte kernel_siginfo copied, the other 80 bytes of siginfo_t cleared
+    const c = newDef("copy_siginfo_to_user").ops;
+    expect(c.filter((l) => l.op === "put_user").reduce((s, l) => s + (l.n ?? 1), 0) * 8).toBe(128);
+    // do_sigtimedwait: the siglock taken twice (before and after the sleep), each released
+    const w = newDef("sys_rt_sigtimedwait").ops;
+    expect(w.filter((l) => l.fn === "raw_spin_lock").length).toBe(2);
+    expect(w.filter((l) => l.fn === "raw_spin_unlock").length).toBe(2);
+  });
+
+  for (const cpu of ["skylake", "zen4"]) {
+    for (const wait of ["sigwaitinfo", "sigsuspend"] as const) {
+      it(`${cpu}, wait=${wait}: the 6.x paths run, the counters are the core definitions' run's, and the round trip costs exactly two calls' difference more`, () => {
+        const before = run(cpu, wait, true);
+        const after = run(cpu, wait, false);
+        expect(before.error).toBeUndefined();
+        expect(after.error).toBeUndefined();
+        const { paths, fns } = WAITS[wait];
+        expectSixX(after, [...paths], [...fns]);
+        for (const name of paths) expect(before.paths.find((p) => p.name === name)!.ops.map((o) => o.fn), name).toEqual(coreDef(name).ops.map((l) => l.fn)); // the wrapper restored 2.4's
+
+        // the mechanism: the same signals, syscalls, switches, wake-ups and timer ticks
+        expect(after.counters).toEqual(before.counters);
+        for (const name of SIGNAL_WAIT_TARGETS) expect(pathCount(after, name), name).toBe(pathCount(before, name));
+        expect(after.counters[wait === "sigwaitinfo" ? "syscalls.rt_sigtimedwait" : "syscalls.rt_sigsuspend"]).toBe(2 * (N + 8));
+
+        // one round trip: each side's wait call runs its path once (the child's sleeps, the parent's
+        // finds SIGUSR2 pending after its wake-up preemption), and a sigwaitinfo copies one siginfo each
+        const perCall = paths.reduce((s, p) => s + delta(cpu, p), 0);
+        expect(perCall).toBeGreaterThan(0);
+        expect(metric(after, "signal wake-up round trip") - metric(before, "signal wake-up round trip")).toBeCloseTo(2 * perCall, 6);
+        expect(metric(after, `Signal wake-up, ${wait}`) - metric(before, `Signal wake-up, ${wait}`)).toBeCloseTo((2 * perCall) / MHZ, 9);
+        const total = SIGNAL_WAIT_TARGETS.reduce((s, p) => s + pathCount(after, p) * delta(cpu, p), 0);
+        expect(after.totalCycles - before.totalCycles).toBeCloseTo(total, 6);
+      });
+    }
+  }
+
+  it("SMP, pinned (--smp 2, sched=SINGLE, the host figure's setting): the same paths and exact difference", () => {
+    for (const wait of ["sigwaitinfo", "sigsuspend"] as const) {
+      const before = run("zen4", wait, true, 2);
+      const after = run("zen4", wait, false, 2);
+      expect(after.error).toBeUndefined();
+      expectSixX(after, [...WAITS[wait].paths], [...WAITS[wait].fns]);
+      expect(after.counters).toEqual(before.counters);
+      const perCall = WAITS[wait].paths.reduce((s, p) => s + delta("zen4", p, true), 0);
+      expect(metric(after, "signal wake-up round trip") - metric(before, "signal wake-up round trip")).toBeCloseTo(2 * perCall, 6);
+    }
+  });
+
+  it("without linux6 the wait paths are the core's 2.4 ones", () => {
+    for (const wait of ["sigwaitinfo", "sigsuspend"] as const) {
+      const r = runExample("sig_wake", { cpu: "skylake", mhz: MHZ, params: { iterations: 20, wait } });
+      expect(r.error).toBeUndefined();
+      for (const name of WAITS[wait].paths) {
+        const p = r.paths.find((x) => x.name === name)!;
+        expect(p.origin, name).toBe("core");
+        expect(p.ops.map((o) => [o.fn, o.op, o.repeat]), name).toEqual(coreDef(name).ops.map((l) => [l.fn, l.op, l.n ?? 1]));
+      }
+    }
+  });
+});
