@@ -13,6 +13,7 @@ import { Syscall64Entry } from "./entry.js";
 import { LINUX6_EXAMPLES } from "./examples.js";
 import { EagerSwitchFpu, restoreUserRegs, XsaveSignalFpu } from "./fpu.js";
 import { resolveMitigations, type Mitigations } from "./mitigations.js";
+import { mmTransforms } from "./mm.js";
 import { linux6Paths, linux6Transforms } from "./paths.js";
 import { pipeTransforms } from "./pipe.js";
 import { FairScheduler, fairPaths, fairTransforms } from "./sched-fair.js";
@@ -41,7 +42,7 @@ export const createModule: CreateModule = (options) =>
     // CFS per run: its state lives in the kernel's and tasks' slots, the object holds none
     if (cfs) rebind(TOKENS.Scheduler).toConstantValue(new FairScheduler());
     bind(TOKENS.PathContribution).toConstantValue({ paths: () => [...linux6Paths(cfg()), ...(cfs ? fairPaths() : []), ...(vdso ? vdsoPaths() : [])] });
-    bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => [...linux6Transforms(cfg()), ...(cfs ? fairTransforms() : []), ...signalGenTransforms(), ...(pipe6 ? pipeTransforms(cfg()) : [])] });
+    bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => [...linux6Transforms(cfg()), ...(cfs ? fairTransforms() : []), ...signalGenTransforms(), ...(pipe6 ? pipeTransforms(cfg()) : []), ...mmTransforms(cfg())] });
     bind(TOKENS.KernelSetupContribution).toConstantValue({
       setup: (k) => {
         const m = cfg();
