@@ -58,6 +58,24 @@ const CHECK_KILL_PERMISSION: OpLine[] = [
   op("security_task_kill", "alu", 4, "(estimated)"),
 ];
 
+/**
+ * __set_current_blocked(newset) (kernel/signal.c): the unchanged-mask test, then under the siglock
+ * __set_task_blocked and recalc_sigpending. `unchanged` and `retarget` say what the caller's case
+ * does at the two tests.
+ */
+function setCurrentBlocked(unchanged: string, retarget: string): OpLine[] {
+  return [
+    op("__set_current_blocked", "load", 1, `sigequalsets(&tsk->blocked, newset): ${unchanged}`),
+    op("__set_current_blocked", "alu", 1),
+    ...SIGLOCK_IRQ,
+    op("__set_task_blocked", "load", 2, `task_sigpending(tsk) && !thread_group_empty(tsk)? (${retarget})`),
+    op("__set_task_blocked", "alu", 2),
+    op("__set_task_blocked", "store", 1, "tsk->blocked = *newset"),
+    ...RECALC_SIGPENDING,
+    ...SIGUNLOCK_IRQ,
+  ];
+}
+
 /** copy_from_user/copy_to_user of `words` 8-byte words (arch/x86/include/asm/uaccess_64.h). */
 function userCopy(fn: string, what: string, words: number): OpLine[] {
   return [
@@ -276,14 +294,7 @@ export function signalGenTransforms(): PathTransform[] {
       op("signal_delivered", "load", 2, "sigorsets(&blocked, &current->blocked, &ksig->ka.sa.sa_mask)"),
       op("signal_delivered", "alu", 3, "or; !(sa_flags & SA_NODEFER): sigaddset(&blocked, ksig->sig)"),
       op("set_current_blocked", "alu", 1, "sigdelsetmask(newset, sigmask(SIGKILL) | sigmask(SIGSTOP))"),
-      op("__set_current_blocked", "load", 1, "sigequalsets(&tsk->blocked, newset): unchanged returns here (with SA_NODEFER and an empty sa_mask it would: not distinguished, the lock is charged)"),
-      op("__set_current_blocked", "alu", 1),
-      ...SIGLOCK_IRQ,
-      op("__set_task_blocked", "load", 2, "task_sigpending(tsk) && !thread_group_empty(tsk)? (one thread: no retarget_shared_pending)"),
-      op("__set_task_blocked", "alu", 2),
-      op("__set_task_blocked", "store", 1, "tsk->blocked = *newset"),
-      ...RECALC_SIGPENDING,
-      ...SIGUNLOCK_IRQ,
+      ...setCurrentBlocked("unchanged returns here (with SA_NODEFER and an empty sa_mask it would: not distinguished, the lock is charged)", "one thread: no retarget_shared_pending"),
       op("signal_delivered", "load", 1, "current->sas_ss_flags & SS_AUTODISARM"),
       op("signal_delivered", "alu", 2, "SS_AUTODISARM? stepping (ptrace single-step)?"),
     ]),
@@ -297,14 +308,7 @@ export function signalGenTransforms(): PathTransform[] {
       op("sigprocmask", "call", 1, "sigprocmask(how, &new_set, NULL): lockless, only current changes ->blocked"),
       op("sigprocmask", "load", 1, "tsk->blocked"),
       op("sigprocmask", "alu", 3, "switch (how): SIG_BLOCK sigorsets, SIG_UNBLOCK sigandnsets, SIG_SETMASK newset = *set"),
-      op("__set_current_blocked", "load", 1, "sigequalsets(&tsk->blocked, newset): an unchanged mask returns here without the siglock (not distinguished: the changed mask's lock is charged; a query with nset == NULL also skips this)"),
-      op("__set_current_blocked", "alu", 1),
-      ...SIGLOCK_IRQ,
-      op("__set_task_blocked", "load", 2, "task_sigpending(tsk) && !thread_group_empty(tsk)? (retarget_shared_pending for a multi-threaded process: not modelled)"),
-      op("__set_task_blocked", "alu", 2),
-      op("__set_task_blocked", "store", 1, "tsk->blocked = *newset"),
-      ...RECALC_SIGPENDING,
-      ...SIGUNLOCK_IRQ,
+      ...setCurrentBlocked("an unchanged mask returns here without the siglock (not distinguished: the changed mask's lock is charged; a query with nset == NULL also skips this)", "retarget_shared_pending for a multi-threaded process: not modelled"),
       op("sys_rt_sigprocmask", "alu", 1, "oset?"),
       ...userCopy("sys_rt_sigprocmask", "copy_to_user(oset, &old_set, sizeof(sigset_t))", 1),
     ]),

@@ -10,34 +10,20 @@
  * wrapper adds one more transform per path), i.e. linux6 as it was before src/mm.ts.
  */
 import { describe, expect, it } from "vitest";
-import { ContainerModule, TOKENS, type OpLine, type PathDef, type PathTransform, type PluginModule, type RunResult } from "@siglab/plugin-api";
+import { type OpLine, type RunResult } from "@siglab/plugin-api";
 import { runExample, metric, pathCount } from "../../../core/test/harness.js";
-import { CORE_PATHS } from "../../../core/src/kernel/i386/index.js";
 import { getBuiltinProfile } from "../../../cpu-profiles/src/builtin.js";
 import { resolveProfile } from "../../../cpu-profiles/src/resolve.js";
 import linux6 from "../src/index.js";
+import { coreDef, linux6WithCoreDefs } from "./core-defs.js";
 import { resolveMitigations } from "../src/mitigations.js";
 import { MM_PATH_NAMES, mmOps, withMmReturnThunk, type MmPathName } from "../src/mm.js";
 
 const MHZ: Record<string, number> = { skylake: 3600, zen4: 4500 };
 const ITER = 400; // short enough that no timer tick lands in the run (checked below)
 
-const coreDef = (name: string): PathDef => {
-  const d = CORE_PATHS.find((p) => p.name === name);
-  if (!d) throw new Error(`no core path ${name}`);
-  return d;
-};
-
 /** linux6 as it was before: the core's definitions back on every path mm.ts replaces */
-const linux6Before: PluginModule = {
-  ...linux6,
-  createModule: (options, api) =>
-    new ContainerModule((ctx) => {
-      (linux6.createModule(options, api) as unknown as { load(o: unknown): void }).load(ctx);
-      const restore: PathTransform[] = MM_PATH_NAMES.map((target) => ({ target, origin: "core", transform: (def) => ({ ...def, origin: "core", ops: coreDef(target).ops }) }));
-      ctx.bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => restore });
-    }),
-};
+const linux6Before = linux6WithCoreDefs(MM_PATH_NAMES);
 
 const run = (cpu: string, before: boolean): RunResult =>
   runExample("gc_barrier", { cpu, mhz: MHZ[cpu], params: { iterations: ITER, pages: 4 }, plugins: [before ? linux6Before : linux6], variants: [{ id: "linux6" }] });

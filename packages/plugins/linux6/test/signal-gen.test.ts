@@ -8,13 +8,13 @@
  * core's.
  */
 import { describe, expect, it } from "vitest";
-import { ContainerModule, TOKENS, type PathDef, type PathTransform, type PluginModule, type RunResult } from "@siglab/plugin-api";
+import { type PathDef, type RunResult } from "@siglab/plugin-api";
 import { runExample, runSource, metric, pathCount } from "../../../core/test/harness.js";
-import { CORE_PATHS } from "../../../core/src/kernel/i386/index.js";
 import { smpKernelPath } from "../../../core/src/kernel/i386/smp-kernel.js";
 import { getBuiltinProfile } from "../../../cpu-profiles/src/builtin.js";
 import { resolveProfile } from "../../../cpu-profiles/src/resolve.js";
 import linux6 from "../src/index.js";
+import { coreDef, expectSixX as expectSixXOf, linux6WithCoreDefs } from "./core-defs.js";
 import { signalGenTransforms, SIGNAL_GEN_TARGETS } from "../src/signal-gen.js";
 
 const CPU = "skylake";
@@ -22,45 +22,20 @@ const MHZ = 3600;
 /** the profile as the run resolves it: cycles per op class */
 const costs = resolveProfile(getBuiltinProfile(CPU)!, MHZ).costs as Record<string, number>;
 
-const coreDef = (name: string): PathDef => {
-  const d = CORE_PATHS.find((p) => p.name === name);
-  if (!d) throw new Error(`no core path ${name}`);
-  return d;
-};
 const newDef = (name: string): PathDef => signalGenTransforms().find((t) => t.target === name)!.transform(coreDef(name));
 const cost = (d: PathDef): number => d.ops.reduce((s, l) => s + costs[l.op]! * (l.n ?? 1), 0);
 /** what one run of the path costs more under linux6 now than the core's 2.4 definition */
 const delta = (name: string): number => cost(newDef(name)) - cost(coreDef(name));
 
 /** linux6 as it was before: the core's definitions back on every path signal-gen.ts replaces */
-const linux6Before: PluginModule = {
-  ...linux6,
-  createModule: (options, api) =>
-    new ContainerModule((ctx) => {
-      (linux6.createModule(options, api) as unknown as { load(o: unknown): void }).load(ctx);
-      const restore: PathTransform[] = SIGNAL_GEN_TARGETS.map((target) => ({ target, origin: "linux6", transform: (def) => ({ ...def, ops: coreDef(target).ops }) }));
-      ctx.bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => restore });
-    }),
-};
+const linux6Before = linux6WithCoreDefs(SIGNAL_GEN_TARGETS);
 const run = (id: string, before: boolean, params: Record<string, number>) =>
   runExample(id, { cpu: CPU, mhz: MHZ, params, plugins: [before ? linux6Before : linux6], variants: [{ id: "linux6" }] });
 
 /** notes and function names that only 2.4's paths have */
 const I386_ONLY = /sigmask_lock|p_opptr|pidhash|bad_signal|nr_queued_signals|max_queued_signals <|->sigpending = 1|int \$0x80|%esp|deliver_signal|ignored_signal\b/;
 
-function expectSixX(r: RunResult, names: string[], fns: string[]): void {
-  const seen = new Set<string>();
-  for (const name of names) {
-    const p = r.paths.find((x) => x.name === name);
-    expect(p, name).toBeDefined();
-    expect(p!.origin, name).toBe("linux6");
-    for (const o of p!.ops) {
-      seen.add(o.fn);
-      expect(`${o.fn} ${o.note ?? ""}`, name).not.toMatch(I386_ONLY);
-    }
-  }
-  for (const fn of fns) expect([...seen], fn).toContain(fn);
-}
+const expectSixX = (r: RunResult, names: string[], fns: string[]) => expectSixXOf(r, names, fns, I386_ONLY);
 
 /** the counters of the simulated mechanism: what was sent, delivered, which system calls ran */
 function mechanism(r: RunResult): Record<string, number> {

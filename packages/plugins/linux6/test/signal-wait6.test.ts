@@ -8,21 +8,16 @@
  * adds one more transform per path), as test/signal-gen.test.ts does.
  */
 import { describe, expect, it } from "vitest";
-import { ContainerModule, TOKENS, type PathDef, type PathTransform, type PluginModule, type RunResult } from "@siglab/plugin-api";
+import { type PathDef, type RunResult } from "@siglab/plugin-api";
 import { runExample, metric, pathCount } from "../../../core/test/harness.js";
-import { CORE_PATHS } from "../../../core/src/kernel/i386/index.js";
 import { smpKernelPath } from "../../../core/src/kernel/i386/smp-kernel.js";
 import { getBuiltinProfile } from "../../../cpu-profiles/src/builtin.js";
 import { resolveProfile } from "../../../cpu-profiles/src/resolve.js";
 import linux6 from "../src/index.js";
+import { coreDef, expectSixX as expectSixXOf, linux6WithCoreDefs } from "./core-defs.js";
 import { signalGenTransforms, signalWaitTransforms, SIGNAL_GEN_TARGETS, SIGNAL_WAIT_TARGETS } from "../src/signal-gen.js";
 
 const MHZ = 3600;
-const coreDef = (name: string): PathDef => {
-  const d = CORE_PATHS.find((p) => p.name === name);
-  if (!d) throw new Error(`no core path ${name}`);
-  return d;
-};
 const newDef = (name: string): PathDef => signalWaitTransforms().find((t) => t.target === name)!.transform(coreDef(name));
 /**
  * What one run of the path costs more under linux6 now than the core's 2.4 definition, on `cpu`.
@@ -36,17 +31,9 @@ function delta(cpu: string, name: string, smp = false): number {
 }
 
 /** linux6 as it was before: the core's definitions back on the wait paths */
-const linux6Before: PluginModule = {
-  ...linux6,
-  createModule: (options, api) =>
-    new ContainerModule((ctx) => {
-      (linux6.createModule(options, api) as unknown as { load(o: unknown): void }).load(ctx);
-      const restore: PathTransform[] = SIGNAL_WAIT_TARGETS.map((target) => ({ target, origin: "linux6", transform: (def) => ({ ...def, ops: coreDef(target).ops }) }));
-      ctx.bind(TOKENS.PathTransformContribution).toConstantValue({ transforms: () => restore });
-    }),
-};
-
+const linux6Before = linux6WithCoreDefs(SIGNAL_WAIT_TARGETS);
 const N = 200;
+
 const run = (cpu: string, wait: string, before: boolean, smp?: number) =>
   runExample("sig_wake", {
     cpu, mhz: MHZ, params: { iterations: N, wait, sched: smp ? "SINGLE" : "DEFAULT" }, plugins: [before ? linux6Before : linux6], variants: [{ id: "linux6" }],
@@ -56,19 +43,7 @@ const run = (cpu: string, wait: string, before: boolean, smp?: number) =>
 /** notes and function names only 2.4's paths have */
 const I386_ONLY = /sigmask_lock|->sigpending|regs->eax|current->state = |int \$0x80|%esp|sigmask_lock/;
 
-function expectSixX(r: RunResult, names: string[], fns: string[]): void {
-  const seen = new Set<string>();
-  for (const name of names) {
-    const p = r.paths.find((x) => x.name === name);
-    expect(p, name).toBeDefined();
-    expect(p!.origin, name).toBe("linux6");
-    for (const o of p!.ops) {
-      seen.add(o.fn);
-      expect(`${o.fn} ${o.note ?? ""}`, name).not.toMatch(I386_ONLY);
-    }
-  }
-  for (const fn of fns) expect([...seen], fn).toContain(fn);
-}
+const expectSixX = (r: RunResult, names: string[], fns: string[]) => expectSixXOf(r, names, fns, I386_ONLY);
 
 const WAITS = {
   sigwaitinfo: { paths: ["sys_rt_sigtimedwait", "copy_siginfo_to_user"], fns: ["__x64_sys_rt_sigtimedwait", "do_sigtimedwait", "dequeue_signal", "next_signal", "collect_signal", "__set_task_blocked", "recalc_sigpending", "schedule_hrtimeout_range", "copy_siginfo_to_user", "clear_user", "rep_stos_alternative"] },
