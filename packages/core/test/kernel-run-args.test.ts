@@ -37,3 +37,27 @@ describe("Kernel.run with what a plugin may pass", () => {
     }
   }
 });
+
+describe("the SMP scheduler API with what a plugin may pass", () => {
+  const calls: [string, (k: Kernel) => unknown, RegExp][] = [
+    ["resched_cpu({})", (k) => k.resched_cpu?.({} as never), /resched_cpu: not a CPU of this machine/],
+    ["is_cpu_allowed(undefined, cpu)", (k) => k.is_cpu_allowed?.(undefined as never, k.cpu), /is_cpu_allowed: expected a task and a CPU of this machine, got undefined and a CPU/],
+    ["is_cpu_allowed(task, {})", (k) => k.is_cpu_allowed?.(k.current, {} as never), /is_cpu_allowed: expected a task and a CPU of this machine, got a task and object/],
+  ];
+  for (const [what, call, message] of calls) {
+    it(`${what} is a plugin error naming the call, not a host TypeError`, () => {
+      const plugin: LoadedPlugin = {
+        manifest: { id: "bad-smp", version: "1.0.0", apiVersion: "2.2", displayName: "t", description: "t", options: {}, contributes: ["KernelSetupContribution"] },
+        builtin: false,
+        origin: "plugins/bad-smp",
+        module: () =>
+          new ContainerModule(({ bind }) => {
+            bind(TOKENS.KernelSetupContribution).toConstantValue({ setup: (k: Kernel) => void call(k) });
+          }),
+      };
+      const r = runSource(W, { plugins: [plugin], variants: [{ id: "bad-smp" }] });
+      expect(r.error?.kind).toBe("plugin");
+      expect(r.error?.message).toMatch(message);
+    });
+  }
+});

@@ -289,6 +289,7 @@ export class Kernel extends StateMap {
 
   /** is_cpu_allowed (plugin API 2.2): CPU `c` is in `t`'s cpus_allowed. */
   is_cpu_allowed(t: Task, c: Cpu): boolean {
+    if (!(t instanceof Task) || !this.cpus.includes(c)) throw new SimError("plugin", `is_cpu_allowed: expected a task and a CPU of this machine, got ${t instanceof Task ? "a task" : typeof t} and ${this.cpus.includes(c) ? "a CPU" : typeof c}`);
     return (t.cpusAllowed & (1 << c.id)) !== 0;
   }
 
