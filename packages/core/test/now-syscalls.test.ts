@@ -102,3 +102,21 @@ describe("RuntimeThread's generator-free system calls (…Now / …Rest)", () =>
     });
   }
 });
+
+/** A library that finishes a stopped gettimeofdayNow with sigprocmaskSetRest (misuse). */
+class MixedUpRest extends StampingThreads {
+  override *sigmask(t: RuntimeThread, how: 0 | 1 | 2, set: number[]): Gen<number[]> {
+    if (t.gettimeofdayNow!() === undefined) yield* t.sigprocmaskSetRest!(how, Sigset.of(set));
+    return [];
+  }
+}
+
+describe("a …Rest that is not its …Now's", () => {
+  it("is a plugin error naming both calls (it would hand one call's result to another)", () => {
+    const p = plugin(true);
+    const mixed: PluginModule = { ...p, createModule: () => new ContainerModule(({ rebind }) => void rebind(TOKENS.ThreadLibrary).toConstantValue(new MixedUpRest(true))) } as PluginModule;
+    const r = runSource(WORKLOAD, { plugins: [mixed], variants: [{ id: "stamping" }] });
+    expect(r.error?.kind).toBe("plugin");
+    expect(r.error?.message).toMatch(/the Rest of system call 175 was called to finish system call 78/);
+  });
+});

@@ -87,6 +87,8 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   #nowLeft: NowLeft = NOW_NOTHING_DONE;
   #nowResult = 0;
   #nowValue: unknown = undefined;
+  /** the system call whose …Now stopped (its …Rest must be the one that finishes it) */
+  #nowNr = -1;
 
   constructor(shared: RuntimeShared, task: Task) {
     this.#s = shared;
@@ -301,7 +303,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     if (this.#nowLeft === NOW_NOTHING_DONE) return yield* this.sigprocmaskSet(how, set);
     const old = this.#nowValue as Sigset | number;
     this.#nowValue = undefined;
-    const r = yield* this.finishNow();
+    const r = yield* this.finishNow(NR.rt_sigprocmask);
     return r < 0 ? r : old;
   }
 
@@ -313,7 +315,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   }
   *gettimeofdayRest(): Gen<{ sec: number; usec: number }> {
     if (this.#nowLeft === NOW_NOTHING_DONE) return yield* this.gettimeofday();
-    yield* this.finishNow();
+    yield* this.finishNow(NR.gettimeofday);
     return this.timeOfDay();
   }
 
@@ -322,6 +324,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const k = this.#s.k;
     this.#nowLeft = NOW_NOTHING_DONE;
     if (k.interruptDue() || this.#t.ptrace & PT_TRACESYS) return false;
+    this.#nowNr = nr;
     this.#gate.enter(nr);
     return true;
   }
@@ -336,9 +339,11 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   }
 
   /** What a `…Now` call left: the exit work loop, or the interrupt due on return to user mode. */
-  private *finishNow(): Gen<number> {
+  private *finishNow(nr: number): Gen<number> {
     const left = this.#nowLeft, r = this.#nowResult;
     this.#nowLeft = NOW_NOTHING_DONE;
+    // a library that calls another call's Rest would get that call's result as its own
+    if (nr !== this.#nowNr) throw new SimError("plugin", `the Rest of system call ${nr} was called to finish system call ${this.#nowNr} (call a …Rest right after its own …Now returned undefined)`, this.#t.pid);
     if (left === NOW_EXIT_WORK) return yield* this.#gate.exitSlow(r);
     yield* this.#gate.userInterrupt();
     return r;
