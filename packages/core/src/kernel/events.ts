@@ -26,13 +26,41 @@ export interface OwnEventMap {
 type Handler<A extends unknown[]> = (...args: A) => void;
 type Arg<T extends unknown[], I extends number> = I extends keyof T ? T[I] : undefined;
 
+type Listener = (a?: unknown, b?: unknown, c?: unknown) => void;
+
+/**
+ * The listeners of each event of the map, one array per event in a fixed-shape object: the hot
+ * emits (a few per system call and per delivery) are property loads, not string-keyed Map lookups.
+ */
+class Listeners {
+  tick: Listener[] = [];
+  "signal.deliver": Listener[] = [];
+  "signal.interrupt": Listener[] = [];
+  "signal.return": Listener[] = [];
+  "signal.dequeue": Listener[] = [];
+  "signal.queued": Listener[] = [];
+  "switch.out": Listener[] = [];
+  "switch.in": Listener[] = [];
+  "return.user": Listener[] = [];
+  "user.store": Listener[] = [];
+  "run.end": Listener[] = [];
+}
+
 export class KernelEvents {
-  private readonly handlers = new Map<keyof KernelEventMap, ((...args: never[]) => void)[]>();
+  private readonly lists = new Listeners();
+  /** names outside the map (a plugin may emit and hear its own); inherited names never reach `lists` */
+  private readonly other = new Map<string, Listener[]>();
+
+  /** The listeners of `ev`: an own array of `lists` (every name of the map), else `other`'s. */
+  private listeners(ev: string, create: boolean): Listener[] | undefined {
+    if (Object.hasOwn(this.lists, ev)) return (this.lists as unknown as Record<string, Listener[]>)[ev];
+    let hs = this.other.get(ev);
+    if (!hs && create) this.other.set(ev, (hs = []));
+    return hs;
+  }
 
   on<K extends keyof KernelEventMap>(ev: K, h: Handler<KernelEventMap[K]>): void {
-    let hs = this.handlers.get(ev);
-    if (!hs) this.handlers.set(ev, (hs = []));
-    hs.push(h as unknown as (...args: never[]) => void);
+    this.listeners(String(ev), true)!.push(h as unknown as Listener);
   }
 
   /** `on` for core subscribers: the payloads are the core's own objects (they always are). */
@@ -41,12 +69,15 @@ export class KernelEvents {
   }
 
   has(ev: keyof KernelEventMap): boolean {
-    return (this.handlers.get(ev)?.length ?? 0) > 0;
+    const hs = (this.lists as unknown as Record<string, Listener[] | undefined>)[ev];
+    // an inherited name (toString, __proto__) is no array: it goes the slow way, as any other name
+    return Array.isArray(hs) ? hs.length > 0 : (this.listeners(String(ev), false)?.length ?? 0) > 0;
   }
 
   /** Every event has at most three arguments, passed positionally: no rest/spread arrays on the hot path. */
   emit<K extends keyof KernelEventMap>(ev: K, a?: Arg<KernelEventMap[K], 0>, b?: Arg<KernelEventMap[K], 1>, c?: Arg<KernelEventMap[K], 2>): void {
-    const hs = this.handlers.get(ev) as ((a?: unknown, b?: unknown, c?: unknown) => void)[] | undefined;
+    let hs = (this.lists as unknown as Record<string, Listener[] | undefined>)[ev];
+    if (!Array.isArray(hs)) hs = this.listeners(String(ev), false);
     if (!hs) return;
     for (let i = 0; i < hs.length; i++) hs[i]!(a, b, c);
   }

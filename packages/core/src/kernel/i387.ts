@@ -2,6 +2,7 @@
  * Linux 2.4 FPU handling (arch/i386/kernel/i387.c, traps.c): lazy switching with CR0.TS/#NM,
  * and save_i387/restore_i387 for signal frames (FXSR conversion on FXSR CPUs, fsave otherwise).
  */
+import { TALLY } from "./tallies.js";
 import { FpuRegs, XMM_LANES } from "../machine/fpu.js";
 import type { SignalFpuPolicy, SwitchFpuPolicy } from "../plugin-api/extension-points.js";
 import type { Kernel } from "./kernel.js";
@@ -30,7 +31,7 @@ export function unlazy_fpu(k: Kernel, t: Task, pathFxsr: string, pathFsave: stri
   t.usedFpu = false;
   k.cpu.TS = true;
   k.cpu.fpuOwner = null;
-  k.count("fpu.saves");
+  k.tally(TALLY.fpu_saves);
 }
 
 /** The i387 view + FXSR image of thread.i387, as convert_fxsr_to_user lays it out in the frame. */
@@ -83,15 +84,15 @@ export class I387SignalFpu implements SignalFpuPolicy {
       k.run(P["convert_fxsr_to_user"]);
       k.runN(P["fxsr_reg_to_user"], 8);
       k.runN(P["copy.signal.fpu_save"], Math.ceil(512 / line));
-      k.count("bytes.copied", FP_FRAME_BYTES_FXSR);
+      k.tally(TALLY.bytes_copied, FP_FRAME_BYTES_FXSR);
     } else {
       unlazy_fpu(k, t, "unlazy_fpu.fxsave", "unlazy_fpu.fnsave");
       k.run(P["save_i387_fsave"]);
       k.runN(P["copy.signal.fpu_save"], Math.ceil(FP_FRAME_BYTES_FSAVE / line));
-      k.count("bytes.copied", FP_FRAME_BYTES_FSAVE);
+      k.tally(TALLY.bytes_copied, FP_FRAME_BYTES_FSAVE);
     }
     frame.fpImage = k.fpuPool.take(t.fpu);
-    k.count("fpu.frame_saves");
+    k.tally(TALLY.fpu_frame_saves);
   }
 
   restoreFromFrame(k: Kernel, t: Task, frame: SignalFrameK): void {
@@ -124,7 +125,7 @@ export function restore_i387(k: Kernel, t: Task, frame: SignalFrameK): void {
   }
   loadFrameFp(k, frame, t.fpu);
   t.usedMath = true;
-  k.count("fpu.frame_restores");
+  k.tally(TALLY.fpu_frame_restores);
 }
 
 /** 2.4 lazy FPU switching: save on switch-out if used this slice, set TS; restore on #NM. */
@@ -145,12 +146,12 @@ export class LazySwitchFpu implements SwitchFpuPolicy {
     if (t.usedMath) {
       k.run(k.profile.features.fxsr ? P["restore_fpu.fxrstor"] : P["restore_fpu.frstor"]);
       k.cpu.fpu.copyFrom(t.fpu);
-      k.count("fpu.restores");
+      k.tally(TALLY.fpu_restores);
     } else {
       k.run(k.profile.features.fxsr ? P["init_fpu"] : P["init_fpu.nofxsr"]);
       k.cpu.fpu.init();
       t.usedMath = true;
-      k.count("fpu.inits");
+      k.tally(TALLY.fpu_inits);
     }
     k.run(P["math_state_restore.exit"]);
     t.usedFpu = true;
@@ -163,7 +164,7 @@ export class LazySwitchFpu implements SwitchFpuPolicy {
  * Called by the runtime before a user FPU instruction when CR0.TS is set.
  */
 export function do_device_not_available(k: Kernel, t: Task): void {
-  k.count("fpu.nm_traps");
+  k.tally(TALLY.fpu_nm_traps);
   for (const h of k.deps.fpuTrapHooks) if (h.onDeviceNotAvailable(k, t)) return;
   k.deps.switchFpu.deviceNotAvailable(k, t);
 }

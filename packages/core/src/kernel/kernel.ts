@@ -28,6 +28,7 @@ import type {
 } from "../plugin-api/extension-points.js";
 import { fileFunctions, fpuFunctions, mmFunctions, schedFunctions, signalFunctions } from "./services.js";
 import { KernelEvents } from "./events.js";
+import { TALLY_NAMES } from "./tallies.js";
 import { markHostThrown } from "../common/host-thrown.js";
 import { SignalStruct, Task } from "./task.js";
 import { LineOwners, smp_send_reschedule } from "./smp.js";
@@ -187,6 +188,11 @@ export class Kernel extends StateMap {
   readonly hot: { system_call: CompiledPath; ret_from_sys_call: CompiledPath; restore_all: CompiledPath; iret_sti: CompiledPath; sys_getpid: CompiledPath };
   /** syscalls by number (folded into counters["syscalls.<name>"] at the end of the run) */
   readonly syscallCounts = hot(new Float64Array(512));
+  /** the hot paths' counters by slot (tallies.ts), folded into `counters` at the end of the run */
+  readonly tallies = hot(new Float64Array(TALLY_NAMES.length));
+  private readonly tallied = new Uint8Array(TALLY_NAMES.length);
+  /** signals queued in all tasks' queues (2.4's nr_queued_signals, against max_queued_signals) */
+  queuedSignals = 0;
 
   constructor(
     readonly profile: ResolvedProfile,
@@ -335,6 +341,21 @@ export class Kernel extends StateMap {
 
   count(name: string, n = 1): void {
     this.counters[name] = (this.counters[name] ?? 0) + n;
+  }
+
+  /** `count` for the core's hot paths: slot `i` of tallies.ts's TALLY. */
+  tally(i: number, n = 1): void {
+    this.tallies[i] += n;
+    this.tallied[i] = 1;
+  }
+
+  /** Add the tallies into `counters` under their names (once, at the end of the run). */
+  foldTallies(): void {
+    for (let i = 0; i < TALLY_NAMES.length; i++) {
+      if (this.tallied[i]) this.count(TALLY_NAMES[i]!, this.tallies[i]!);
+      this.tallies[i] = 0;
+      this.tallied[i] = 0;
+    }
   }
 
   get cycles(): number {

@@ -2,6 +2,7 @@
  * Pipes with blocking and wake-ups (fs/pipe.c), file descriptors, fcntl O_ASYNC/F_SETOWN/F_SETSIG
  * with SIGIO generation (fs/fcntl.c send_sigio) and select (fs/select.c).
  */
+import { TALLY } from "./tallies.js";
 import { DISK_PATH, DISK_RECORD_BYTES, submitToDisk } from "./device.js";
 import { schedule } from "./sched.js";
 import type { Kernel } from "./kernel.js";
@@ -137,7 +138,7 @@ function unqueue(k: Kernel, t: Task, q: Task[]): void {
 function copyLines(k: Kernel, bytes: number): void {
   k.run(P["copy.pipe.io.setup"]);
   k.runN(P["copy.pipe.io"], Math.ceil(bytes / k.profile.cacheLineBytes));
-  k.count("bytes.copied", bytes);
+  k.tally(TALLY.bytes_copied, bytes);
 }
 
 export function* sys_read(k: Kernel, t: Task, fd: number, bytes: number): Generator<unknown, number, unknown> {
@@ -226,7 +227,7 @@ function devRead(k: Kernel, f: File, bytes: number): number {
   if (f.dev === "null") return 0;
   k.run(P["copy.pipe.io.setup"]);
   k.runN(P["copy.pipe.io"], Math.ceil(bytes / k.profile.cacheLineBytes));
-  k.count("bytes.copied", bytes);
+  k.tally(TALLY.bytes_copied, bytes);
   return bytes;
 }
 

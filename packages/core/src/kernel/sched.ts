@@ -2,6 +2,7 @@
  * schedule(), switch_mm, switch_to and sched_yield of Linux 2.4 (kernel/sched.c). Which task runs
  * next is the run's Scheduler's choice (an extension point); the baseline one is 2.4's goodness().
  */
+import { TALLY } from "./tallies.js";
 import type { Scheduler } from "@siglab/plugin-api";
 import { PAGE_SHIFT } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
@@ -141,7 +142,7 @@ function __schedule_tail(k: Kernel, prev: Task, yielded: boolean): void {
 
 /** switch_mm + switch_to/__switch_to */
 export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
-  k.count("sched.switches");
+  k.tally(TALLY.sched_switches);
   k.events.emit("switch.out", prev);
   if (next === k.idle) {
     // kernel threads (idle) borrow the previous mm: no CR3 load (enter_lazy_tlb on SMP)
@@ -160,7 +161,7 @@ export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
       if (k.pcid) k.count("tlb.pcid_switches"); // the entries are tagged with their address space: they stay
       else {
         k.cpu.tlb.flushAll();
-        k.count("tlb.flushes");
+        k.tally(TALLY.tlb_flushes);
       }
     }
     if (k.ncpus > 1) setCpuVmMask(next.mm, cpuVmMask(next.mm) | (1 << k.cpu.id));

@@ -3,6 +3,7 @@
  * handle_signal, setup_frame/setup_rt_frame) and return (sys_sigreturn/sys_rt_sigreturn),
  * following kernel/signal.c and arch/i386/kernel/signal.c.
  */
+import { TALLY } from "./tallies.js";
 import type { Kernel } from "./kernel.js";
 import { NSIG, SIGKILL, SIGRTMIN, SIGSTOP, Sigset } from "./sigset.js";
 import { PT_PTRACED } from "./ptrace.js";
@@ -40,7 +41,7 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
   if (sig < 1 || sig > NSIG) return -EINVAL;
   if (t.state === "zombie" || t.state === "dead") return -ESRCH;
   k.run(P["send_sig_info"]);
-  k.count("signals.sent");
+  k.tally(TALLY.signals_sent);
   // handle_stop_signal: SIGKILL and SIGCONT wake a stopped task (and cancel what it stopped with)
   if ((sig === SIGKILL || sig === SIGCONT) && t.stopped) {
     t.stopCode = 0;
@@ -57,11 +58,11 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
     k.events.emit("signal.queued", t, sig, false);
     return 0;
   }
-  const globalQueued = k.counters["signals.queued_now"] ?? 0;
+  const globalQueued = k.queuedSignals;
   if (globalQueued < MAX_QUEUED_SIGNALS) {
     k.run(P["sigqueue_alloc"]);
     t.queue.push({ sig, info, at: k.cycles });
-    k.count("signals.queued_now");
+    k.queuedSignals++;
     k.events.emit("signal.queued", t, sig, true);
   } else if (sig >= SIGRTMIN && info.code !== SI_USER) {
     k.run(P["signal_wake_up"]);
@@ -110,7 +111,7 @@ export function dequeue_signal(k: Kernel, t: Task, mask: Sigset): { sig: number;
     info = q[i]!.info;
     for (let j = i + 1; j < q.length; j++) q[j - 1] = q[j]!;
     q.pop();
-    k.counters["signals.queued_now"] = (k.counters["signals.queued_now"] ?? 1) - 1;
+    k.queuedSignals--;
   } else info = { signo: sig, errno: 0, code: SI_USER };
   let more = false;
   for (let j = i; j < q.length && !more; j++) more = q[j]!.sig === sig;
@@ -169,7 +170,7 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
       if (DEFAULT_IGNORE.has(sig) || sig === SIGSTOP) continue; // job control stop not modelled
       return { kind: "terminate", sig };
     }
-    k.count("signals.delivered");
+    k.tally(TALLY.signals_delivered);
     k.run(P["do_signal.deliver"]);
     // handle_signal: restart rules when we came from a system call
     if (syscallResult !== undefined) {
@@ -230,7 +231,7 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
   if (ka.flags & SA_RESTORER) bytes -= 8;
   else k.run(P["setup_frame_retcode"]);
   k.run(rt ? P["setup_rt_frame.regs"] : P["setup_frame.regs"]);
-  k.count("bytes.copied", bytes);
+  k.tally(TALLY.bytes_copied, bytes);
   t.mm.putFrame(address, frame);
   // regs->esp = frame; regs->eip = handler; eflags &= ~TF; the handler gets sig in its argument
   t.regs.esp = address;

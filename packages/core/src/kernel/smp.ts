@@ -9,6 +9,7 @@
  * between two such boundaries run as a unit: another CPU sees their effects at the boundary, so
  * cross-CPU ordering is exact to within one system call.
  */
+import { TALLY } from "./tallies.js";
 import type { AddressSpace } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
 import type { Cpu, Kernel } from "./kernel.js";
@@ -153,7 +154,7 @@ export function kick_if_running(k: Kernel, t: Task): void {
 export function flush_tlb_mm(k: Kernel, mm: AddressSpace): number {
   if (k.cpu.cr3 === mm.asid) {
     k.cpu.tlb.flushAll();
-    k.count("tlb.flushes");
+    k.tally(TALLY.tlb_flushes);
   }
   return shootdown(k, mm, null);
 }
@@ -218,7 +219,7 @@ function smp_invalidate_interrupt(k: Kernel, mm: AddressSpace, page: number | nu
   }
   k.run("invalidate_interrupt.flush");
   k.cpu.tlb.flushAll();
-  k.count("tlb.flushes");
+  k.tally(TALLY.tlb_flushes);
 }
 
 /**

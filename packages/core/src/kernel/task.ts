@@ -92,6 +92,21 @@ export interface FrameSigContextK {
 }
 
 /**
+ * struct sigcontext as setup_sigcontext writes it: a class, so the frame's copy and the checkers'
+ * original share one shape (a spread copy of an object literal costs several times more per delivery).
+ */
+export class SigContextK implements FrameSigContextK {
+  eax: number; ebx: number; ecx: number; edx: number; esi: number; edi: number; ebp: number;
+  esp: number; eip: number; eflags: number;
+  trapno: number; err: number; cr2: number; oldmask: number;
+  constructor(from: FrameSigContextK) {
+    this.eax = from.eax; this.ebx = from.ebx; this.ecx = from.ecx; this.edx = from.edx; this.esi = from.esi; this.edi = from.edi; this.ebp = from.ebp;
+    this.esp = from.esp; this.eip = from.eip; this.eflags = from.eflags;
+    this.trapno = from.trapno; this.err = from.err; this.cr2 = from.cr2; this.oldmask = from.oldmask;
+  }
+}
+
+/**
  * A signal frame built on the user stack: the structured contents of struct sigframe/rt_sigframe.
  * The FP image is kept as saved (fpImage); its i387/FXSR view (`fpstate`) is materialised only
  * when someone reads it (a handler, a checker), which is also when edits become possible.
@@ -119,7 +134,7 @@ export class SignalFrameK extends StateMap {
     readonly fxsr: boolean,
   ) {
     super();
-    this.original = { sigcontext: { ...sigcontext }, fpstate: null };
+    this.original = { sigcontext: new SigContextK(sigcontext), fpstate: null };
   }
 
   /** uc_sigmask / oldmask+extramask as a list of signals; a handler may assign a new list. */

@@ -244,8 +244,9 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
       if (c) started.phases[k.phases.names[i]!] = c;
     }
     for (let nr = 0; nr < k.syscallCounts.length; nr++) if (k.syscallCounts[nr]) k.count(syscallCounterName(k, nr), k.syscallCounts[nr]);
+    k.foldTallies();
     const counters: Record<string, number> = {};
-    for (const key of Object.keys(k.counters).sort()) if (key !== "signals.queued_now") counters[key] = k.counters[key]!;
+    for (const key of Object.keys(k.counters).sort()) counters[key] = k.counters[key]!;
     counters["tlb.misses.total"] = k.cpus.reduce((n, c) => n + c.tlb.misses, 0);
     // a timeline is bounded: say how much of it is missing rather than stop without a word
     if (k.ex.timelineDropped) counters["timeline.dropped"] = k.ex.timelineDropped;

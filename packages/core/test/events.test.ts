@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { KernelEvents } from "../src/kernel/events.js";
+
+// KernelEvents keeps the map's events in a fixed-shape object (hot emits are property loads); a
+// plugin may still subscribe to any name, including ones an object inherits.
+describe("KernelEvents", () => {
+  it("calls the listeners of a map event in order, with its arguments", () => {
+    const ev = new KernelEvents();
+    const got: unknown[] = [];
+    expect(ev.has("signal.queued")).toBe(false);
+    ev.on("signal.queued", (t, sig, queued) => got.push(["a", t, sig, queued]));
+    ev.on("signal.queued", (_t, sig) => got.push(["b", sig]));
+    expect(ev.has("signal.queued")).toBe(true);
+    expect(ev.has("signal.deliver")).toBe(false);
+    ev.emit("signal.queued", undefined, 10, true);
+    expect(got).toEqual([["a", undefined, 10, true], ["b", 10]]);
+  });
+
+  it("keeps names outside the map apart, inherited ones included, without touching the map's", () => {
+    const ev = new KernelEvents() as unknown as { on(n: string, h: (...a: unknown[]) => void): void; emit(n: string, a?: unknown): void; has(n: string): boolean };
+    const got: string[] = [];
+    for (const name of ["__proto__", "toString", "constructor", "hasOwnProperty", "my.plugin.event"]) {
+      expect(ev.has(name)).toBe(false);
+      ev.emit(name, 1); // nothing subscribed: no call, no throw
+      ev.on(name, (a) => got.push(`${name}:${String(a)}`));
+      expect(ev.has(name)).toBe(true);
+      ev.emit(name, 2);
+    }
+    expect(got).toEqual(["__proto__:2", "toString:2", "constructor:2", "hasOwnProperty:2", "my.plugin.event:2"]);
+    expect(Object.prototype.toString.call({})).toBe("[object Object]"); // the prototype was not written
+    expect(ev.has("tick")).toBe(false);
+  });
+});
