@@ -183,18 +183,27 @@ interface Parts {
 /** The `t` of a workload thread (api/siglab.d.ts Thread). */
 export class ThreadFacade {
   readonly #th: ThreadImpl;
-  readonly fpu: FpuFacade;
-  readonly regs: RegsFacade;
-  readonly libc: LibcFacade;
-  readonly pthread: PthreadFacade;
+  // private, behind getters: an instance has no own properties, so freezing one (a handler's, on
+  // every delivery) is cheap
+  readonly #parts: Parts;
 
   constructor(th: ThreadImpl, parts?: Parts) {
     this.#th = th;
-    this.fpu = parts?.fpu ?? new FpuFacade(th);
-    this.regs = parts?.regs ?? new RegsFacade(th);
-    this.libc = parts?.libc ?? new LibcFacade(th);
-    this.pthread = parts?.pthread ?? new PthreadFacade(th);
+    this.#parts = parts ?? { fpu: new FpuFacade(th), regs: new RegsFacade(th), libc: new LibcFacade(th), pthread: new PthreadFacade(th) };
     if (new.target === ThreadFacade) Object.freeze(this);
+  }
+
+  get fpu(): FpuFacade {
+    return this.#parts.fpu;
+  }
+  get regs(): RegsFacade {
+    return this.#parts.regs;
+  }
+  get libc(): LibcFacade {
+    return this.#parts.libc;
+  }
+  get pthread(): PthreadFacade {
+    return this.#parts.pthread;
   }
 
   get pid(): number {
@@ -374,15 +383,25 @@ export class ThreadFacade {
 
 /** What a signal handler receives (api/siglab.d.ts HandlerContext): the thread plus sig, info, frame. */
 export class HandlerFacade extends ThreadFacade {
-  readonly sig: number;
-  readonly info: Readonly<Record<string, number>> | null;
-  readonly frame: FrameView;
+  readonly #frame: SignalFrameK;
+  // made on first read: most handlers read neither (one frozen copy and one view less per delivery)
+  #info: Readonly<Record<string, number>> | null | undefined = undefined;
+  #view: FrameView | undefined = undefined;
   constructor(th: ThreadImpl, thread: ThreadFacade, frame: SignalFrameK) {
     super(th, thread);
-    this.sig = frame.sig;
-    this.info = frame.info ? Object.freeze({ ...frame.info }) : null;
-    this.frame = new FrameView(frame);
+    this.#frame = frame;
     Object.freeze(this);
+  }
+  get sig(): number {
+    return this.#frame.sig;
+  }
+  /** siginfo as the kernel wrote it at delivery (a copy: the handler cannot change the kernel's) */
+  get info(): Readonly<Record<string, number>> | null {
+    if (this.#info === undefined) this.#info = this.#frame.info ? Object.freeze({ ...this.#frame.info }) : null;
+    return this.#info;
+  }
+  get frame(): FrameView {
+    return (this.#view ??= new FrameView(this.#frame));
   }
 }
 

@@ -37,8 +37,10 @@ export class TaskExit {
 }
 
 export interface HandlerRunner {
-  /** run the handler's body in user mode (the runtime wraps the workload's handler) */
-  runHandler(frame: SignalFrameK, action: SigAction): Gen<void>;
+  /** enter the handler in user mode: the workload's handler generator, for the gate to run */
+  handlerEnter(frame: SignalFrameK, action: SigAction): Gen<void>;
+  /** the handler's generator ended (returned, threw or was closed) */
+  handlerLeft(): void;
   /** terminate the task (default action of a fatal signal, or exit()) */
   doExit(code: number): Gen<never>;
 }
@@ -148,7 +150,14 @@ export class Gate {
         if (act.kind === "handler") {
           entry.leave(k, t, true);
           this.afterReturn(true);
-          yield* this.runner.runHandler(act.frame, act.action);
+          const handler = this.runner.handlerEnter(act.frame, act.action);
+          try {
+            yield* handler;
+          } finally {
+            this.runner.handlerLeft();
+          }
+          // the handler's ret into the frame's return code: sigreturn
+          if (!this.sigreturnNow(act.frame)) yield* this.sigreturnRest(act.frame);
           return t.regs.eax;
         }
         if (act.kind === "terminate") {

@@ -841,8 +841,12 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     if (k.interruptDue()) yield* this.#gate.userInterrupt();
   }
 
-  /** Run a signal handler (the HandlerRunner side of the gate). */
-  *runHandler(frame: SignalFrameK, action: SigAction): Gen<void> {
+  /**
+   * Enter a signal handler (the HandlerRunner side of the gate): the call into the handler and the
+   * workload's handler generator, which the gate runs and then calls handlerLeft (one generator
+   * less per delivery than a wrapper around it).
+   */
+  handlerEnter(frame: SignalFrameK, action: SigAction): Gen<void> {
     const k = this.#s.k, t = this.#t;
     t.handlerDepth++;
     k.run(P["handler_call"]);
@@ -850,11 +854,16 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     try {
       const it = (action.handler as HandlerFn)(this, frame);
       if (!it || typeof (it as Gen<void>).next !== "function") throw new SimError("workload", `signal handler for signal ${frame.sig} must be a generator function (function* (h) { ... })`, t.pid);
-      yield* it;
-    } finally {
+      return it;
+    } catch (e) {
       t.handlerDepth--;
+      throw e;
     }
-    if (!this.#gate.sigreturnNow(frame)) yield* this.#gate.sigreturnRest(frame);
+  }
+
+  /** The handler's generator finished, threw or was closed. */
+  handlerLeft(): void {
+    this.#t.handlerDepth--;
   }
 
   /** @internal the first return to user mode of a forked child (ret_from_fork). */
