@@ -17,7 +17,10 @@ function countsAtSetup(name: string, n: number): LoadedPlugin {
     manifest: { id: "counts", version: "1.0.0", apiVersion: "2.0", displayName: "t", description: "t", options: {}, contributes: ["KernelSetupContribution"] },
     builtin: false,
     origin: "plugins/counts",
-    module: () => new ContainerModule(({ bind }) => bind(TOKENS.KernelSetupContribution).toConstantValue({ setup: (k: Kernel) => k.count(name, n) })),
+    module: () =>
+      new ContainerModule(({ bind }) => {
+        bind(TOKENS.KernelSetupContribution).toConstantValue({ setup: (k: Kernel) => k.count(name, n) });
+      }),
   };
 }
 

@@ -72,7 +72,7 @@ export class I387SignalFpu implements SignalFpuPolicy {
   readonly id = "core:save_i387";
 
   saveToFrame(k: Kernel, t: Task, frame: SignalFrameK): void {
-    k.run(P["save_i387"]);
+    k.runRef(P["save_i387"]);
     if (!t.usedMath) {
       frame.fpstate = null;
       return;
@@ -81,14 +81,14 @@ export class I387SignalFpu implements SignalFpuPolicy {
     const line = k.profile.cacheLineBytes;
     if (k.profile.features.fxsr) {
       unlazy_fpu(k, t, "unlazy_fpu.fxsave", "unlazy_fpu.fnsave");
-      k.run(P["convert_fxsr_to_user"]);
-      k.runN(P["fxsr_reg_to_user"], 8);
-      k.runN(P["copy.signal.fpu_save"], Math.ceil(512 / line));
+      k.runRef(P["convert_fxsr_to_user"]);
+      k.runNRef(P["fxsr_reg_to_user"], 8);
+      k.runNRef(P["copy.signal.fpu_save"], Math.ceil(512 / line));
       k.tally(TALLY.bytes_copied, FP_FRAME_BYTES_FXSR);
     } else {
       unlazy_fpu(k, t, "unlazy_fpu.fxsave", "unlazy_fpu.fnsave");
-      k.run(P["save_i387_fsave"]);
-      k.runN(P["copy.signal.fpu_save"], Math.ceil(FP_FRAME_BYTES_FSAVE / line));
+      k.runRef(P["save_i387_fsave"]);
+      k.runNRef(P["copy.signal.fpu_save"], Math.ceil(FP_FRAME_BYTES_FSAVE / line));
       k.tally(TALLY.bytes_copied, FP_FRAME_BYTES_FSAVE);
     }
     frame.fpImage = k.fpuPool.take(t.fpu);
@@ -106,22 +106,22 @@ export class I387SignalFpu implements SignalFpuPolicy {
  * instruction of the interrupted code traps (#NM) and reloads it.
  */
 export function restore_i387(k: Kernel, t: Task, frame: SignalFrameK): void {
-  k.run(P["restore_i387"]);
+  k.runRef(P["restore_i387"]);
   if (t.usedFpu) {
     // clear_fpu: the handler's live FPU state is discarded
-    k.run(P["clear_fpu"]);
+    k.runRef(P["clear_fpu"]);
     t.usedFpu = false;
     k.cpu.TS = true;
     k.cpu.fpuOwner = null;
   }
   const line = k.profile.cacheLineBytes;
   if (k.profile.features.fxsr) {
-    k.run(P["restore_i387_fxsave"]);
-    k.runN(P["copy.signal.fpu_restore"], Math.ceil(512 / line));
-    k.runN(P["fxsr_reg_from_user"], 8);
+    k.runRef(P["restore_i387_fxsave"]);
+    k.runNRef(P["copy.signal.fpu_restore"], Math.ceil(512 / line));
+    k.runNRef(P["fxsr_reg_from_user"], 8);
   } else {
-    k.run(P["restore_i387_fsave"]);
-    k.runN(P["copy.signal.fpu_restore"], Math.ceil(FP_FRAME_BYTES_FSAVE / line));
+    k.runRef(P["restore_i387_fsave"]);
+    k.runNRef(P["copy.signal.fpu_restore"], Math.ceil(FP_FRAME_BYTES_FSAVE / line));
   }
   loadFrameFp(k, frame, t.fpu);
   t.usedMath = true;
@@ -141,7 +141,7 @@ export class LazySwitchFpu implements SwitchFpuPolicy {
   }
 
   deviceNotAvailable(k: Kernel, t: Task): void {
-    k.run(P["device_not_available"]);
+    k.runRef(P["device_not_available"]);
     k.cpu.TS = false;
     if (t.usedMath) {
       k.run(k.profile.features.fxsr ? P["restore_fpu.fxrstor"] : P["restore_fpu.frstor"]);
@@ -153,7 +153,7 @@ export class LazySwitchFpu implements SwitchFpuPolicy {
       t.usedMath = true;
       k.tally(TALLY.fpu_inits);
     }
-    k.run(P["math_state_restore.exit"]);
+    k.runRef(P["math_state_restore.exit"]);
     t.usedFpu = true;
     k.cpu.fpuOwner = t;
   }

@@ -333,6 +333,19 @@ export class Kernel extends StateMap {
     this.ex.runN(typeof name === "string" ? this.path(name) : this.resolve(name), n);
   }
 
+  /**
+   * @internal `run` for the core's own call sites, which pass only path-refs.ts handles: the
+   * resolved path without run's check of what a plugin may pass (a miss still resolves through it).
+   */
+  runRef(r: PathRef): void {
+    this.ex.run(this.byRef[r.id] ?? this.resolve(r));
+  }
+
+  /** @internal `runN` for the core's own call sites (see runRef). */
+  runNRef(r: PathRef, n: number): void {
+    this.ex.runN(this.byRef[r.id] ?? this.resolve(r), n);
+  }
+
   /** A handle's path, resolved on first use in this run (path-refs.ts); anything else a plugin passes is an unknown path. */
   private resolve(r: PathRef): CompiledPath {
     if (!isPathRef(r)) return this.path(typeof r === "object" || typeof r === "function" ? `(${r === null ? "null" : "an object"}, not a path name)` : String(r));
@@ -556,8 +569,12 @@ export class Kernel extends StateMap {
   }
 
   delFromRunqueue(t: Task): void {
-    const i = this.runqueue.indexOf(t);
-    if (i >= 0) this.runqueue.splice(i, 1);
+    // list_del: shift the rest down (splice would allocate the removed element's array every call)
+    const q = this.runqueue;
+    const i = q.indexOf(t);
+    if (i < 0) return;
+    for (let j = i + 1; j < q.length; j++) q[j - 1] = q[j]!;
+    q.pop();
   }
 
   /** try_to_wake_up: make `t` runnable; preempt the current task if it is idle. */

@@ -46,7 +46,7 @@ export const ENOENT = 2;
 
 /** open() of the character devices the model has. */
 export function sys_open(k: Kernel, t: Task, path: string): number {
-  k.run(P["sys_open"]);
+  k.runRef(P["sys_open"]);
   const dev = path === "/dev/null" ? "null" : path === "/dev/zero" ? "zero" : path === DISK_PATH ? "disk" : null;
   if (!dev) return -ENOENT;
   return filesOf(t).alloc(new File(new Pipe(), "rw", dev));
@@ -91,7 +91,7 @@ export function filesOf(t: Task): FileTable {
 }
 
 export function sys_pipe(k: Kernel, t: Task): [number, number] {
-  k.run(P["sys_pipe"]);
+  k.runRef(P["sys_pipe"]);
   const p = new Pipe();
   const ft = filesOf(t);
   return [ft.alloc(new File(p, "r")), ft.alloc(new File(p, "w"))];
@@ -101,7 +101,7 @@ export function sys_pipe(k: Kernel, t: Task): [number, number] {
 const PIPE_INODE_LINES = 2;
 
 function wakeAll(k: Kernel, q: Task[]): void {
-  k.run(P["__wake_up"]);
+  k.runRef(P["__wake_up"]);
   while (q.length) {
     const w = q.shift()!;
     w.wakeReason = "data";
@@ -112,7 +112,7 @@ function wakeAll(k: Kernel, q: Task[]): void {
 /** kill_fasync -> send_sigio: one signal per event (F_SETSIG queues an RT signal with si_fd). */
 function kill_fasync(k: Kernel, f: File, fd: number, band: number): void {
   if (!(f.flags & O_ASYNC) || !f.owner) return;
-  k.run(P["send_sigio"]);
+  k.runRef(P["send_sigio"]);
   const t = k.tasks.get(f.owner);
   if (!t) return;
   const sig = f.signum || 29;
@@ -123,7 +123,7 @@ function kill_fasync(k: Kernel, f: File, fd: number, band: number): void {
 }
 
 function sleepOn(k: Kernel, t: Task, q: Task[]): void {
-  k.run(P["add_wait_queue"]);
+  k.runRef(P["add_wait_queue"]);
   t.state = "interruptible";
   t.wakeReason = "";
   q.push(t);
@@ -132,12 +132,12 @@ function sleepOn(k: Kernel, t: Task, q: Task[]): void {
 function unqueue(k: Kernel, t: Task, q: Task[]): void {
   const i = q.indexOf(t);
   if (i >= 0) q.splice(i, 1);
-  k.run(P["remove_wait_queue"]);
+  k.runRef(P["remove_wait_queue"]);
 }
 
 function copyLines(k: Kernel, bytes: number): void {
-  k.run(P["copy.pipe.io.setup"]);
-  k.runN(P["copy.pipe.io"], Math.ceil(bytes / k.profile.cacheLineBytes));
+  k.runRef(P["copy.pipe.io.setup"]);
+  k.runNRef(P["copy.pipe.io"], Math.ceil(bytes / k.profile.cacheLineBytes));
   k.tally(TALLY.bytes_copied, bytes);
 }
 
@@ -147,7 +147,7 @@ export function* sys_read(k: Kernel, t: Task, fd: number, bytes: number): Genera
   if (f?.dev) return devRead(k, f, bytes);
   if (!f || f.mode !== "r") return -EBADF;
   const p = f.pipe;
-  k.run(P["pipe_read"]);
+  k.runRef(P["pipe_read"]);
   k.lines.touch(k, p, PIPE_INODE_LINES);
   while (p.len === 0) {
     if (p.writers === 0) return 0;
@@ -161,7 +161,7 @@ export function* sys_read(k: Kernel, t: Task, fd: number, bytes: number): Genera
   copyLines(k, n);
   k.lines.touch(k, p.readWait, Math.ceil(n / k.profile.cacheLineBytes)); // the buffer's lines the writer filled
   p.len -= n;
-  k.run(P["pipe_read.done"]);
+  k.runRef(P["pipe_read.done"]);
   if (p.writeWait.length) wakeAll(k, p.writeWait);
   return n;
 }
@@ -173,7 +173,7 @@ export function* sys_write(k: Kernel, t: Task, fd: number, bytes: number): Gener
   if (f?.dev) return devWrite(k, f, bytes);
   if (!f || f.mode !== "w") return -EBADF;
   const p = f.pipe;
-  k.run(P["pipe_write"]);
+  k.runRef(P["pipe_write"]);
   k.lines.touch(k, p, PIPE_INODE_LINES);
   let written = 0;
   while (written < bytes) {
@@ -196,7 +196,7 @@ export function* sys_write(k: Kernel, t: Task, fd: number, bytes: number): Gener
     k.lines.touch(k, p.readWait, Math.ceil(n / k.profile.cacheLineBytes)); // the buffer's lines, last read on the reader's CPU
     p.len += n;
     written += n;
-    k.run(P["pipe_write.done"]);
+    k.runRef(P["pipe_write.done"]);
     if (p.readWait.length) wakeAll(k, p.readWait);
     // readers that asked for SIGIO on the other end
     for (const [rfd, rf] of readersOf(k, p)) kill_fasync(k, rf, rfd, POLL_IN);
@@ -223,10 +223,10 @@ function readersOf(k: Kernel, p: Pipe): [number, File][] {
 
 /** read_zero: clear_user of the buffer; read_null: EOF. */
 function devRead(k: Kernel, f: File, bytes: number): number {
-  k.run(P["dev_read"]);
+  k.runRef(P["dev_read"]);
   if (f.dev === "null") return 0;
-  k.run(P["copy.pipe.io.setup"]);
-  k.runN(P["copy.pipe.io"], Math.ceil(bytes / k.profile.cacheLineBytes));
+  k.runRef(P["copy.pipe.io.setup"]);
+  k.runNRef(P["copy.pipe.io"], Math.ceil(bytes / k.profile.cacheLineBytes));
   k.tally(TALLY.bytes_copied, bytes);
   return bytes;
 }
@@ -237,10 +237,10 @@ function devRead(k: Kernel, f: File, bytes: number): number {
  * SIGIO (or the F_SETSIG signal with si_fd) to the owner, as a 2.4 driver does with kill_fasync.
  */
 function diskWrite(k: Kernel, f: File, fd: number, bytes: number): number {
-  k.run(P["siglab_disk_write"]);
+  k.runRef(P["siglab_disk_write"]);
   if (!(bytes > 0)) return -EINVAL;
   submitToDisk(k, bytes, () => {
-    k.run(P["siglab_disk.record"]);
+    k.runRef(P["siglab_disk.record"]);
     f.pipe.len += DISK_RECORD_BYTES;
     if (f.pipe.readWait.length) wakeAll(k, f.pipe.readWait);
     kill_fasync(k, f, fd, POLL_IN);
@@ -250,7 +250,7 @@ function diskWrite(k: Kernel, f: File, fd: number, bytes: number): number {
 
 /** read() on the disk: whole completion records; sleeps until one is there (unless O_NONBLOCK). */
 function* diskRead(k: Kernel, t: Task, f: File, bytes: number): Generator<unknown, number, unknown> {
-  k.run(P["siglab_disk_read"]);
+  k.runRef(P["siglab_disk_read"]);
   const p = f.pipe;
   if (bytes < DISK_RECORD_BYTES) return -EINVAL;
   while (p.len === 0) {
@@ -268,12 +268,12 @@ function* diskRead(k: Kernel, t: Task, f: File, bytes: number): Generator<unknow
 
 /** write_null: returns count without touching the data; /dev/zero likewise. */
 function devWrite(k: Kernel, _f: File, bytes: number): number {
-  k.run(P["dev_write"]);
+  k.runRef(P["dev_write"]);
   return bytes;
 }
 
 export function sys_close(k: Kernel, t: Task, fd: number): number {
-  k.run(P["sys_close"]);
+  k.runRef(P["sys_close"]);
   const ft = filesOf(t);
   const f = ft.get(fd);
   if (!f) return -EBADF;
@@ -287,7 +287,7 @@ export function sys_close(k: Kernel, t: Task, fd: number): number {
 }
 
 export function sys_fcntl(k: Kernel, t: Task, fd: number, cmd: number, arg: number): number {
-  k.run(P["sys_fcntl"]);
+  k.runRef(P["sys_fcntl"]);
   const f = filesOf(t).get(fd);
   if (!f) return -EBADF;
   switch (cmd) {
@@ -322,15 +322,15 @@ function writable(f: File): boolean {
 
 /** select(): poll each fd; sleep on all their wait queues until one is ready, a signal, or timeout. */
 export function* sys_select(k: Kernel, t: Task, rfds: number[], wfds: number[], timeoutNs: number | undefined): Generator<unknown, { readable: number[]; writable: number[] } | number, unknown> {
-  k.run(P["sys_select"]);
+  k.runRef(P["sys_select"]);
   const ft = filesOf(t);
   for (const fd of [...rfds, ...wfds]) if (!ft.get(fd)) return -EBADF;
   const deadline = timeoutNs === undefined ? -1 : k.cycles + Math.ceil((timeoutNs * k.profile.mhz) / 1000);
   for (;;) {
-    const r = rfds.filter((fd) => { k.run(P["select.poll_fd"]); return readable(ft.get(fd)!); });
-    const w = wfds.filter((fd) => { k.run(P["select.poll_fd"]); return writable(ft.get(fd)!); });
+    const r = rfds.filter((fd) => { k.runRef(P["select.poll_fd"]); return readable(ft.get(fd)!); });
+    const w = wfds.filter((fd) => { k.runRef(P["select.poll_fd"]); return writable(ft.get(fd)!); });
     if (r.length || w.length || timeoutNs === 0 || (deadline >= 0 && k.cycles >= deadline)) {
-      k.run(P["select.done"]);
+      k.runRef(P["select.done"]);
       return { readable: r, writable: w };
     }
     const queues = [...rfds.map((fd) => ft.get(fd)!.pipe.readWait), ...wfds.map((fd) => ft.get(fd)!.pipe.writeWait)];

@@ -32,9 +32,9 @@ export class Goodness24Scheduler implements Scheduler {
 
   /** for_each_task: p->counter = (p->counter >> 1) + NICE_TO_TICKS(p->nice) */
   recalculate_counters(k: Kernel): void {
-    k.run(P["recalculate_counters"]);
+    k.runRef(P["recalculate_counters"]);
     // for_each_task walks the whole task list (the idle task, init_task, included)
-    k.runN(P["recalculate_counters.task"], k.tasks.size + 1);
+    k.runNRef(P["recalculate_counters.task"], k.tasks.size + 1);
     for (const t of k.tasks.values()) t.counter = (t.counter >> 1) + k.config.timesliceTicks;
   }
 
@@ -52,7 +52,7 @@ export class Goodness24Scheduler implements Scheduler {
     const smp = k.ncpus > 1;
     for (;;) {
       const rq = k.runqueue;
-      k.runN(P["goodness"], rq.length); // one goodness() evaluation per runnable task
+      k.runNRef(P["goodness"], rq.length); // one goodness() evaluation per runnable task
       for (let i = 0; i < rq.length; i++) {
         const p = rq[i]!;
         // SMP: can_schedule skips a task another CPU runs
@@ -108,7 +108,7 @@ function pickNextTask(k: Kernel, prev: Task): Task {
  */
 export function __schedule(k: Kernel): Task {
   const prev = k.current;
-  k.run(P["schedule"]);
+  k.runRef(P["schedule"]);
   k.lines.touch(k, k.runqueue, 1); // runqueue_lock (SMP: last taken on another CPU)
   if (prev !== k.idle && prev.state === "interruptible" && prev.sigpending && !prev.stopped) prev.state = "running"; // TASK_STOPPED is not woken by signals
   if (prev !== k.idle && prev.state !== "running") k.delFromRunqueue(prev);
@@ -116,14 +116,14 @@ export function __schedule(k: Kernel): Task {
   let next = pickNextTask(k, prev);
   // prev keeps the CPU when nothing else can run, unless it may no longer run here (cpus_allowed)
   if (next === k.idle && prev !== k.idle && prev.state === "running" && (k.ncpus === 1 || (prev.cpusAllowed & (1 << k.cpu.id)) !== 0)) next = prev;
-  k.run(P["schedule.finish"]);
+  k.runRef(P["schedule.finish"]);
   const yielded = prev.sched_yield;
   prev.sched_yield = false;
   if (next === prev) return prev;
   next.processor = k.cpu.id;
   k.lines.touch(k, next, TASK_STRUCT_LINES);
   k.cpu.lastSchedule = k.cycles; // sched_data->last_schedule = get_cycles() (SMP)
-  k.run(P["schedule.switch"]);
+  k.runRef(P["schedule.switch"]);
   contextSwitch(k, prev, next);
   if (k.ncpus > 1) __schedule_tail(k, prev, yielded);
   return next;
@@ -134,9 +134,9 @@ export function __schedule(k: Kernel): Task {
  * go to another CPU at once: reschedule_idle finds it an idle one.
  */
 function __schedule_tail(k: Kernel, prev: Task, yielded: boolean): void {
-  k.run(P["__schedule_tail"]);
+  k.runRef(P["__schedule_tail"]);
   if (prev === k.cpus[prev.processor]?.idle || yielded || prev.state !== "running" || prev.stopped) return;
-  k.run(P["__schedule_tail.resched"]);
+  k.runRef(P["__schedule_tail.resched"]);
   k.deps.scheduler.reschedule_idle(k, prev);
 }
 
@@ -156,7 +156,7 @@ export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
         const old = k.mmOfAsid(k.cpu.cr3);
         if (old) setCpuVmMask(old, cpuVmMask(old) & ~(1 << k.cpu.id));
       }
-      k.run(P["switch_mm"]);
+      k.runRef(P["switch_mm"]);
       k.cpu.cr3 = next.mm.asid;
       if (k.pcid) k.count("tlb.pcid_switches"); // the entries are tagged with their address space: they stay
       else {
@@ -167,9 +167,9 @@ export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
     if (k.ncpus > 1) setCpuVmMask(next.mm, cpuVmMask(next.mm) | (1 << k.cpu.id));
   }
   // __switch_to: unlazy_fpu(prev) first, then the TSS, segments, debug registers, I/O bitmap
-  k.run(P["switch_to.save"]);
+  k.runRef(P["switch_to.save"]);
   k.deps.switchFpu.switchOut(k, prev);
-  k.run(P["switch_to"]);
+  k.runRef(P["switch_to"]);
   k.current = next;
   k.ex.timelineTask = next.pid;
   k.deps.switchFpu.switchIn(k, next);
@@ -213,11 +213,11 @@ export function touchHotPages(k: Kernel, t: Task): void {
 
 /** sys_sched_yield (2.4): SCHED_YIELD + move_last_runqueue + need_resched when others can run. */
 export function sys_sched_yield(k: Kernel, t: Task): number {
-  k.run(P["sys_sched_yield"]);
+  k.runRef(P["sys_sched_yield"]);
   // nr_pending: UP counts the others on the run queue; SMP subtracts every CPU running a task
   const others = k.ncpus > 1 ? k.runqueue.length - k.cpus.filter((c) => k.currentOf(c) !== c.idle).length > 0 : k.runqueue.some((p) => p !== t && p.state === "running");
   if (others) {
-    k.run(P["sys_sched_yield.yield"]);
+    k.runRef(P["sys_sched_yield.yield"]);
     t.sched_yield = true;
     t.needResched = true;
     k.delFromRunqueue(t);

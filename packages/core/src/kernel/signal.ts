@@ -40,7 +40,7 @@ function ignoredSignal(t: Task, sig: number): boolean {
 export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): number {
   if (sig < 1 || sig > NSIG) return -EINVAL;
   if (t.state === "zombie" || t.state === "dead") return -ESRCH;
-  k.run(P["send_sig_info"]);
+  k.runRef(P["send_sig_info"]);
   k.tally(TALLY.signals_sent);
   // handle_stop_signal: SIGKILL and SIGCONT wake a stopped task (and cancel what it stopped with)
   if ((sig === SIGKILL || sig === SIGCONT) && t.stopped) {
@@ -48,24 +48,24 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
     k.wakeStopped(t);
   }
   if (ignoredSignal(t, sig)) {
-    k.run(P["signal_wake_up"]);
+    k.runRef(P["signal_wake_up"]);
     return 0;
   }
   if (sig < SIGRTMIN && t.pending.has(sig)) {
     // only one instance of a non-RT signal is queued
-    k.run(P["signal_wake_up"]);
+    k.runRef(P["signal_wake_up"]);
     k.count("signals.coalesced");
     k.events.emit("signal.queued", t, sig, false);
     return 0;
   }
   const globalQueued = k.queuedSignals;
   if (globalQueued < MAX_QUEUED_SIGNALS) {
-    k.run(P["sigqueue_alloc"]);
+    k.runRef(P["sigqueue_alloc"]);
     t.queue.push({ sig, info, at: k.cycles });
     k.queuedSignals++;
     k.events.emit("signal.queued", t, sig, true);
   } else if (sig >= SIGRTMIN && info.code !== SI_USER) {
-    k.run(P["signal_wake_up"]);
+    k.runRef(P["signal_wake_up"]);
     k.count("signals.queue_overflow");
     return -EAGAIN;
   } else {
@@ -74,7 +74,7 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
     k.events.emit("signal.queued", t, sig, false);
   }
   t.pending.add(sig);
-  k.run(P["signal_wake_up"]);
+  k.runRef(P["signal_wake_up"]);
   k.lines.touch(k, t.pending, 1); // t->pending and sigmask_lock, last written on t's CPU
   if (!k.blockedOf(t).has(sig)) {
     t.sigpending = true;
@@ -134,21 +134,21 @@ export type SignalAction =
  */
 export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined, syscallEip: number, resumed?: { sig: number; info: SigInfoK } | null): SignalAction {
   // `resumed`: back from a ptrace stop, with the signal the tracer left (or null: none, go on)
-  if (resumed === undefined) k.run(P["do_signal"]);
+  if (resumed === undefined) k.runRef(P["do_signal"]);
   let fromTracer = resumed ?? null;
   for (;;) {
     let d: { sig: number; info: SigInfoK } | null = fromTracer;
     if (!d) {
-      k.run(P["dequeue_signal"]);
+      k.runRef(P["dequeue_signal"]);
       d = dequeue_signal(k, t, k.deps.maskStore.deliveryBlocked?.(k, t) ?? k.blockedOf(t));
-      if (d) k.run(P["dequeue_signal.collect"]);
-      k.run(P["dequeue_signal.unlock"]);
+      if (d) k.runRef(P["dequeue_signal.collect"]);
+      k.runRef(P["dequeue_signal.unlock"]);
     }
     const traced = fromTracer === null && d !== null && (t.ptrace & PT_PTRACED) !== 0 && d.sig !== SIGKILL;
     fromTracer = null;
     if (traced && d) {
       // "Let the debugger run": stop before acting on the signal (the caller stops and comes back)
-      k.run(P["do_signal.ptrace_stop"]);
+      k.runRef(P["do_signal.ptrace_stop"]);
       return { kind: "trace", sig: d.sig, info: d.info };
     }
     if (!d) {
@@ -163,7 +163,7 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
       return { kind: "none" };
     }
     const { sig, info } = d;
-    k.run(P["do_signal.action"]);
+    k.runRef(P["do_signal.action"]);
     const ka = t.sig.action[sig]!;
     if (ka.handler === "ignore") continue;
     if (ka.handler === "default") {
@@ -171,7 +171,7 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
       return { kind: "terminate", sig };
     }
     k.tally(TALLY.signals_delivered);
-    k.run(P["do_signal.deliver"]);
+    k.runRef(P["do_signal.deliver"]);
     // handle_signal: restart rules when we came from a system call
     if (syscallResult !== undefined) {
       const r = -syscallResult;
@@ -183,7 +183,7 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
     }
     const frame = setup_frame(k, t, sig, info, ka);
     // handle_signal: SA_ONESHOT, then the handler's mask (2.4: NODEFER also skips sa_mask)
-    k.run(P["handle_signal_mask"]);
+    k.runRef(P["handle_signal_mask"]);
     if (ka.flags & SA_RESETHAND) t.sig.action[sig] = { handler: "default", flags: 0, mask: new Sigset() };
     if (!(ka.flags & SA_NODEFER)) {
       t.blocked.or(ka.mask);
@@ -222,15 +222,15 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
   sc.oldmask = oldset.lo;
   const frame = new SignalFrameK(rt ? "rt_sigframe" : "sigframe", address, size, sig, sc, oldset.clone(), rt ? { ...info } : null, k.profile.features.fxsr);
   k.events.emit("signal.interrupt", t, frame);
-  k.run(rt ? P["setup_rt_frame"] : P["setup_frame"]);
+  k.runRef(rt ? P["setup_rt_frame"] : P["setup_frame"]);
   // setup_sigcontext: tmp = save_i387(fpstate) (or a plugin's policy), between the registers and oldmask
   k.deps.signalFpu.saveToFrame(k, t, frame, ka);
-  k.run(rt ? P["setup_rt_frame.tail"] : P["setup_frame.tail"]);
+  k.runRef(rt ? P["setup_rt_frame.tail"] : P["setup_frame.tail"]);
   // bytes of the frame proper (save_i387 counts the 624-byte FP image itself)
   let bytes = size - 624;
   if (ka.flags & SA_RESTORER) bytes -= 8;
-  else k.run(P["setup_frame_retcode"]);
-  k.run(rt ? P["setup_rt_frame.regs"] : P["setup_frame.regs"]);
+  else k.runRef(P["setup_frame_retcode"]);
+  k.runRef(rt ? P["setup_rt_frame.regs"] : P["setup_frame.regs"]);
   k.tally(TALLY.bytes_copied, bytes);
   t.mm.putFrame(address, frame);
   // regs->esp = frame; regs->eip = handler; eflags &= ~TF; the handler gets sig in its argument
@@ -246,7 +246,7 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
  * (through the policy) the FPU state. Returns the restored eax.
  */
 export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
-  k.run(rt ? P["sys_rt_sigreturn"] : P["sys_sigreturn"]);
+  k.runRef(rt ? P["sys_rt_sigreturn"] : P["sys_sigreturn"]);
   const address = (t.regs.esp - (rt ? 4 : 8)) >>> 0;
   const frame = t.mm.frameAt(address);
   if (!frame || frame.kind !== (rt ? "rt_sigframe" : "sigframe")) {
@@ -276,11 +276,11 @@ export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
 }
 
 export function sys_kill(k: Kernel, sender: Task, pid: number, sig: number, code = SI_USER): number {
-  k.run(P["sys_kill"]);
+  k.runRef(P["sys_kill"]);
   if (sig === 0) {
     const p = k.tasks.get(pid);
     if (!p || p.state === "dead") return -ESRCH;
-    k.run(P["send_sig_info.probe"]);
+    k.runRef(P["send_sig_info.probe"]);
     return 0;
   }
   // kill(pid) targets the thread-group leader (2.4: the task with that pid)
@@ -290,7 +290,7 @@ export function sys_kill(k: Kernel, sender: Task, pid: number, sig: number, code
 }
 
 export function sys_rt_sigprocmask(k: Kernel, t: Task, how: number, set: Sigset | null): Sigset | number {
-  k.run(P["sys_rt_sigprocmask"]);
+  k.runRef(P["sys_rt_sigprocmask"]);
   const old = t.blocked.clone();
   if (set) {
     const s = set.clone();
@@ -305,7 +305,7 @@ export function sys_rt_sigprocmask(k: Kernel, t: Task, how: number, set: Sigset 
 }
 
 export function sys_sigaction(k: Kernel, t: Task, sig: number, act: SigAction | null): number {
-  k.run(P["sys_sigaction"]);
+  k.runRef(P["sys_sigaction"]);
   if (sig < 1 || sig > NSIG || sig === SIGKILL || sig === SIGSTOP) return -EINVAL;
   if (act) {
     t.sig.action[sig] = act;

@@ -62,7 +62,7 @@ const SUBSTITUTABLE: Readonly<Record<number, (k: Kernel, t: Task) => number>> = 
     return t.tgid;
   },
   [NR.getppid]: (k: Kernel, t: Task) => {
-    k.run(P["sys_getppid"]);
+    k.runRef(P["sys_getppid"]);
     return t.ppid;
   },
   [NR.sched_yield]: (k: Kernel, t: Task) => sys_sched_yield(k, t),
@@ -126,7 +126,7 @@ export class Gate {
     for (let first = !retest; ; first = false) {
       if (!first && !entry.exitTest(k, t)) break;
       if (t.needResched) {
-        k.run(P["reschedule"]);
+        k.runRef(P["reschedule"]);
         // schedule() written out: the task's stack is one generator shallower while switched out
         if (__schedule(k) !== t) {
           let resumed = false;
@@ -140,7 +140,7 @@ export class Gate {
         continue;
       }
       if (t.sigpending) {
-        k.run(P["signal_return"]);
+        k.runRef(P["signal_return"]);
         let act = do_signal(k, t, result, SYSCALL_EIP);
         while (act.kind === "trace") {
           // a traced task stops first; the tracer decides what (if anything) is delivered
@@ -213,13 +213,13 @@ export class Gate {
   /** ret_from_exception / ret_from_intr to user mode: the same work flags, then iret. */
   *exceptionReturn(): Gen<void> {
     const k = this.k, t = this.t;
-    k.run(P["ret_from_exception"]);
+    k.runRef(P["ret_from_exception"]);
     if (t.needResched || t.sigpending) {
       yield* this.exitSlow(undefined, false);
       return;
     }
-    if (k.cpu.IF === 0) k.run(P["iret_sti"]);
-    k.run(P["restore_all"]);
+    if (k.cpu.IF === 0) k.runRef(P["iret_sti"]);
+    k.runRef(P["restore_all"]);
     this.afterReturn(false);
     if (k.interruptDue()) yield* this.userInterrupt();
   }
@@ -293,7 +293,7 @@ export class Gate {
     const t = this.t;
     t.regs.esp = (frame.address + 4) >>> 0; // ret popped pretcode
     if (!rt) t.regs.esp = (t.regs.esp + 4) >>> 0; // popl %eax (sig)
-    this.k.run(P["sigreturn_trampoline"]);
+    this.k.runRef(P["sigreturn_trampoline"]);
   }
 
   /** what sigreturnNow left to sigreturnRest */
@@ -306,10 +306,10 @@ export class Gate {
    */
   *tracesys(nr: number, body: () => number | Gen<number>): Gen<number> {
     const k = this.k, t = this.t;
-    k.run(P["tracesys"]);
+    k.runRef(P["tracesys"]);
     t.regs.eax = -ENOSYS;
     yield* syscall_trace(k, t);
-    k.run(P["tracesys.dispatch"]);
+    k.runRef(P["tracesys.dispatch"]);
     const now = t.regs.orig_eax;
     if (now >>> 0 < NR_SYSCALLS) {
       let r: number;
@@ -324,7 +324,7 @@ export class Gate {
       }
       t.regs.eax = r | 0;
     } else k.count("ptrace.skipped_syscalls");
-    k.run(P["tracesys_exit"]);
+    k.runRef(P["tracesys_exit"]);
     yield* syscall_trace(k, t);
     return t.regs.eax;
   }

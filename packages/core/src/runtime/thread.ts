@@ -211,7 +211,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   getppid(): Gen<number> {
     const k = this.#s.k;
     return this.simple(NR.getppid, "sys_getppid", () => {
-      if (k.ncpus > 1) k.run(P["sys_getppid.smp"]);
+      if (k.ncpus > 1) k.runRef(P["sys_getppid.smp"]);
       return this.#t.ppid;
     });
   }
@@ -310,7 +310,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   /** gettimeofday (the system call), without a generator (see above). */
   gettimeofdayNow(): { sec: number; usec: number } | undefined {
     if (!this.enterNow(NR.gettimeofday)) return undefined;
-    this.#s.k.run(P["sys_gettimeofday"]);
+    this.#s.k.runRef(P["sys_gettimeofday"]);
     return this.leaveNow(0) ? this.timeOfDay() : undefined;
   }
   *gettimeofdayRest(): Gen<{ sec: number; usec: number }> {
@@ -427,7 +427,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *nanosleep(ns: number): Gen<number> {
     const k = this.#s.k, t = this.#t;
     return yield* this.blocking(NR.nanosleep, function* () {
-      k.run(P["sys_nanosleep"]);
+      k.runRef(P["sys_nanosleep"]);
       t.timeoutAt = roundUpToTick(k, k.cycles + Math.ceil((ns * k.profile.mhz) / 1000));
       t.state = "interruptible";
       t.wakeReason = "";
@@ -442,7 +442,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const k = this.#s.k, t = this.#t;
     this.#gate.enter(NR.rt_sigsuspend);
     const body = function* (): Gen<number> {
-      k.run(P["sys_sigsuspend"]);
+      k.runRef(P["sys_sigsuspend"]);
       const saved = t.blocked.clone();
       const m = Sigset.of(mask);
       m.dropUnblockable();
@@ -476,7 +476,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const k = this.#s.k, t = this.#t;
     let info: object | null = null;
     const r = yield* this.blocking(NR.rt_sigtimedwait, function* () {
-      k.run(P["sys_rt_sigtimedwait"]);
+      k.runRef(P["sys_rt_sigtimedwait"]);
       const these = Sigset.of(set);
       these.dropUnblockable();
       const notThese = new Sigset(~these.lo >>> 0, ~these.hi >>> 0);
@@ -498,7 +498,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
         k.recalcSigpending(t);
       }
       if (!d) return t.sigpending ? -4 : -EAGAIN;
-      k.run(P["copy_siginfo_to_user"]);
+      k.runRef(P["copy_siginfo_to_user"]);
       info = { ...d.info };
       return d.sig;
     });
@@ -508,9 +508,9 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *fork(child: ThreadBody): Gen<number> {
     const k = this.#s.k;
     return yield* this.simple(NR.fork, null, () => {
-      k.run(P["do_fork"]);
-      k.run(P["copy_mm"]);
-      k.runN(P["copy_page_range.pte"], this.#t.mm.pages.size);
+      k.runRef(P["do_fork"]);
+      k.runRef(P["copy_mm"]);
+      k.runNRef(P["copy_page_range.pte"], this.#t.mm.pages.size);
       const c = k.createTask(this.#t, { shareVm: false, shareSighand: false, name: `${this.#t.name}-child` });
       c.files = filesOf(this.#t).clone(); // copy_files: the child shares the open files
       this.#s.spawn(this, c, child, true);
@@ -521,7 +521,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *clone(body: ThreadBody): Gen<number> {
     const k = this.#s.k;
     return yield* this.simple(NR.clone, null, () => {
-      k.run(P["do_fork"]);
+      k.runRef(P["do_fork"]);
       const c = k.createTask(this.#t, { shareVm: true, shareSighand: true, name: `${this.#t.name}-thread` });
       c.files = this.#t.files;
       this.#s.spawn(this, c, body, true);
@@ -549,12 +549,12 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const k = this.#s.k, t = this.#t;
     return yield* this.blocking(NR.wait4, function* () {
       for (;;) {
-        k.run(P["sys_wait4"]);
+        k.runRef(P["sys_wait4"]);
         const kids = waitableChildren(k, t).filter((c) => pid === -1 || c.pid === pid);
         if (!kids.length) return -ECHILD;
         for (const c of kids) {
           if (c.stopped && c.stopCode && (options & WUNTRACED || c.ptrace & PT_PTRACED)) {
-            k.run(P["sys_wait4.stopped"]);
+            k.runRef(P["sys_wait4.stopped"]);
             t.lastStatus = ((c.stopCode & 0xff) << 8) | 0x7f;
             c.stopCode = 0;
             return c.pid;
@@ -603,7 +603,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   /** do_exit: zombie, notify the parent (SIGCHLD + wake its wait4), schedule away forever. */
   *doExit(code: number): Gen<never> {
     const k = this.#s.k, t = this.#t;
-    k.run(P["do_exit"]);
+    k.runRef(P["do_exit"]);
     t.state = "zombie";
     t.exitCode = code;
     k.delFromRunqueue(t);
@@ -849,7 +849,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   handlerEnter(frame: SignalFrameK, action: SigAction): Gen<void> {
     const k = this.#s.k, t = this.#t;
     t.handlerDepth++;
-    k.run(P["handler_call"]);
+    k.runRef(P["handler_call"]);
     t.regs.eax = frame.sig;
     try {
       const it = (action.handler as HandlerFn)(this, frame);
