@@ -10,6 +10,7 @@ import type { VariantSpec } from "@siglab/core";
 import { resolveProfile, type CostEntry, type CpuProfileFile, type CpuProfileSource, type OpClass } from "@siglab/cpu-profiles";
 import { exampleParams, executedOps, runExample, SCALE_BOUNDS, solveScale } from "@siglab/calibration";
 import { hostFigure, signedErrorPercent } from "@siglab/core/common/host-figures.js";
+import { virtualizationLabel, type HostVirtualization } from "@siglab/core/common/host-virtualization.js";
 import { round2 } from "./host-compare.js";
 import type { ProbeFigure } from "./probe/figures.js";
 
@@ -40,6 +41,8 @@ export interface ProbeFitOptions {
   params?: Record<string, number>;
   /** what the probe measured, for the sources of the fitted costs */
   hostName: string;
+  /** the probe's host.virtualization: a virtual machine is named in the profile's notes and sources */
+  virtualization?: HostVirtualization | null;
   log?: (line: string) => void;
 }
 
@@ -153,7 +156,9 @@ export async function fitProfileToProbe(o: ProbeFitOptions): Promise<ProbeFitRes
   const profile = structuredClone(o.base) as unknown as CpuProfileSource & { costs: Record<OpClass, CostEntry> };
   profile.id = o.id;
   profile.name = o.name;
+  const vm = virtualizationLabel(o.virtualization);
   profile.notes = [...(o.base.notes ?? []), `Fitted by \`siglab calibrate --from-probe\` to ${o.hostName}: a clone of "${o.base.id}" with ${groups.filter((_, i) => all.status[i] === "fitted").map((x) => x.g.id).join(", ") || "no"} group(s) scaled to the probe's figures.`];
+  if (vm) profile.notes.push(`The probe was measured in ${vm}; evidence: ${o.virtualization!.evidence.join("; ") || "none recorded"}. Its figures include the hypervisor's exits, so the fitted costs are this VM's, not its CPU's on bare metal.`);
   delete (profile as unknown as Record<string, unknown>)["inheritedFrom"];
   for (const e of Object.values(profile.costs) as CostEntry[]) delete e.inheritedFrom;
   groups.forEach((x, i) => {
@@ -164,7 +169,7 @@ export async function fitProfileToProbe(o: ProbeFitOptions): Promise<ProbeFitRes
         cycles: fitted.costs[op].cycles,
         kind: "fitted",
         fittedTo: [x.g.figure],
-        source: `Fitted to this machine's ${x.g.figure} (${measured.get(x.g.figure)} µs, siglab probe on ${o.hostName}): group ${x.g.id} (${x.g.why}) scaled x${all.scales[i]!.toFixed(3)} from ${o.base.id}'s ${start.cycles} (${start.kind}: ${start.source})`,
+        source: `Fitted to this machine's ${x.g.figure} (${measured.get(x.g.figure)} µs, siglab probe on ${o.hostName}${vm ? `, ${vm}: the hypervisor's exits are in it` : ""}): group ${x.g.id} (${x.g.why}) scaled x${all.scales[i]!.toFixed(3)} from ${o.base.id}'s ${start.cycles} (${start.kind}: ${start.source})`,
       };
     }
   });

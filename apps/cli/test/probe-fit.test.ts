@@ -159,3 +159,37 @@ describe("fit groups keep only ops with values of their own", () => {
     expect(sw.ops).toContain("tlb_miss");
   }, 60_000);
 });
+
+describe("siglab calibrate --from-probe on a virtual machine's probe", () => {
+  const dir = mkdtempSync(join(tmpdir(), "siglab-fromprobe-vm-"));
+  const before = process.env["SIGLAB_HOME"];
+  afterAll(() => {
+    if (before === undefined) delete process.env["SIGLAB_HOME"];
+    else process.env["SIGLAB_HOME"] = before;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is allowed, warns, and records the VM in the profile's notes and the fitted costs' sources", async () => {
+    process.env["SIGLAB_HOME"] = dir;
+    const virtualization = { virtualized: true, evidence: ["/proc/cpuinfo flags: hypervisor", "/proc/cmdline: pvm_no_zero_page=1"], hypervisor: "PVM (paravirtualized, deprivileged guest kernel)" };
+    const probe = join(dir, "vm.json");
+    writeFileSync(probe, JSON.stringify({ host: { vendor: "GenuineIntel", cpuid: { family: 6, model: 94, stepping: 3 }, cpuModel: "i7", virtualization }, figures: [fig("lat_syscall_null", 1.5 * (await sim("lat_syscall", "Simple syscall")))] }));
+    const out = join(dir, "my-vm.json");
+    const r = await calibrate(["--from-probe", probe, "--cpu", "skylake", "--id", "my-vm", "-o", out, "--quick-runs"]);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/warning: this machine is a virtual machine \(PVM \(paravirtualized, deprivileged guest kernel\)\); evidence: \/proc\/cpuinfo flags: hypervisor; \/proc\/cmdline: pvm_no_zero_page=1\. .*bakes the hypervisor's costs into the CPU's/);
+    const p = JSON.parse(readFileSync(out, "utf8")) as { notes: string[]; costs: Record<string, { kind: string; source: string }> };
+    expect(p.notes.at(-1)).toMatch(/^The probe was measured in a virtual machine \(PVM .*\); evidence: \/proc\/cpuinfo flags: hypervisor; .*the fitted costs are this VM's/);
+    const fitted = Object.values(p.costs).filter((c) => c.kind === "fitted");
+    expect(fitted.length).toBeGreaterThan(0);
+    for (const c of fitted) expect(c.source).toMatch(/siglab probe on i7, a virtual machine \(PVM .*\): the hypervisor's exits are in it\)/);
+    // a probe of bare metal: no warning, no such note
+    const bare = join(dir, "bare.json");
+    writeFileSync(bare, JSON.stringify({ host: { vendor: "GenuineIntel", cpuid: { family: 6, model: 94, stepping: 3 }, cpuModel: "i7", virtualization: { virtualized: false, evidence: [], hypervisor: null } }, figures: [fig("lat_syscall_null", 0.1)] }));
+    const out2 = join(dir, "my-bare.json");
+    const r2 = await calibrate(["--from-probe", bare, "--cpu", "skylake", "--id", "my-bare", "-o", out2, "--quick-runs"]);
+    expect(r2.code).toBe(0);
+    expect(r2.err).not.toMatch(/virtual machine/);
+    expect(readFileSync(out2, "utf8")).not.toMatch(/virtual machine/);
+  }, 120_000);
+});

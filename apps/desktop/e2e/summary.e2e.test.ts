@@ -169,6 +169,7 @@ describe("issue 13: SMP runs, trace export and the LMbench summary in the app", 
     expect(await page.evaluate((t) => (window as unknown as { __siglabTest: Hooks }).__siglabTest.summary.loadProbe(t), JSON.stringify(probe))).toBeNull();
     const probeRow = table.locator('tr[data-row="probe"]');
     expect(await probeRow.locator("th").textContent()).toBe("This machine, measured: Test CPU 9000, Linux 6.18");
+    expect(await page.locator("#summary-probe-vm").count()).toBe(0); // a probe from before host.virtualization: no warning
     expect(await probeRow.locator('td[data-bench="lat_syscall"][data-kind="measured"]').textContent()).toBe("0.988");
     expect(await probeRow.locator('td[data-bench="lat_ctx"][data-kind="measured"]').textContent()).toBe("4.12");
     // no row runs linux-6, so the probe stands beside none until one is chosen
@@ -195,8 +196,10 @@ describe("issue 13: SMP runs, trace export and the LMbench summary in the app", 
     await page.click('[data-view="summary"]');
     await page.locator("#summary-quick").check();
     // a Skylake desktop (CPUID family 6 model 0x5E) whose kernel runs PTI
+    // measured in a KVM guest: the summary and the panel say the errors are not the model's
     const probe = { host: { cpuModel: "Intel(R) Core(TM) i7-6700K CPU @ 4.00GHz", vendor: "GenuineIntel", cpuid: { family: 6, model: 94, stepping: 3 }, kernel: "Linux 6.8.0",
-      mitigations: { meltdown: "Mitigation: PTI", mds: "Mitigation: Clear CPU buffers; SMT vulnerable", srbds: "Not affected" } },
+      mitigations: { meltdown: "Mitigation: PTI", mds: "Mitigation: Clear CPU buffers; SMT vulnerable", srbds: "Not affected" },
+      virtualization: { virtualized: true, evidence: ["/proc/cpuinfo flags: hypervisor", "/sys/class/dmi/id: sys_vendor \"QEMU\""], hypervisor: "QEMU" } },
     figures: [
       { id: "lat_syscall_null", name: "Simple syscall", unit: "us", min: 0.25, median: 0.27, max: 0.3 },
       { id: "lat_sig_catch", name: "Signal handler overhead", unit: "us", min: 1.1, median: 1.2, max: 1.3 },
@@ -210,6 +213,7 @@ describe("issue 13: SMP runs, trace export and the LMbench summary in the app", 
     const panel = page.locator("#machine-panel");
     expect(await panel.isVisible()).toBe(true);
     expect(await page.textContent("#machine-how")).toMatch(/Intel Skylake.* @ 3600 MHz; matched to the probe's CPU: CPUID family 6 model 94/);
+    for (const id of ["#machine-vm", "#summary-probe-vm"]) expect(await page.textContent(id)).toMatch(/^Warning: this machine is a virtual machine \(QEMU\); evidence: \/proc\/cpuinfo flags: hypervisor; .*the errors are not the model's accuracy: the comparison is meant for bare metal \(docs\/modern\.md\)\.$/);
     // the baseline runs by itself on loading (the five examples under linux-6 on skylake)
     await page.waitForFunction((n) => Number(document.body.dataset.machineRuns ?? 0) > n, before, { timeout: 60_000 });
     const table = page.locator("#machine-table");

@@ -14,7 +14,7 @@ import linux6 from "../../../packages/plugins/linux6/src/index.js";
 import { metric, runExample } from "../../../packages/core/test/harness.js";
 import type { PluginManifest, RunResult } from "../src/common/contracts.js";
 import type { PluginEntry } from "../src/common/host-api.js";
-import { LMBENCH_BENCHMARKS, parseProbe } from "../src/renderer/summary/lmbench.js";
+import { LMBENCH_BENCHMARKS, parseProbe, probeVmWarning } from "../src/renderer/summary/lmbench.js";
 import { baselineCounters, deltaPercent, formatDeltaUs, machineRuns, matchProbeProfile, profileRefusal, stackRefusal, whatIfs } from "../src/renderer/summary/whatif.js";
 
 const entry = (m: unknown, over: Partial<PluginEntry> = {}): PluginEntry => ({ id: (m as PluginManifest).id, origin: "builtin", manifest: m as PluginManifest, enabled: true, status: "ok", ...over });
@@ -75,6 +75,21 @@ describe("your machine: the runs and the profile", () => {
     expect(bare.cpu).toEqual({});
     expect(bare.mitigations).toEqual([]);
     expect(hostKernelOptions(bare.kernel).options).toEqual({});
+  });
+
+  it("keeps host.virtualization: a virtual machine's probe gets the warning; bare metal and a probe from before the field get none", () => {
+    const figures = [{ id: "lat_syscall_null", unit: "us", min: 1, median: 1, max: 1 }];
+    const virtualization = { virtualized: true, evidence: ["/proc/cpuinfo flags: hypervisor", "/proc/cmdline: pvm_no_zero_page=1"], hypervisor: "PVM (paravirtualized, deprivileged guest kernel)" };
+    const vm = parseProbe(JSON.stringify({ host: { vendor: "AuthenticAMD", virtualization }, figures }));
+    expect(vm.virtualization).toEqual(virtualization);
+    expect(probeVmWarning(vm)).toBe("Warning: this machine is a virtual machine (PVM (paravirtualized, deprivileged guest kernel)); evidence: /proc/cpuinfo flags: hypervisor; /proc/cmdline: pvm_no_zero_page=1. Every measured figure includes the hypervisor's exits, so the errors are not the model's accuracy: the comparison is meant for bare metal (docs/modern.md).");
+    const metal = parseProbe(JSON.stringify({ host: { virtualization: { virtualized: false, evidence: [], hypervisor: null } }, figures }));
+    expect(metal.virtualization).toEqual({ virtualized: false, evidence: [], hypervisor: null });
+    expect(probeVmWarning(metal)).toBeNull();
+    const old = parseProbe(JSON.stringify({ host: {}, figures }));
+    expect(old.virtualization).toBeNull();
+    expect(probeVmWarning(old)).toBeNull();
+    expect(parseProbe(JSON.stringify({ host: { virtualization: "yes" }, figures })).virtualization).toBeNull();
   });
 });
 

@@ -12,6 +12,7 @@ import { matchProfile } from "../host-compare.js";
 import { checkOutputTarget, writeOutputFile } from "../output.js";
 import { fitProfileToProbe, type ProbeFitResult } from "../probe-fit.js";
 import { hostKernelOptions, withHostKernel } from "@siglab/core/common/host-kernel.js";
+import { virtualizationWarning } from "@siglab/core/common/host-virtualization.js";
 import { modernStack, readProbe } from "./suite-host.js";
 
 const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -52,7 +53,10 @@ export async function calibrateFromProbe(o: Record<string, unknown>): Promise<nu
   const hostName = probe.host.cpuModel ?? probe.host.vendor ?? "this machine";
   const params = o["quickRuns"] ? { iterations: 200 } : undefined;
   const log = o["verbose"] ? (l: string) => console.error(l) : undefined;
-  const r = await fitProfileToProbe({ base, mhz, id, name: `${hostName} (fitted to its probe)`, figures: probe.figures, stack, hostName, ...(params ? { params } : {}), ...(log ? { log } : {}) });
+  // allowed (the user may want a profile of the VM), said before the long work and kept in the profile
+  const vm = virtualizationWarning(probe.host.virtualization, "fit");
+  if (vm) console.error(`siglab: warning: ${vm}`);
+  const r = await fitProfileToProbe({ base, mhz, id, name: `${hostName} (fitted to its probe)`, figures: probe.figures, stack, hostName, virtualization: probe.host.virtualization, ...(params ? { params } : {}), ...(log ? { log } : {}) });
   const wrote = writeOutputFile(out, serializeProfile(r.profile), { force: o["force"] === true, inputs });
   if (idCheck.replaces) {
     console.error(`siglab: replaced the user profile '${id}' of ${idCheck.replaces}`);
@@ -60,7 +64,7 @@ export async function calibrateFromProbe(o: Record<string, unknown>): Promise<nu
     const overlay = join(dirname(idCheck.replaces), fittedOverlayFileName(id));
     if (existsSync(overlay)) console.error(`siglab: note: ${overlay} still overlays fitted costs on '${id}' and would replace this fit's; remove it if this fit should stand`);
   }
-  if (o["json"]) process.stdout.write(JSON.stringify({ profile: id, base: base.id, mhz, variants: stack, ...(note ? { note } : {}), groups: r.groups, rows: r.rows, wrote: wrote.real }, null, 2) + "\n");
+  if (o["json"]) process.stdout.write(JSON.stringify({ profile: id, base: base.id, mhz, variants: stack, ...(note ? { note } : {}), groups: r.groups, rows: r.rows, wrote: wrote.real, ...(vm ? { warnings: [vm] } : {}) }, null, 2) + "\n");
   else console.log(formatProbeFit(r, base.id, mhz, note) + `\n\nwrote ${out}: use it with a user profiles folder (docs/profiles.md)`);
   return 0;
 }

@@ -68,6 +68,8 @@ export function formatProbe(d: ProbeDocument): string {
   const mit = Object.entries(h.mitigations).filter(([, t]) => t !== "Not affected");
   lines.push(`Mitigations (/sys/devices/system/cpu/vulnerabilities): ${mit.length ? "" : Object.keys(h.mitigations).length ? "not affected by any" : "not reported by this kernel"}`);
   for (const [n, t] of mit) lines.push(`  ${n}: ${t}`);
+  const v = h.virtualization;
+  if (v) lines.push(v.virtualized ? `Virtual machine${v.hypervisor ? `: ${v.hypervisor}` : ""} (${v.evidence.join("; ")}): every figure includes the hypervisor's exits; the simulation models bare metal` : "Virtual machine: no evidence of one (cpuinfo flags, /sys/hypervisor, DMI, kernel options)");
   lines.push(`XSAVE: ${h.xsaveFeatures.length ? h.xsaveFeatures.join(" ") : "none reported"}${h.xsaveAreaBytes ? ` (${h.xsaveAreaBytes}-byte area` + (h.xcr0 ? `, XCR0 ${h.xcr0})` : ")") : ""}${h.xsaveInstructions.length ? `; ${h.xsaveInstructions.join(" ")}` : ""}${h.minSigStkSz ? `; AT_MINSIGSTKSZ ${h.minSigStkSz}` : ""}`);
   return lines.join("\n");
 }

@@ -11,6 +11,7 @@ import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { allProfiles, UsageError } from "../catalog.js";
 import { hostKernelOptions, withHostKernel } from "@siglab/core/common/host-kernel.js";
 import { hostFigure, NOT_SIMULATED } from "@siglab/core/common/host-figures.js";
+import { readVirtualization, virtualizationWarning } from "@siglab/core/common/host-virtualization.js";
 import { formatHostRows, hostRow, matchProfile, type HostRow } from "../host-compare.js";
 import { findPreset } from "../plugins/catalog.js";
 import { runInSandbox } from "../run/host.js";
@@ -38,7 +39,8 @@ export function readProbe(file: string): ProbeDocument {
   const id = h["cpuid"] as Record<string, unknown> | null | undefined;
   if (id !== undefined && id !== null && !(typeof id === "object" && Number.isInteger(id["family"]) && Number.isInteger(id["model"]))) throw new UsageError(`${file}: host.cpuid must be { family, model, stepping } as integers`);
   const text = (v: unknown): string | null => (typeof v === "string" ? v.slice(0, 200) : null);
-  const host = { ...(d.host as HostFacts), cpuid: (id ?? null) as HostFacts["cpuid"], cpuModel: text(h["cpuModel"]), vendor: text(h["vendor"]) };
+  // a document from before host.virtualization (or with it malformed): unknown, not bare metal
+  const host = { ...(d.host as HostFacts), cpuid: (id ?? null) as HostFacts["cpuid"], cpuModel: text(h["cpuModel"]), vendor: text(h["vendor"]), virtualization: readVirtualization(h["virtualization"]) };
   return { ...(d as ProbeDocument), host, figures };
 }
 
@@ -96,13 +98,16 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
     rows.push(hostRow(f, m.value, fittedTo));
   }
   const compared = { profile: cpu.id, mhz: cpu.mhz, matched: how, variants: stack, kernel: hostKernel ? { from: "probe", reasons: hostKernel.reasons } : { from: "defaults" }, ...(note ? { note } : {}) };
+  const vm = virtualizationWarning(probe.host.virtualization);
   if (o["json"]) {
-    process.stdout.write(JSON.stringify({ host: probe.host, compared, rows }, null, 2) + "\n");
+    // `warnings` only when there is one: { host, compared, rows } stay as they were
+    process.stdout.write(JSON.stringify({ host: probe.host, compared, rows, ...(vm ? { warnings: [vm] } : {}) }, null, 2) + "\n");
   } else {
     const h = probe.host;
     console.log(`siglab probe: ${typeof h.cpuModel === "string" ? h.cpuModel : typeof h.vendor === "string" ? h.vendor : "an unnamed CPU"}${typeof h.kernel === "string" ? `, ${h.kernel}` : ""}`);
     console.log(`simulated on ${cpu.id}@${cpu.mhz} (${how}), ${stack.length ? `preset ${MODERN_PRESET}` : "Linux 2.4 i386 baseline"}${note ? `\nnote: ${note}` : ""}\n`);
     if (hostKernel) console.log(`kernel options from the probe's host (--kernel-defaults: the preset's per-CPU defaults):\n${hostKernel.reasons.map((r) => `  ${r}`).join("\n")}\n`);
+    if (vm) console.log(`warning: ${vm}\n`);
     console.log(formatHostRows(rows));
   }
   return failed ? 1 : 0;

@@ -164,6 +164,95 @@ export interface HostFacts {
   minSigStkSz: number;
   /** /proc/cpuinfo flags of the first CPU */
   flags: string[];
+  /**
+   * Whether this is a virtual machine, and the evidence (detectVirtualization). null in a document
+   * from before the field: unknown, not bare metal.
+   */
+  virtualization: HostVirtualization | null;
+}
+
+/** host.virtualization (the same shape as @siglab/core's common/host-virtualization.ts, which reads it back). */
+export interface HostVirtualization {
+  virtualized: boolean;
+  /** one line per piece of evidence: the file and what it said */
+  evidence: string[];
+  /** the hypervisor the evidence names; null when none does (the cpuinfo flag alone) */
+  hypervisor: string | null;
+}
+
+/** What detectVirtualization reads; null: the file is absent or unreadable (no evidence). */
+export interface VirtualizationTexts {
+  /** /proc/cpuinfo flags of the first CPU */
+  flags: readonly string[];
+  /** /sys/hypervisor/type */
+  hypervisorType: string | null;
+  /** /sys/class/dmi/id/sys_vendor and product_name */
+  sysVendor: string | null;
+  productName: string | null;
+  /** /proc/cmdline */
+  cmdline: string | null;
+}
+
+/** DMI vendor and product of a virtual machine: [vendor, product (or null: any), the hypervisor's name]. */
+const DMI_GUESTS: readonly [RegExp, RegExp | null, string][] = [
+  [/^QEMU$/i, null, "QEMU"],
+  [/.*/, /^KVM$/i, "KVM"],
+  [/^VMware/i, null, "VMware"],
+  [/^Xen$/i, null, "Xen"],
+  [/^Microsoft Corporation$/i, /^Virtual Machine$/i, "Microsoft Hyper-V"],
+  // EC2's bare-metal instances (product "m5.metal", ...) have the vendor too
+  [/^Amazon EC2$/i, /^(?!.*\.metal$)/i, "Amazon EC2"],
+  [/^Google$/i, /^Google Compute Engine$/i, "Google Compute Engine"],
+  [/^Firecracker$/i, null, "Firecracker"],
+  [/.*/, /^Firecracker$/i, "Firecracker"],
+  [/^innotek GmbH$|^Oracle Corporation$/i, /^VirtualBox$/i, "VirtualBox"],
+  [/^Parallels/i, null, "Parallels"],
+];
+
+/** Kernel options only a guest has: [the option, the hypervisor]. */
+const CMDLINE_GUESTS: readonly [RegExp, string][] = [
+  [/^pvm_/, "PVM (paravirtualized, deprivileged guest kernel)"],
+  [/^clocksource=kvm-clock$/, "KVM"],
+  [/^clocksource=xen$/, "Xen"],
+  [/^clocksource=hyperv_clocksource_tsc_page$/, "Microsoft Hyper-V"],
+];
+
+/**
+ * Whether the probe's machine is a guest, from (a) the cpuinfo `hypervisor` flag (CPUID leaf 1
+ * ECX bit 31, which hypervisors set), (b) /sys/hypervisor/type, (c) a DMI vendor or product of a
+ * known hypervisor, (d) kernel options only a guest has. The hypervisor named is the most specific
+ * the evidence gives: a PVM option first (its guest kernel runs deprivileged), then
+ * /sys/hypervisor, DMI, the other options. No evidence: bare metal as far as these files say.
+ */
+export function detectVirtualization(t: VirtualizationTexts): HostVirtualization {
+  const evidence: string[] = [];
+  const names: { rank: number; name: string }[] = [];
+  if (t.flags.includes("hypervisor")) evidence.push("/proc/cpuinfo flags: hypervisor");
+  const type = t.hypervisorType?.trim();
+  if (type) {
+    evidence.push(`/sys/hypervisor/type: ${type.slice(0, 40)}`);
+    names.push({ rank: 1, name: type.slice(0, 40) === "xen" ? "Xen" : type.slice(0, 40) });
+  }
+  const vendor = t.sysVendor?.trim() ?? "";
+  const product = t.productName?.trim() ?? "";
+  for (const [v, p, name] of DMI_GUESTS) {
+    const vendorOk = vendor ? v.test(vendor) : v.source === ".*";
+    const productOk = p === null ? Boolean(vendor) : Boolean(product) && p.test(product);
+    if (!vendorOk || !productOk) continue;
+    evidence.push(`/sys/class/dmi/id: ${[vendor && `sys_vendor "${vendor.slice(0, 60)}"`, product && `product_name "${product.slice(0, 60)}"`].filter(Boolean).join(", ")}`);
+    names.push({ rank: 2, name });
+    break;
+  }
+  // the kernel's own options: those before " -- " (the rest are init's)
+  const kernelArgs = (t.cmdline ?? "").split(/\s+--(?:\s+|$)/)[0]!.split(/\s+/).filter(Boolean);
+  for (const [re, name] of CMDLINE_GUESTS) {
+    const hits = kernelArgs.filter((a) => re.test(a));
+    if (!hits.length) continue;
+    evidence.push(`/proc/cmdline: ${hits.slice(0, 4).join(" ").slice(0, 120)}`);
+    names.push({ rank: name.startsWith("PVM") ? 0 : 3, name });
+  }
+  names.sort((a, b) => a.rank - b.rank);
+  return { virtualized: evidence.length > 0, evidence, hypervisor: names[0]?.name ?? null };
 }
 
 function readOr(path: string): string | null {
@@ -199,7 +288,21 @@ export function readMitigations(dir = "/sys/devices/system/cpu/vulnerabilities")
   return out;
 }
 
-export function hostFacts(raw: RawProbe, files: { cpuinfo?: string; version?: string; vulnerabilities?: string } = {}): HostFacts {
+/** The files hostFacts reads (tests give fixtures); an unreadable one is no evidence. */
+export interface HostFactFiles {
+  cpuinfo?: string;
+  version?: string;
+  vulnerabilities?: string;
+  /** /sys/hypervisor/type */
+  hypervisorType?: string;
+  /** /sys/class/dmi/id/sys_vendor and product_name */
+  sysVendor?: string;
+  productName?: string;
+  /** /proc/cmdline */
+  cmdline?: string;
+}
+
+export function hostFacts(raw: RawProbe, files: HostFactFiles = {}): HostFacts {
   const cpuinfo = readOr(files.cpuinfo ?? "/proc/cpuinfo") ?? "";
   const flags = (cpuinfoField(cpuinfo, "flags") ?? cpuinfoField(cpuinfo, "Features") ?? "").split(/\s+/).filter(Boolean);
   const x = raw.host.xsave;
@@ -222,6 +325,13 @@ export function hostFacts(raw: RawProbe, files: { cpuinfo?: string; version?: st
     xsaveInstructions: x?.instructions ?? flags.filter((f) => /^xsave/.test(f)),
     minSigStkSz: raw.host.minSigStkSz,
     flags,
+    virtualization: detectVirtualization({
+      flags,
+      hypervisorType: readOr(files.hypervisorType ?? "/sys/hypervisor/type"),
+      sysVendor: readOr(files.sysVendor ?? "/sys/class/dmi/id/sys_vendor"),
+      productName: readOr(files.productName ?? "/sys/class/dmi/id/product_name"),
+      cmdline: readOr(files.cmdline ?? "/proc/cmdline"),
+    }),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { signedErrorPercent } from "@siglab/core/common/host-figures.js";
 import type { HostKernelFacts } from "@siglab/core/common/host-kernel.js";
+import { readVirtualization, virtualizationWarning, type HostVirtualization } from "@siglab/core/common/host-virtualization.js";
 import calibration from "@siglab/cpu-profiles/calibration/figures.json";
 import type { CpuRef, RunResult, VariantSpec } from "../../common/contracts.js";
 import { isRecord } from "../state/validate.js";
@@ -152,6 +153,14 @@ export interface ProbeSummary {
   mitigations: [string, string][];
   /** what the simulated kernel's options are read off (every vulnerabilities line, the CPU flags, the kernel) */
   kernel: HostKernelFacts;
+  /** host.virtualization: whether the probe measured a virtual machine; null when the probe does not say */
+  virtualization: HostVirtualization | null;
+}
+
+/** The warning to show beside a probe of a virtual machine ("Warning: this machine is a virtual machine …"), or null. */
+export function probeVmWarning(p: Pick<ProbeSummary, "virtualization"> | null): string | null {
+  const w = virtualizationWarning(p?.virtualization);
+  return w ? `Warning: ${w}` : null;
 }
 
 /** Largest probe file read (a probe's JSON is a few KB). */
@@ -200,5 +209,5 @@ export function parseProbe(text: string): ProbeSummary {
     kernel: str(host["kernel"], 120),
     kernelVersion: str(host["kernelVersion"], 300),
   };
-  return { host: name || "this machine", figures, cpu, mitigations, kernel };
+  return { host: name || "this machine", figures, cpu, mitigations, kernel, virtualization: readVirtualization(host["virtualization"]) };
 }

@@ -15,7 +15,7 @@ import { runErrorLine } from "../results/errors.js";
 import { cpuLabel } from "../results/labels.js";
 import { appWording, RunCancelled } from "../sim-client.js";
 import { clear, h } from "../ui/dom.js";
-import { formatError, formatUs, LMBENCH_BENCHMARKS, simulatedUs, type ProbeSummary } from "./lmbench.js";
+import { formatError, formatUs, LMBENCH_BENCHMARKS, probeVmWarning, simulatedUs, type ProbeSummary } from "./lmbench.js";
 import { baselineCounters, deltaPercent, formatDeltaUs, longMode, machineRuns, matchProbeProfile, MODERN_PRESET, profileRefusal, whatIfs, type MachineRun, type WhatIf } from "./whatif.js";
 
 export interface MachineHooks {
@@ -155,6 +155,9 @@ export class MachinePanel {
     el.append(h("h3", null, "Your machine and what-ifs"),
       h("p.machine-line", null, "Simulated under the ", h("code", null, MODERN_PRESET), " preset on ", pick, " ", again, " ",
         h("span.muted#machine-how", null, t.problem ?? (t.cpu ? `${cpuLabel(t.cpu, profiles)}; ${t.how}${this.ran?.quick ? "; quick (÷10 iterations)" : ""}` : ""))));
+
+    const vm = probeVmWarning(probe);
+    if (vm) el.append(h("p.warn#machine-vm", { role: "note" }, vm));
 
     // the table: measured, the baseline simulation, then one row per what-if
     const head1 = h("tr", null, h("th", { rowspan: 2 }, ""), LMBENCH_BENCHMARKS.map((b) => h("th.bench", { colspan: 2, "data-bench": b.example }, `${b.name} (µs)`)));

@@ -10,7 +10,7 @@ import { runErrorLine } from "../results/errors.js";
 import { cpuLabel, shortCpuLabel, shortStackLabel, stackLabel } from "../results/labels.js";
 import { toTsv } from "../results/results-view.js";
 import { appWording } from "../sim-client.js";
-import { calibrationFigures, errorPercent, formatError, formatUs, LMBENCH_BENCHMARKS, measuredFor, parseProbe, ProbeError, simulatedUs, type MeasuredFigure, type ProbeSummary, type SummaryRow } from "../summary/lmbench.js";
+import { calibrationFigures, errorPercent, formatError, formatUs, LMBENCH_BENCHMARKS, measuredFor, parseProbe, probeVmWarning, ProbeError, simulatedUs, type MeasuredFigure, type ProbeSummary, type SummaryRow } from "../summary/lmbench.js";
 import { MachinePanel, type MachineHooks } from "../summary/machine-panel.js";
 import { clear, h, toast } from "./dom.js";
 import { showMessage } from "./modal.js";
@@ -193,6 +193,8 @@ export class SummaryView {
         return withMeasured.has(b.example) ? [h("td.num", null, "—"), cell, h("td.num", null, "—")] : [cell];
       })) : null;
     this.body.append(h("table.results-table.summary-table#summary-table", null, h("thead", null, head1, head2), h("tbody", null, rows, probeRow)));
+    const vm = probeVmWarning(this.probe);
+    if (vm) this.body.append(h("p.warn#summary-probe-vm", { role: "note" }, vm));
     if (this.probe && st?.rows.length) {
       const pick = h("select#summary-probe-row", { "aria-label": "Row the probe is compared with", onchange: (e: Event) => {
         const v = (e.target as HTMLSelectElement).value;
