@@ -61,3 +61,45 @@ describe("the SMP scheduler API with what a plugin may pass", () => {
     });
   }
 });
+
+describe("Kernel.pathHandle (API 2.2)", () => {
+  /** a plugin that calls `use(k)` at setup, and runs the workload */
+  function run(use: (k: Kernel) => void) {
+    const plugin: LoadedPlugin = {
+      manifest: { id: "handles", version: "1.0.0", apiVersion: "2.2", displayName: "t", description: "t", options: {}, contributes: ["KernelSetupContribution"] },
+      builtin: false,
+      origin: "plugins/handles",
+      module: () =>
+        new ContainerModule(({ bind }) => {
+          bind(TOKENS.KernelSetupContribution).toConstantValue({ setup: (k: Kernel) => use(k) });
+        }),
+    };
+    return runSource(W, { plugins: [plugin], variants: [{ id: "handles" }] });
+  }
+  const count = (r: ReturnType<typeof run>, name: string) => r.paths.find((p) => p.name === name)?.count ?? 0;
+
+  it("runs the path it names, as run(name) does (one handle per name)", () => {
+    const base = run(() => {});
+    const r = run((k) => {
+      const h = k.pathHandle!("sys_getppid");
+      expect(k.pathHandle!("sys_getppid")).toBe(h);
+      k.run(h);
+      k.runN(h, 2);
+      k.run("sys_getppid");
+    });
+    expect(r.error).toBeUndefined();
+    expect(count(r, "sys_getppid") - count(base, "sys_getppid")).toBe(4);
+  });
+
+  it("refuses an unknown name when asked for the handle", () => {
+    expect(run((k) => void k.pathHandle!("no_such_path")).error?.message).toContain("unknown kernel path 'no_such_path'");
+    expect(run((k) => void k.pathHandle!({} as never)).error?.message).toContain("unknown kernel path '(an object, not a path name)'");
+  });
+
+  it("refuses a handle another run's kernel made, and a copy of a handle", () => {
+    let stale: unknown;
+    run((k) => void (stale = k.pathHandle!("sys_getppid")));
+    expect(run((k) => k.run(stale as never)).error?.message).toContain("unknown kernel path '(an object, not a path name)'");
+    expect(run((k) => k.run({ ...(k.pathHandle!("sys_getppid") as object) } as never)).error?.message).toContain("unknown kernel path '(an object, not a path name)'");
+  });
+});

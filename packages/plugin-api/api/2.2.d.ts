@@ -919,10 +919,10 @@ export interface RuntimeThread {
 	/** libc memcpy of `bytes`; with SSE it uses (and clobbers) xmm0-xmm3 */
 	userMemcpy(bytes: number, sse: boolean): Gen<void>;
 	/** run a user-mode path (library code): charged to the user phase; a timer tick may land in it */
-	runUser(path: string, n?: number): Gen<void>;
+	runUser(path: string | PathHandle, n?: number): Gen<void>;
 	/** the same without a generator when no interrupt can land: 0 done; 1/2 call runUserRest */
-	runUserNow(path: string): 0 | 1 | 2;
-	runUserRest(path: string, r: 0 | 1 | 2): Gen<void>;
+	runUserNow(path: string | PathHandle): 0 | 1 | 2;
+	runUserRest(path: string | PathHandle, r: 0 | 1 | 2): Gen<void>;
 	/** the user-level thread scheduler `library` keeps in this task (made on first use) */
 	userThreads(library: string, hooks: () => UThreadHooks): UserThreadScheduler;
 }
@@ -1249,6 +1249,11 @@ export interface KernelPolicies {
 	readonly blockDevice?: BlockDevice;
 }
 /** The simulated kernel of one run (one CPU). Per-run plugin state goes in slot(). */
+/** A kernel path resolved once per run (Kernel.pathHandle): opaque, made only by the kernel. */
+export interface PathHandle {
+	readonly name: string;
+	readonly id: number;
+}
 export interface Kernel extends StateHolder {
 	readonly profile: ResolvedProfile;
 	readonly config: KernelConfig;
@@ -1285,9 +1290,16 @@ export interface Kernel extends StateHolder {
 	/** API 2.2: is_cpu_allowed(t, cpu): `cpu` is in the task's cpus_allowed (sched_setaffinity) */
 	is_cpu_allowed?(t: Task, cpu: Cpu): boolean;
 	/** run a kernel path once: charge its ops (an interrupt may land between them) */
-	run(path: string): void;
+	run(path: string | PathHandle): void;
 	/** run a one-op path n times (data-dependent work: lines copied, registers converted, ...) */
-	runN(path: string, n: number): void;
+	runN(path: string | PathHandle, n: number): void;
+	/**
+	 * API 2.2: a handle of path `name` for call sites that run it often (every switch, every
+	 * delivery): run, runN and RuntimeThread.runUser/runUserNow/runUserRest take it in place of the
+	 * name and skip the lookup by name. Valid in this run only (get handles at setup, or on first
+	 * use in a run); an unknown name is refused here, as run(name) would refuse it.
+	 */
+	pathHandle?(name: string): PathHandle;
 	/** one workload step: enforces the run's step and cycle budgets */
 	step(): void;
 	/** add to a counter shown with the results */

@@ -206,6 +206,12 @@ export interface KernelPolicies {
 }
 
 /** The simulated kernel of one run (one CPU). Per-run plugin state goes in slot(). */
+/** A kernel path resolved once per run (Kernel.pathHandle): opaque, made only by the kernel. */
+export interface PathHandle {
+  readonly name: string;
+  readonly id: number;
+}
+
 export interface Kernel extends StateHolder {
   readonly profile: ResolvedProfile;
   readonly config: KernelConfig;
@@ -245,9 +251,16 @@ export interface Kernel extends StateHolder {
   is_cpu_allowed?(t: Task, cpu: Cpu): boolean;
 
   /** run a kernel path once: charge its ops (an interrupt may land between them) */
-  run(path: string): void;
+  run(path: string | PathHandle): void;
   /** run a one-op path n times (data-dependent work: lines copied, registers converted, ...) */
-  runN(path: string, n: number): void;
+  runN(path: string | PathHandle, n: number): void;
+  /**
+   * API 2.2: a handle of path `name` for call sites that run it often (every switch, every
+   * delivery): run, runN and RuntimeThread.runUser/runUserNow/runUserRest take it in place of the
+   * name and skip the lookup by name. Valid in this run only (get handles at setup, or on first
+   * use in a run); an unknown name is refused here, as run(name) would refuse it.
+   */
+  pathHandle?(name: string): PathHandle;
   /** one workload step: enforces the run's step and cycle budgets */
   step(): void;
   /** add to a counter shown with the results */

@@ -3,7 +3,7 @@
  * system calls, as a real library sits on top of syscalls), the thread-library and libc extension
  * points, and the user-level thread machinery M:N and N:1 libraries share.
  */
-import type { Kernel, Task } from "./kernel.js";
+import type { Kernel, PathHandle, Task } from "./kernel.js";
 import type { Sigset } from "./sigset.js";
 import type { StateHolder } from "./state.js";
 
@@ -69,10 +69,10 @@ export interface RuntimeThread {
   userMemcpy(bytes: number, sse: boolean): Gen<void>;
 
   /** run a user-mode path (library code): charged to the user phase; a timer tick may land in it */
-  runUser(path: string, n?: number): Gen<void>;
+  runUser(path: string | PathHandle, n?: number): Gen<void>;
   /** the same without a generator when no interrupt can land: 0 done; 1/2 call runUserRest */
-  runUserNow(path: string): 0 | 1 | 2;
-  runUserRest(path: string, r: 0 | 1 | 2): Gen<void>;
+  runUserNow(path: string | PathHandle): 0 | 1 | 2;
+  runUserRest(path: string | PathHandle, r: 0 | 1 | 2): Gen<void>;
 
   /** the user-level thread scheduler `library` keeps in this task (made on first use) */
   userThreads(library: string, hooks: () => UThreadHooks): UserThreadScheduler;

@@ -184,6 +184,10 @@ export class Kernel extends StateMap {
   private readonly P = new Map<string, CompiledPath>();
   /** paths by handle id (path-refs.ts), filled on first use */
   private readonly byRef: (CompiledPath | undefined)[] = [];
+  /** the handles pathHandle made, by -1 - id, their paths, and each name's handle */
+  private readonly handles: PathRef[] = [];
+  private readonly handlePaths: CompiledPath[] = [];
+  private readonly handleByName = new Map<string, PathRef>();
   /** the baseline entry/exit paths, resolved once (after plugins' transforms) */
   readonly hot: { system_call: CompiledPath; ret_from_sys_call: CompiledPath; restore_all: CompiledPath; iret_sti: CompiledPath; sys_getpid: CompiledPath };
   /** syscalls by number (folded into counters["syscalls.<name>"] at the end of the run) */
@@ -329,6 +333,24 @@ export class Kernel extends StateMap {
     this.ex.run(typeof name === "string" ? this.path(name) : this.resolve(name));
   }
 
+  /**
+   * API 2.2: a handle of path `name`, valid in this kernel only: run/runN/runUser* resolve it with
+   * an array load instead of the lookup by name. Resolved (and an unknown name refused) now.
+   */
+  pathHandle(name: string): PathRef {
+    // not a name: the unknown-path error run() gives it (path() throws)
+    if (typeof name !== "string") this.path(typeof name === "object" || typeof name === "function" ? `(${name === null ? "null" : "an object"}, not a path name)` : String(name));
+    let h = this.handleByName.get(name);
+    if (h) return h;
+    const p = this.path(name);
+    // negative ids: apart from the core's handles (path-refs.ts), which index byRef
+    h = Object.freeze({ name, id: -1 - this.handles.length });
+    this.handles.push(h);
+    this.handlePaths.push(p);
+    this.handleByName.set(name, h);
+    return h;
+  }
+
   runN(name: string | PathRef, n: number): void {
     this.ex.runN(typeof name === "string" ? this.path(name) : this.resolve(name), n);
   }
@@ -348,6 +370,11 @@ export class Kernel extends StateMap {
 
   /** A handle's path, resolved on first use in this run (path-refs.ts); anything else a plugin passes is an unknown path. */
   private resolve(r: PathRef): CompiledPath {
+    if (typeof r === "object" && r !== null) {
+      const id = r.id;
+      // a handle pathHandle made (this kernel's own: another run's is an unknown path)
+      if (typeof id === "number" && id < 0 && this.handles[-1 - id] === r) return this.handlePaths[-1 - id]!;
+    }
     if (!isPathRef(r)) return this.path(typeof r === "object" || typeof r === "function" ? `(${r === null ? "null" : "an object"}, not a path name)` : String(r));
     return this.byRef[r.id] ?? (this.byRef[r.id] = this.path(r.name));
   }

@@ -2,6 +2,7 @@
  * The `t` object a workload thread receives: the implementation of the Thread interface of
  * api/siglab.d.ts. Every method that can enter the kernel is a generator over the Gate.
  */
+import type { PathRef } from "../kernel/path-refs.js";
 import { readReg, writeReg, XMM_LANES } from "../machine/fpu.js";
 import { PAGE_SHIFT } from "../machine/memory.js";
 import type { Kernel } from "../kernel/kernel.js";
@@ -116,13 +117,13 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
 
   // ---- user-level library code (thread libraries) --------------------------------------------
 
-  runUser(path: string, n = 1): Gen<void> {
+  runUser(path: string | PathRef, n = 1): Gen<void> {
     return runUser(this, path, n);
   }
-  runUserNow(path: string): 0 | 1 | 2 {
+  runUserNow(path: string | PathRef): 0 | 1 | 2 {
     return runUserNow(this, path);
   }
-  runUserRest(path: string, r: 0 | 1 | 2): Gen<void> {
+  runUserRest(path: string | PathRef, r: 0 | 1 | 2): Gen<void> {
     return runUserRest(this, path, r);
   }
   userThreads(library: string, hooks: () => UThreadHooks): UThreadScheduler {

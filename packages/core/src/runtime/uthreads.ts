@@ -6,6 +6,7 @@
  * generator: when it parks, it runs the scheduler loop nested and resumes by returning from it.
  * Costs and policy (mask installs, time stamps, I/O polling) come from the library's hooks.
  */
+import type { PathRef } from "../kernel/path-refs.js";
 import { SimError, type Kernel } from "../kernel/kernel.js";
 import type { Task } from "../kernel/task.js";
 import type { InvariantChecker } from "../plugin-api/extension-points.js";
@@ -248,7 +249,7 @@ export function* pollFdWaits(s: UThreadScheduler, block: boolean, alsoRead: numb
  * ran and no interrupt is due; otherwise the caller finishes with `yield* runUserRest(th, name, r)`
  * (1: the path ran and an interrupt is now due; 2: one was due before, nothing ran yet).
  */
-export function runUserNow(th: ThreadImpl, name: string): 0 | 1 | 2 {
+export function runUserNow(th: ThreadImpl, name: string | PathRef): 0 | 1 | 2 {
   const k = th.kernel;
   if (k.interruptDue()) return 2;
   k.step();
@@ -257,13 +258,13 @@ export function runUserNow(th: ThreadImpl, name: string): 0 | 1 | 2 {
 }
 
 /** The rest of a runUserNow that did not finish (see there). */
-export function* runUserRest(th: ThreadImpl, name: string, r: 0 | 1 | 2): Gen<void> {
+export function* runUserRest(th: ThreadImpl, name: string | PathRef, r: 0 | 1 | 2): Gen<void> {
   if (r === 2) yield* runUser(th, name);
   else if (r === 1) yield* th.gate.userInterrupt();
 }
 
 /** Library code in user mode, charged as path `name` (`n` times); a due interrupt is taken first. */
-export function* runUser(th: ThreadImpl, name: string, n = 1): Gen<void> {
+export function* runUser(th: ThreadImpl, name: string | PathRef, n = 1): Gen<void> {
   const k = th.kernel;
   k.step();
   if (k.interruptDue()) yield* th.gate.userInterrupt();

@@ -21,6 +21,8 @@ import {
   Sigset,
   stateKey,
   type Gen,
+  type Kernel,
+  type PathHandle,
   type RuntimeThread,
   type ThreadBody,
   type ThreadLibrary,
@@ -70,6 +72,34 @@ function maskOf(ut: UThread): Sigset {
   return ut.mask ?? EMPTY;
 }
 
+/**
+ * The paths a switch runs, as the kernel's handles where it makes them (plugin API 2.2
+ * Kernel.pathHandle: no lookup by name, ~11 per yield) and as names on an older kernel.
+ */
+class SwitchPaths {
+  readonly pth_yield: string | PathHandle;
+  readonly sigsetjmp: string | PathHandle;
+  readonly siglongjmp: string | PathHandle;
+  readonly __longjmp: string | PathHandle;
+  readonly cameback: string | PathHandle;
+  readonly requeue: string | PathHandle;
+  readonly pick: string | PathHandle;
+  readonly dispatch: string | PathHandle;
+  readonly hp_timing: string | PathHandle;
+  constructor(k: Kernel) {
+    const h = (name: string): string | PathHandle => (k.pathHandle ? k.pathHandle(name) : name);
+    this.pth_yield = h("ngpt.pth_yield");
+    this.sigsetjmp = h("ngpt.sigsetjmp");
+    this.siglongjmp = h("ngpt.siglongjmp");
+    this.__longjmp = h("ngpt.__longjmp");
+    this.cameback = h("ngpt.scheduler.cameback");
+    this.requeue = h("ngpt.scheduler.requeue");
+    this.pick = h("ngpt.scheduler.pick");
+    this.dispatch = h("ngpt.scheduler.dispatch");
+    this.hp_timing = h("ngpt.hp_timing");
+  }
+}
+
 /** Masks are kept as bit sets and never mutated once stored (the switch runs millions of times). */
 const EMPTY = new Sigset();
 
@@ -83,6 +113,18 @@ export class NgptLibrary implements ThreadLibrary {
   private lastTask: object | null = null;
   private lastLwp: UserThreadScheduler | null = null;
   private lastState: LwpState | null = null;
+
+  /** the switch's paths in this run (a handle is valid in the kernel that made it only) */
+  private switchPaths: SwitchPaths | null = null;
+  private switchPathsOf: Kernel | null = null;
+  private paths(th: RuntimeThread): SwitchPaths {
+    const k = th.kernel;
+    if (k !== this.switchPathsOf) {
+      this.switchPaths = new SwitchPaths(k);
+      this.switchPathsOf = k;
+    }
+    return this.switchPaths!;
+  }
 
   private lwp(th: RuntimeThread): UserThreadScheduler {
     if (th.task === this.lastTask) return this.lastLwp!;
@@ -173,7 +215,7 @@ export class NgptLibrary implements ThreadLibrary {
   *yield(th: RuntimeThread): Gen<void> {
     const s = this.lwp(th);
     const me = s.current;
-    { const r = th.runUserNow("ngpt.pth_yield"); if (r) yield* th.runUserRest("ngpt.pth_yield", r); }
+    { const r = th.runUserNow(this.paths(th).pth_yield); if (r) yield* th.runUserRest(this.paths(th).pth_yield, r); }
     th.kernel.count("ngpt.yields");
     me.state = "ready";
     // toScheduler written out: the thread's stack is one generator shallower while it is parked
@@ -265,15 +307,15 @@ export class NgptLibrary implements ThreadLibrary {
 
   /** mctxSwitch's steps from `first` without a generator (see stopAt) */
   private mctxSteps(th: RuntimeThread, from: UThread | null, toMask: Sigset, first: number): number {
-    if (first <= 0) { const r = th.runUserNow("ngpt.sigsetjmp"); if (r) return stopAt(0, r); }
+    if (first <= 0) { const r = th.runUserNow(this.paths(th).sigsetjmp); if (r) return stopAt(0, r); }
     if (first <= 1) {
       const old = this.maskNow(th, 0, null, true);
       if (old === undefined) return stopAt(1, 0);
       if (from) from.mask = old;
     }
-    if (first <= 2) { const r = th.runUserNow("ngpt.siglongjmp"); if (r) return stopAt(2, r); }
+    if (first <= 2) { const r = th.runUserNow(this.paths(th).siglongjmp); if (r) return stopAt(2, r); }
     if (first <= 3 && this.maskNow(th, 2, toMask, true) === undefined) return stopAt(3, 0);
-    if (first <= 4) { const r = th.runUserNow("ngpt.__longjmp"); if (r) return stopAt(4, r); }
+    if (first <= 4) { const r = th.runUserNow(this.paths(th).__longjmp); if (r) return stopAt(4, r); }
     th.kernel.count("ngpt.mctx_switches");
     return -1;
   }
@@ -281,13 +323,13 @@ export class NgptLibrary implements ThreadLibrary {
   private *mctxRest(th: RuntimeThread, from: UThread | null, toMask: Sigset, stopped: number): Gen<void> {
     for (let stop = stopped; stop >= 0; stop = this.mctxSteps(th, from, toMask, stepOf(stop) + 1)) {
       const step = stepOf(stop), r = leftOf(stop) as 1 | 2;
-      if (step === 0) yield* th.runUserRest("ngpt.sigsetjmp", r);
+      if (step === 0) yield* th.runUserRest(this.paths(th).sigsetjmp, r);
       else if (step === 1) {
         const old = yield* this.maskRest(th, 0, null);
         if (from) from.mask = old;
-      } else if (step === 2) yield* th.runUserRest("ngpt.siglongjmp", r);
+      } else if (step === 2) yield* th.runUserRest(this.paths(th).siglongjmp, r);
       else if (step === 3) yield* this.maskRest(th, 2, toMask);
-      else yield* th.runUserRest("ngpt.__longjmp", r);
+      else yield* th.runUserRest(this.paths(th).__longjmp, r);
     }
   }
 
@@ -314,7 +356,7 @@ export class NgptLibrary implements ThreadLibrary {
     return libc.gettimeofdayNow !== undefined && libc.gettimeofdayNow(th) !== undefined;
   }
   private *nowRest(th: RuntimeThread): Gen<void> {
-    if (this.opts.hpTiming) { const r = th.runUserNow("ngpt.hp_timing"); if (r) yield* th.runUserRest("ngpt.hp_timing", r); }
+    if (this.opts.hpTiming) { const r = th.runUserNow(this.paths(th).hp_timing); if (r) yield* th.runUserRest(this.paths(th).hp_timing, r); }
     else if (th.libc.gettimeofdayRest) yield* th.libc.gettimeofdayRest(th);
     else yield* th.libc.gettimeofday(th);
   }
@@ -344,9 +386,9 @@ export class NgptLibrary implements ThreadLibrary {
   /** The scheduler's side of a switch: the steps of `returned` from `first` (see stopAt). */
   private returnedSteps(s: UserThreadScheduler, first: number): number {
     const th = s.sched;
-    if (first <= 0) { const r = th.runUserNow("ngpt.scheduler.cameback"); if (r) return stopAt(0, r); }
+    if (first <= 0) { const r = th.runUserNow(this.paths(th).cameback); if (r) return stopAt(0, r); }
     if (first <= 1 && !this.nowNow(th)) return stopAt(1, 0); // snapshot
-    if (first <= 2) { const r = th.runUserNow("ngpt.scheduler.requeue"); if (r) return stopAt(2, r); }
+    if (first <= 2) { const r = th.runUserNow(this.paths(th).requeue); if (r) return stopAt(2, r); }
     if (first <= 3 && !this.nowNow(th)) return stopAt(3, 0); // event_wait: snapshot again
     // NGPT 2.2.1 polls for events only when a single thread is ready (none: see idle)
     if (first <= 4 && s.ready.length === 1) return stopAt(4, 0);
@@ -357,9 +399,9 @@ export class NgptLibrary implements ThreadLibrary {
     const th = s.sched;
     for (let stop = stopped; stop >= 0; stop = this.returnedSteps(s, stepOf(stop) + 1)) {
       const step = stepOf(stop), r = leftOf(stop) as 1 | 2;
-      if (step === 0) yield* th.runUserRest("ngpt.scheduler.cameback", r);
+      if (step === 0) yield* th.runUserRest(this.paths(th).cameback, r);
       else if (step === 1 || step === 3) yield* this.nowRest(th);
-      else if (step === 2) yield* th.runUserRest("ngpt.scheduler.requeue", r);
+      else if (step === 2) yield* th.runUserRest(this.paths(th).requeue, r);
       else yield* this.eventManager(s, true);
     }
   }
@@ -367,9 +409,9 @@ export class NgptLibrary implements ThreadLibrary {
   /** Switching into `next`: the steps of `enter` from `first` (see stopAt). */
   private enterSteps(s: UserThreadScheduler, next: UThread, first: number): number {
     const th = s.sched;
-    if (first <= 0) { const r = th.runUserNow("ngpt.scheduler.pick"); if (r) return stopAt(0, r); }
+    if (first <= 0) { const r = th.runUserNow(this.paths(th).pick); if (r) return stopAt(0, r); }
     if (first <= 1 && !this.nowNow(th)) return stopAt(1, 0); // lastran
-    if (first <= 2) { const r = th.runUserNow("ngpt.scheduler.dispatch"); if (r) return stopAt(2, r); }
+    if (first <= 2) { const r = th.runUserNow(this.paths(th).dispatch); if (r) return stopAt(2, r); }
     if (first <= 3) {
       const m = this.mctxSteps(th, null, maskOf(next), 0);
       if (m >= 0) return IN_ENTER_SWITCH + m; // step 3, carrying the switch's own stop
@@ -387,9 +429,9 @@ export class NgptLibrary implements ThreadLibrary {
         return;
       }
       const step = stepOf(stop), r = leftOf(stop) as 1 | 2;
-      if (step === 0) yield* th.runUserRest("ngpt.scheduler.pick", r);
+      if (step === 0) yield* th.runUserRest(this.paths(th).pick, r);
       else if (step === 1) yield* this.nowRest(th);
-      else yield* th.runUserRest("ngpt.scheduler.dispatch", r);
+      else yield* th.runUserRest(this.paths(th).dispatch, r);
     }
   }
 
