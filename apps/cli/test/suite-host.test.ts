@@ -103,7 +103,7 @@ describe("siglab suite host --probe file --json", () => {
     const sys = doc.rows[0]!;
     expect(sys.simulated).toBeGreaterThan(0);
     expect(sys.errorPercent).toBeCloseTo(((sys.simulated! - 0.1) / 0.1) * 100, 1);
-    expect(doc.rows[1]!.simulated).toBeNull();
+    expect(doc.rows[1]!.simulated).toBeGreaterThan(0); // lat_proc's Process fork+exit
   }, 60_000);
 });
 

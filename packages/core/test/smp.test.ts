@@ -74,8 +74,9 @@ describe("SMP machine", () => {
       stop = true;
       yield* t.wait();`), { ...PIII, smp: 2 });
     expect(r.error).toBeUndefined();
-    expect(r.counters["smp.tlb_shootdowns"]).toBe(20);
-    expect(r.counters["smp.ipi.invalidate"]).toBe(20);
+    // 20 mprotects, and the main thread's exit_mmap: the thread's CPU still borrows the mm (lazy)
+    expect(r.counters["smp.tlb_shootdowns"]).toBe(21);
+    expect(r.counters["smp.ipi.invalidate"]).toBe(21);
     expect(r.phases["smp.tlb_shootdown"]).toBeGreaterThan(0);
     const one = runSource(W(`
       const a = yield* t.mmap(4096, PROT_READ | PROT_WRITE);

@@ -308,7 +308,12 @@ declare module "siglab" {
     mprotect(addr: number, bytes: number, prot: number): Sys<number>;
     /** munmap (nr 91): do_munmap (zap_pte_range per page) and a TLB flush. */
     munmap(addr: number, bytes: number): Sys<number>;
-    /** fork(): the child runs `child` in a copy of the address space; returns the child's pid */
+    /**
+     * fork(): the child runs `child` in a copy-on-write copy of the address space (2.4's
+     * copy_page_range: writable pages are shared write-protected; the first write by either side
+     * takes a page fault and do_wp_page copies or reuses the page). Both sides write their stack
+     * page right after the fork. Returns the child's pid.
+     */
     fork(child: ThreadBody): Sys<number>;
     /** clone(CLONE_VM|...): a thread sharing this address space; returns its tid */
     clone(body: ThreadBody): Sys<number>;

@@ -1,21 +1,22 @@
 /** Page faults, mmap and mprotect (arch/i386/mm/fault.c, mm/mmap.c, mm/mprotect.c). */
-import { PAGE_SIZE, PROT_WRITE, type MprotectFixup } from "../machine/memory.js";
+import { PAGE_SHIFT, PAGE_SIZE, PROT_WRITE, type MprotectFixup } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
 import type { Kernel } from "./kernel.js";
-import { flush_tlb_mm } from "./smp.js";
+import { flush_tlb_mm, flush_tlb_page } from "./smp.js";
 import { force_sig_info, SEGV_ACCERR, EINVAL, ENOMEM } from "./signal.js";
 import type { Task } from "./task.js";
 
 export const SEGV_MAPERR = 1;
 
 /**
- * A user access to `addr`. Returns true if it completed; false if it faulted and a signal is now
- * pending (the runtime runs the exit work, which delivers SIGSEGV, and then retries the access).
+ * A user access to `addr`. Returns true if it completed; false if it faulted: either the kernel
+ * resolved the fault (a write to a copy-on-write page) or a signal is now pending; the runtime
+ * makes the exception return (which delivers a SIGSEGV) and then retries the access.
  */
 export function user_access(k: Kernel, t: Task, addr: number, write: boolean): boolean {
   const tlb = k.cpu.tlb;
   const prot = t.mm.protOf(addr);
-  if (prot !== undefined && (!write || prot & PROT_WRITE)) {
+  if (prot !== undefined && (!write || prot & PROT_WRITE) && !(write && t.mm.cow.has(addr >>> PAGE_SHIFT))) {
     if (tlb.touch(Tlb.key(t.mm.asid, addr >>> 12))) {
       k.run(t.handlerDepth > 0 ? "handler.tlb_refill" : "user_tlb_refill");
       k.count("tlb.misses");
@@ -30,6 +31,11 @@ export function user_access(k: Kernel, t: Task, addr: number, write: boolean): b
 export function do_page_fault(k: Kernel, t: Task, addr: number, write: boolean, code: number): void {
   k.count("faults.page");
   k.run("page_fault");
+  // good_area: a write the vma allows to a PTE fork write-protected
+  if (write && code === SEGV_ACCERR && t.mm.cow.has(addr >>> PAGE_SHIFT)) {
+    handle_mm_fault_wp(k, t, addr);
+    return;
+  }
   for (const h of k.deps.pageFaultHooks) {
     if (h.onPageFault(k, t, addr, write)) return;
   }
@@ -38,6 +44,59 @@ export function do_page_fault(k: Kernel, t: Task, addr: number, write: boolean, 
   const present = code === SEGV_ACCERR ? 1 : 0;
   t.fault = { trapno: 14, err: present | (write ? 2 : 0) | 4, cr2: addr };
   force_sig_info(k, 11, { signo: 11, errno: 0, code, addr }, t);
+}
+
+/**
+ * do_page_fault's good_area for a write to a present, write-protected PTE in a writable vma
+ * (arch/i386/mm/fault.c, mm/memory.c 2.4): handle_mm_fault -> handle_pte_fault -> do_wp_page. The
+ * frame is reused when this mm is its only user (establish_pte: set_pte + flush_tlb_page), otherwise
+ * copied: alloc_page, copy_user_highpage (4 KB, per cache line, as the kernel's other copies are
+ * charged), break_cow's establish_pte, lru_cache_add, page_cache_release of the old frame. Then
+ * min_flt++ and up_read; the caller returns from the exception and the store is re-executed.
+ */
+export function handle_mm_fault_wp(k: Kernel, t: Task, addr: number): void {
+  k.run("handle_mm_fault");
+  k.run("do_wp_page");
+  const r = t.mm.breakCow(addr >>> PAGE_SHIFT);
+  if (r === "reuse") {
+    k.run("do_wp_page.reuse");
+    k.count("mm.cow.reuse");
+  } else {
+    k.run("do_wp_page.copy");
+    k.runN("copy.cow_page", Math.ceil(PAGE_SIZE / k.profile.cacheLineBytes));
+    k.run("do_wp_page.break_cow");
+    k.count("mm.cow.copy");
+  }
+  flush_tlb_page(k, t.mm, addr);
+  k.run("do_page_fault.done");
+}
+
+/**
+ * do_exit's __exit_mm -> mmput: the last user of the mm runs exit_mmap (mm/mmap.c, 2.4): per vma
+ * zap_page_range (zap_pte_range per PTE; __free_pages_ok for each frame whose count reaches 0;
+ * tlb_finish_mmu -> flush_tlb_range, a CR3 reload since the exiting task's mm is still active),
+ * kmem_cache_free of the vma; clear_page_tables; flush_tlb_mm. Other users (threads): only the
+ * mm_users decrement.
+ */
+export function exit_mm(k: Kernel, t: Task): void {
+  k.run("exit_mm");
+  if (--t.mm.users > 0) return;
+  k.run("exit_mmap");
+  const r = t.mm.exitMmap();
+  for (const n of r.ptesPerVma) {
+    k.run("exit_mmap.vma");
+    k.runN("zap_pte_range", n);
+    // the CR3 reload is charged per vma; the TLB and the other CPUs' (IPI) flush are done once, at
+    // the end: after 2.4's first flush_tlb_others waited for them, a lazy CPU has left the mm
+    k.run("tlb_finish_mmu");
+  }
+  k.runN("__free_pages_ok", r.freed);
+  k.count("mm.exit.ptes", r.ptesPerVma.reduce((a, b) => a + b, 0));
+  k.count("mm.exit.freed", r.freed);
+  k.run("clear_page_tables");
+  k.runN("clear_page_tables.pte", r.pageTables);
+  k.run("exit_mmap.flush_tlb_mm");
+  flush_tlb_mm(k, t.mm);
 }
 
 export function sys_mmap(k: Kernel, t: Task, len: number, prot: number): number {
@@ -96,8 +155,9 @@ export function sys_mprotect(k: Kernel, t: Task, addr: number, len: number, prot
 export function sys_munmap(k: Kernel, t: Task, addr: number, len: number): number {
   k.run("sys_munmap");
   if (addr % PAGE_SIZE !== 0) return -EINVAL;
-  const n = t.mm.unmap(addr, len);
-  k.runN("zap_pte_range", n);
+  const n = t.mm.unmapPages(addr, len);
+  k.runN("zap_pte_range", n.ptes);
+  k.runN("__free_pages_ok", n.freed);
   k.run("flush_tlb_range");
   k.run("up_write");
   if (k.ncpus === 1) {

@@ -40,9 +40,37 @@ export interface MprotectResult {
   ptes: number;
 }
 
+/**
+ * A physical page frame (2.4's struct page): `count` is page_count, one reference per PTE that maps
+ * it (get_page in copy_page_range, page_cache_release in zap_pte_range and do_wp_page).
+ */
+export class PageFrame {
+  count = 1;
+}
+
+/** What exit_mmap tore down (mm/mmap.c, mm/memory.c): the charges follow these counts. */
+export interface ExitMmapResult {
+  /** PTEs zapped, per vma in list order (zap_page_range of each vma) */
+  ptesPerVma: number[];
+  /** frames whose count reached 0 (page_cache_release -> __free_pages_ok) */
+  freed: number;
+  /** page tables freed by clear_page_tables (one per 4 MB pgd slot that maps a page) */
+  pageTables: number;
+}
+
+/** What do_wp_page did for a write to a copy-on-write PTE (mm/memory.c). */
+export type WpResult = "reuse" | "copy";
+
 export class AddressSpace {
   /** page number -> prot bits; absent = not mapped */
   readonly pages = new Map<number, number>();
+  /** page number -> the frame its PTE maps (every mapped page is present in the model) */
+  readonly pageFrames = new Map<number, PageFrame>();
+  /**
+   * Pages whose PTE copy_page_range write-protected (fork: private writable mappings, in parent and
+   * child) although the vma allows writing: a write takes a page fault that do_wp_page resolves.
+   */
+  readonly cow = new Set<number>();
   readonly vmas: Vma[] = [];
   /** sparse word values written by user stores */
   readonly words = new Map<number, number>();
@@ -84,7 +112,11 @@ export class AddressSpace {
   map(start: number, len: number, prot: number, noMerge = false): void {
     const first = start >>> PAGE_SHIFT;
     const n = Math.ceil(len / PAGE_SIZE);
-    for (let p = first; p < first + n; p++) this.pages.set(p, prot);
+    for (let p = first; p < first + n; p++) {
+      this.pages.set(p, prot);
+      this.releaseFrame(p);
+      this.pageFrames.set(p, new PageFrame());
+    }
     const v: Vma = { start, end: start + n * PAGE_SIZE, prot };
     if (noMerge) v.noMerge = true;
     // the vma list is sorted by address (find_vma walks it in order)
@@ -186,17 +218,31 @@ export class AddressSpace {
       this.vmas.splice(i, 1);
       out.mergedNext = true;
     }
-    for (let p = start >>> PAGE_SHIFT; p < end >>> PAGE_SHIFT; p++) this.pages.set(p, prot);
+    for (let p = start >>> PAGE_SHIFT; p < end >>> PAGE_SHIFT; p++) {
+      this.pages.set(p, prot);
+      // 2.4 gives a private writable mapping PAGE_COPY PTEs (read-only): a frame another mm still
+      // maps stays copy-on-write. (An unshared one is modelled writable at once, as before.)
+      if (prot & PROT_WRITE && (this.pageFrames.get(p)?.count ?? 1) > 1) this.cow.add(p);
+    }
     return out;
   }
 
   /** do_munmap: drop the pages and cut the range out of the vmas (unmap_fixup). Returns the pages unmapped. */
   unmap(start: number, len: number): number {
+    return this.unmapPages(start, len).ptes;
+  }
+
+  /** do_munmap's page work: the PTEs zapped, and how many frames that freed (the rest are still mapped by another mm). */
+  unmapPages(start: number, len: number): { ptes: number; freed: number } {
     const first = start >>> PAGE_SHIFT;
     const n = Math.max(1, Math.ceil(len / PAGE_SIZE));
     const end = start + n * PAGE_SIZE;
     let gone = 0;
-    for (let p = first; p < first + n; p++) if (this.pages.delete(p)) gone++;
+    let freed = 0;
+    for (let p = first; p < first + n; p++) {
+      if (this.pages.delete(p)) gone++;
+      if (this.releaseFrame(p)) freed++;
+    }
     for (let j = this.vmas.length - 1; j >= 0; j--) {
       const v = this.vmas[j]!;
       if (v.end <= start || v.start >= end) continue;
@@ -205,22 +251,89 @@ export class AddressSpace {
       if (v.end > end) pieces.push({ ...v, start: end });
       this.vmas.splice(j, 1, ...pieces);
     }
-    return gone;
+    return { ptes: gone, freed };
   }
 
   protOf(addr: number): number | undefined {
     return this.pages.get(addr >>> PAGE_SHIFT);
   }
 
-  /** fork(): a copy of the mappings and data (copy-on-write is not modelled: the copy is eager). */
+  /** Drop this mm's reference to the frame of page `p` (page_cache_release); true if it was freed. */
+  private releaseFrame(p: number): boolean {
+    const f = this.pageFrames.get(p);
+    this.cow.delete(p);
+    if (!f) return false;
+    this.pageFrames.delete(p);
+    return --f.count === 0;
+  }
+
+  /**
+   * fork's dup_mmap -> copy_page_range (mm/memory.c, 2.4): the child's PTEs map the parent's frames
+   * (get_page: count + 1 each) and "if it's a COW mapping, write protect it both in the parent and
+   * the child" — every writable private PTE (the model's mappings are all private). Word values are
+   * copied as data (each mm reads its own); the frames are what is shared.
+   */
   cloneInto(asid: number): AddressSpace {
     const c = new AddressSpace(asid);
     c.pages.clear();
+    c.pageFrames.clear();
     c.vmas.length = 0;
-    for (const [p, prot] of this.pages) c.pages.set(p, prot);
+    for (const [p, prot] of this.pages) {
+      c.pages.set(p, prot);
+      let f = this.pageFrames.get(p);
+      if (!f) this.pageFrames.set(p, (f = new PageFrame()));
+      f.count++;
+      c.pageFrames.set(p, f);
+      if (prot & PROT_WRITE || this.cow.has(p)) {
+        this.cow.add(p);
+        c.cow.add(p);
+      }
+    }
     for (const v of this.vmas) c.vmas.push({ ...v });
     for (const [a, w] of this.words) c.words.set(a, w);
     c.mmapNext = this.mmapNext;
     return c;
+  }
+
+  /**
+   * do_wp_page for a write to the COW page `p`: "reuse" when this mm holds the frame's only
+   * reference (can_share_swap_page: page_count == 1; the PTE is made writable again), else "copy":
+   * a new frame for this mm, the old one loses this reference (page_cache_release).
+   */
+  breakCow(p: number): WpResult {
+    const f = this.pageFrames.get(p);
+    this.cow.delete(p);
+    if (!f || f.count === 1) return "reuse";
+    f.count--;
+    this.pageFrames.set(p, new PageFrame());
+    return "copy";
+  }
+
+  /**
+   * exit_mmap (mm/mmap.c, 2.4): zap_page_range over each vma (every PTE: the model's pages are all
+   * present), then clear_page_tables. The mm is left empty.
+   */
+  exitMmap(): ExitMmapResult {
+    const pageTables = new Set<number>();
+    for (const p of this.pages.keys()) pageTables.add(p >>> 10); // 1024 PTEs per page table (2-level i386)
+    const ptesPerVma: number[] = [];
+    let freed = 0;
+    for (const v of this.vmas) {
+      let n = 0;
+      for (let p = v.start >>> PAGE_SHIFT; p < v.end >>> PAGE_SHIFT; p++) {
+        if (!this.pages.delete(p)) continue;
+        n++;
+        if (this.releaseFrame(p)) freed++;
+      }
+      ptesPerVma.push(n);
+    }
+    // pages outside every vma (none in the model) still go
+    for (const p of [...this.pages.keys()]) {
+      this.pages.delete(p);
+      if (this.releaseFrame(p)) freed++;
+    }
+    this.vmas.length = 0;
+    this.words.clear();
+    return { ptesPerVma, freed, pageTables: pageTables.size };
   }
 }

@@ -7,10 +7,10 @@ import { readReg, writeReg, XMM_LANES } from "../machine/fpu.js";
 import { PAGE_SHIFT } from "../machine/memory.js";
 import type { Kernel } from "../kernel/kernel.js";
 import { SimError } from "../kernel/kernel.js";
-import { user_access, sys_mmap, sys_mprotect, sys_munmap } from "../kernel/mm.js";
+import { exit_mm, user_access, sys_mmap, sys_mprotect, sys_munmap } from "../kernel/mm.js";
 import { filesOf, sys_close, sys_fcntl, sys_open, sys_pipe, sys_read, sys_select, sys_write, roundUpToTick } from "../kernel/pipe.js";
 import { schedule, sys_sched_yield } from "../kernel/sched.js";
-import { sys_sched_getaffinity, sys_sched_setaffinity } from "../kernel/smp.js";
+import { flush_tlb_mm, sys_sched_getaffinity, sys_sched_setaffinity } from "../kernel/smp.js";
 import {
   EINVAL,
   ERESTARTNOHAND,
@@ -37,7 +37,7 @@ import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks }
 import { pathRefs } from "../kernel/path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "sys_getppid.smp", "sys_gettimeofday", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
+const P = pathRefs(["__mmdrop", "copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "dup_mmap.flush_tlb_mm", "exit_files", "exit_files.fd", "exit_notify", "exit_notify.task", "exit_sighand", "release_task", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "sys_getppid.smp", "sys_gettimeofday", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
 
 const ECHILD = 10;
 const ENOSYS = 38;
@@ -506,17 +506,31 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     return r > 0 && info ? info : r;
   }
 
+  /**
+   * fork: do_fork, copy_mm -> dup_mmap -> copy_page_range (one PTE each; the writable ones are
+   * write-protected in parent and child, AddressSpace.cloneInto) and dup_mmap's closing
+   * flush_tlb_mm(current->mm). Both sides then write their stack page (user stores): the
+   * parent as the fork() wrapper returns into its caller, the child at its first return to user
+   * mode (retFromFork) -- a C program's next call pushes a return address there. With the page
+   * still shared that write takes the COW fault (do_wp_page); whichever side writes second
+   * finds the page its own (the other copied it, or exited) and only reuses it.
+   */
   *fork(child: ThreadBody): Gen<number> {
-    const k = this.#s.k;
-    return yield* this.simple(NR.fork, null, () => {
+    const k = this.#s.k, t = this.#t;
+    const r = yield* this.simple(NR.fork, null, () => {
       k.runRef(P["do_fork"]);
       k.runRef(P["copy_mm"]);
-      k.runNRef(P["copy_page_range.pte"], this.#t.mm.pages.size);
-      const c = k.createTask(this.#t, { shareVm: false, shareSighand: false, name: `${this.#t.name}-child` });
-      c.files = filesOf(this.#t).clone(); // copy_files: the child shares the open files
+      k.runNRef(P["copy_page_range.pte"], t.mm.pages.size);
+      const c = k.createTask(t, { shareVm: false, shareSighand: false, name: `${t.name}-child` });
+      k.runRef(P["dup_mmap.flush_tlb_mm"]);
+      flush_tlb_mm(k, t.mm); // the parent's writable TLB entries must go: its PTEs are read-only now
+      c.files = filesOf(t).clone(); // copy_files: the child shares the open files
+      FORK_CHILDREN.add(c);
       this.#s.spawn(this, c, child, true);
       return c.pid;
     });
+    if (r > 0) yield* this.store(t.regs.esp - 4, this.#t.mm.words.get(t.regs.esp - 4) ?? 0);
+    return r;
   }
 
   *clone(body: ThreadBody): Gen<number> {
@@ -576,6 +590,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
             }
             return z.pid;
           }
+          k.runRef(P["release_task"]);
           z.state = "dead";
           t.children.splice(t.children.indexOf(z), 1);
           k.tasks.delete(z.pid);
@@ -601,18 +616,30 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     return yield* this.doExit(code);
   }
 
-  /** do_exit: zombie, notify the parent (SIGCHLD + wake its wait4), schedule away forever. */
+  /**
+   * do_exit (kernel/exit.c 2.4): __exit_mm (the mm teardown when this is its last user: exit_mm in
+   * kernel/mm.ts), __exit_files (close_files per open descriptor), __exit_fs, exit_sighand,
+   * exit_notify (forget_original_parent walks every task; SIGCHLD to the parent + wake its wait4),
+   * then schedule away forever (__mmdrop of the mm there).
+   */
   *doExit(code: number): Gen<never> {
     const k = this.#s.k, t = this.#t;
     k.runRef(P["do_exit"]);
-    t.state = "zombie";
-    t.exitCode = code;
-    k.delFromRunqueue(t);
     if (k.cpu.fpuOwner === t) k.cpu.fpuOwner = null;
     if (t.usedFpu) {
       t.usedFpu = false;
       k.cpu.TS = true;
     }
+    exit_mm(k, t);
+    k.runRef(P["exit_files"]);
+    // the descriptors' references are only charged: a pipe end a child still holds at exit is not closed in the model
+    k.runNRef(P["exit_files.fd"], t.files ? t.files.fds.filter((f) => f !== null).length : 0);
+    k.runRef(P["exit_sighand"]);
+    k.runRef(P["exit_notify"]);
+    k.runNRef(P["exit_notify.task"], k.tasks.size);
+    t.state = "zombie";
+    t.exitCode = code;
+    k.delFromRunqueue(t);
     // orphans are reparented to init (pid 1) or just dropped when init is gone; tracees are let go
     for (const c of t.children) c.ppid = 1;
     forget_tracees(k, t);
@@ -626,6 +653,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
       t.state = "dead";
       k.tasks.delete(t.pid);
     }
+    if (t.mm.users === 0) k.runRef(P["__mmdrop"]);
     yield* schedule(k);
     throw new TaskExit(code);
   }
@@ -869,8 +897,10 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
 
   /** @internal the first return to user mode of a forked child (ret_from_fork). */
   *retFromFork(): Gen<void> {
-    const g = this.#gate;
+    const g = this.#gate, t = this.#t;
     if (!g.exitFast(0)) yield* g.exitSlow(0);
+    // fork()'s child: its first call writes its stack page (see fork)
+    if (FORK_CHILDREN.has(t)) yield* this.store(t.regs.esp - 4, t.mm.words.get(t.regs.esp - 4) ?? 0);
   }
 
   /** @internal per-page TLB-friendly helper for workloads that touch a buffer */
@@ -878,6 +908,9 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     return addr >>> PAGE_SHIFT;
   }
 }
+
+/** Tasks fork() made (not clone()): their first return to user mode writes their stack page. */
+const FORK_CHILDREN = new WeakSet<Task>();
 
 /** jmp_buf tokens handed to workload code -> what setjmp saved. */
 const jmpBufs = new WeakMap<object, JmpBufImpl>();
