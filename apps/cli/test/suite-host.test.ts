@@ -104,6 +104,8 @@ describe("siglab suite host --probe file --json", () => {
     expect(sys.simulated).toBeGreaterThan(0);
     expect(sys.errorPercent).toBeCloseTo(((sys.simulated! - 0.1) / 0.1) * 100, 1);
     expect(doc.rows[1]!.simulated).toBeGreaterThan(0); // lat_proc's Process fork+exit
+    expect(doc.rows[1]!.note).toMatch(/hot caches/); // what its simulation leaves out
+    expect(sys.note).toBeUndefined();
   }, 60_000);
 });
 

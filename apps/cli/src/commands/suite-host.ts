@@ -95,7 +95,7 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
       rows.push(hostRow(f, null, [], r.error ? `${r.error.kind} error: ${r.error.message}` : `no metric '${sim.metric}'`));
       continue;
     }
-    rows.push(hostRow(f, m.value, fittedTo));
+    rows.push(hostRow(f, m.value, fittedTo, sim.caveat));
   }
   const compared = { profile: cpu.id, mhz: cpu.mhz, matched: how, variants: stack, kernel: hostKernel ? { from: "probe", reasons: hostKernel.reasons } : { from: "defaults" }, ...(note ? { note } : {}) };
   const vm = virtualizationWarning(probe.host.virtualization);
