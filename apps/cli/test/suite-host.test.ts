@@ -96,7 +96,7 @@ describe("siglab suite host --probe file --json", () => {
     }
     expect(Number(process.exitCode ?? 0)).toBe(0);
     process.exitCode = undefined;
-    const doc = JSON.parse(out) as { host: unknown; compared: { profile: string; matched: string }; rows: { id: string; measured: number; simulated: number | null; unit: string; errorPercent: number | null; fitted: boolean }[] };
+    const doc = JSON.parse(out) as { host: unknown; compared: { profile: string; matched: string }; rows: { id: string; measured: number; simulated: number | null; unit: string; errorPercent: number | null; fitted: boolean; note?: string }[] };
     expect(doc.compared.profile).toBe("skylake");
     expect(doc.compared.matched).toMatch(/CPUID family 6 model 94/);
     expect(doc.rows.map((r) => r.id)).toEqual(["lat_syscall_null", "lat_proc_fork"]);
