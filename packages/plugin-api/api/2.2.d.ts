@@ -1202,6 +1202,13 @@ export interface MmFunctions {
 	 */
 	setPcid?(on: boolean): void;
 	/**
+	 * API 2.2: flush_tlb_range (after mprotect changed PTEs) invalidates page by page (invlpg) when
+	 * the range has at most `pages` pages, so only those pages' TLB entries go, and flushes the
+	 * whole TLB above it (6.x's tlb_single_page_flush_ceiling, 33). 0, the default (i386 2.4): every
+	 * range flush is a full one. Call it at kernel setup.
+	 */
+	setTlbFlushCeiling?(pages: number): void;
+	/**
 	 * API 2.2: map_vdso: the kernel maps a vDSO into every process (arch/x86/entry/vdso/vma.c), so
 	 * libc's gettimeofday calls `vdso.gettimeofday` in user mode instead of making the system call.
 	 * Call it at kernel setup, once per run; without it (Linux 2.4) libc makes the system call.
@@ -1373,6 +1380,15 @@ export interface Scheduler {
 	 * it should preempt the running task.
 	 */
 	reschedule_idle(k: Kernel, p: Task): void;
+	/**
+	 * API 2.2: what runs after a context switch, on the CPU that switched, once `next` is current
+	 * (`prev` was switched out; `yielded`: it called sched_yield). When present the core calls it on
+	 * every switch, on one CPU and on SMP, instead of its own tail: 2.4's __schedule_tail on SMP
+	 * (offering a still-runnable, non-yielding prev to another CPU with reschedule_idle). A policy
+	 * without that step (6.x's finish_task_switch has no reschedule_idle) provides its own, which
+	 * charges what its kernel runs there. Absent: the core's 2.4 tail.
+	 */
+	schedule_tail?(k: Kernel, prev: Task, yielded: boolean): void;
 }
 /** The settings of /dev/siglab-disk that k.files.configureDisk takes (the core checks them). */
 export interface BlockDeviceConfig {

@@ -77,6 +77,15 @@ export interface Scheduler {
    * it should preempt the running task.
    */
   reschedule_idle(k: Kernel, p: Task): void;
+  /**
+   * API 2.2: what runs after a context switch, on the CPU that switched, once `next` is current
+   * (`prev` was switched out; `yielded`: it called sched_yield). When present the core calls it on
+   * every switch, on one CPU and on SMP, instead of its own tail: 2.4's __schedule_tail on SMP
+   * (offering a still-runnable, non-yielding prev to another CPU with reschedule_idle). A policy
+   * without that step (6.x's finish_task_switch has no reschedule_idle) provides its own, which
+   * charges what its kernel runs there. Absent: the core's 2.4 tail.
+   */
+  schedule_tail?(k: Kernel, prev: Task, yielded: boolean): void;
 }
 
 /** The settings of /dev/siglab-disk that k.files.configureDisk takes (the core checks them). */

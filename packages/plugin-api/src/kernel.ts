@@ -154,6 +154,13 @@ export interface MmFunctions {
    */
   setPcid?(on: boolean): void;
   /**
+   * API 2.2: flush_tlb_range (after mprotect changed PTEs) invalidates page by page (invlpg) when
+   * the range has at most `pages` pages, so only those pages' TLB entries go, and flushes the
+   * whole TLB above it (6.x's tlb_single_page_flush_ceiling, 33). 0, the default (i386 2.4): every
+   * range flush is a full one. Call it at kernel setup.
+   */
+  setTlbFlushCeiling?(pages: number): void;
+  /**
    * API 2.2: map_vdso: the kernel maps a vDSO into every process (arch/x86/entry/vdso/vma.c), so
    * libc's gettimeofday calls `vdso.gettimeofday` in user mode instead of making the system call.
    * Call it at kernel setup, once per run; without it (Linux 2.4) libc makes the system call.

@@ -145,6 +145,12 @@ export class Kernel extends StateMap {
   readonly ncpus: number;
   /** CR3 writes keep the TLB's entries tagged by address space (PCID; a kernel that uses it, k.mm.setPcid) */
   pcid = false;
+  /**
+   * flush_tlb_range invalidates page by page (invlpg) up to this many pages, and flushes the whole
+   * TLB above it (6.x's tlb_single_page_flush_ceiling; a kernel sets it with k.mm.setTlbFlushCeiling).
+   * 0: every range flush is a full one (i386 2.4: flush_tlb_range is flush_tlb_mm).
+   */
+  tlbFlushCeiling = 0;
   /** the vDSO a plugin mapped (k.mm.map_vdso): libc's gettimeofday calls it instead of the system call */
   vdso: Vdso | null = null;
   /** /dev/siglab-disk was used (its timing can no longer be configured), and its view for plugins */

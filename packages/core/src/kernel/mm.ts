@@ -2,7 +2,7 @@
 import { PAGE_SHIFT, PAGE_SIZE, PROT_WRITE, type MprotectFixup } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
 import type { Kernel } from "./kernel.js";
-import { flush_tlb_mm, flush_tlb_page } from "./smp.js";
+import { flush_tlb_mm, flush_tlb_page, flush_tlb_range } from "./smp.js";
 import { force_sig_info, SEGV_ACCERR, EINVAL, ENOMEM } from "./signal.js";
 import type { Task } from "./task.js";
 
@@ -118,8 +118,10 @@ const FIXUP_PATHS: Record<MprotectFixup, readonly string[]> = {
 
 /**
  * sys_mprotect: for each vma in the range mprotect_fixup (split, rewrite or merge) and
- * change_protection (the PTEs, then flush_tlb_range — a full CR3 reload on i386 2.4); a vma whose
- * flags do not change costs neither. Then the merge with the next vma, and up_write.
+ * change_protection (the PTEs, then flush_tlb_range — a full CR3 reload on i386 2.4, whose
+ * flush_tlb_range is flush_tlb_mm; a kernel with a single-page flush ceiling, 6.x, invalidates
+ * only the changed pages when they are few enough); a vma whose flags do not change costs
+ * neither. Then the merge with the next vma, and up_write.
  */
 export function sys_mprotect(k: Kernel, t: Task, addr: number, len: number, prot: number): number {
   if (addr % PAGE_SIZE !== 0) {
@@ -141,7 +143,7 @@ export function sys_mprotect(k: Kernel, t: Task, addr: number, len: number, prot
     k.run("change_protection");
     k.runN("change_pte_range", r.ptes);
     k.run("flush_tlb_range");
-    flush_tlb_mm(k, t.mm);
+    flush_tlb_range(k, t.mm, r.pages);
   }
   if (r.mergedNext) {
     k.run("sys_mprotect.merge_next");

@@ -125,15 +125,20 @@ export function __schedule(k: Kernel): Task {
   k.cpu.lastSchedule = k.cycles; // sched_data->last_schedule = get_cycles() (SMP)
   k.runRef(P["schedule.switch"]);
   contextSwitch(k, prev, next);
-  if (k.ncpus > 1) __schedule_tail(k, prev, yielded);
+  // the post-switch tail is the Scheduler's when it has one (its kernel's: 6.x has no
+  // __schedule_tail), else 2.4's
+  const s = k.deps.scheduler;
+  if (typeof s.schedule_tail === "function") s.schedule_tail(k, prev, yielded);
+  else if (k.ncpus > 1) __schedule_tail(k, prev, yielded);
   return next;
 }
 
 /**
- * __schedule_tail (SMP): a task switched out while still runnable (preempted, not yielding) may
- * go to another CPU at once: reschedule_idle finds it an idle one.
+ * __schedule_tail (SMP, Linux 2.4): a task switched out while still runnable (preempted, not
+ * yielding) may go to another CPU at once: reschedule_idle finds it an idle one. The core runs it
+ * after every switch on SMP unless the run's Scheduler has its own schedule_tail.
  */
-function __schedule_tail(k: Kernel, prev: Task, yielded: boolean): void {
+export function __schedule_tail(k: Kernel, prev: Task, yielded: boolean): void {
   k.runRef(P["__schedule_tail"]);
   if (prev === k.cpus[prev.processor]?.idle || yielded || prev.state !== "running" || prev.stopped) return;
   k.runRef(P["__schedule_tail.resched"]);

@@ -60,6 +60,10 @@ export function mmFunctions(k: Kernel): MmFunctions {
       if (on && !k.profile.features.pcid) throw new SimError("plugin", `setPcid: CPU profile '${k.profile.id}' has no PCID`);
       k.pcid = on === true;
     },
+    setTlbFlushCeiling: (pages) => {
+      if (!Number.isInteger(pages) || pages < 0) throw new SimError("plugin", `setTlbFlushCeiling: ${String(pages)} is not a page count (an integer >= 0)`);
+      k.tlbFlushCeiling = pages;
+    },
     map_vdso: (vdso) => {
       if (k.vdso) throw new SimError("plugin", `map_vdso: a vDSO ('${String(k.vdso.id)}') is already mapped in this run`);
       const f = vdso?.gettimeofday;

@@ -166,10 +166,26 @@ export function flush_tlb_mm(k: Kernel, mm: AddressSpace): number {
 export function flush_tlb_page(k: Kernel, mm: AddressSpace, addr: number): number {
   const page = addr >>> 12;
   if (k.cpu.cr3 === mm.asid) k.cpu.tlb.invalidate(Tlb.key(mm.asid, page));
-  return shootdown(k, mm, page);
+  return shootdown(k, mm, [page]);
 }
 
-function shootdown(k: Kernel, mm: AddressSpace, page: number | null): number {
+/**
+ * flush_tlb_range after PTEs of `pages` changed. i386 2.4 (k.tlbFlushCeiling 0): flush_tlb_mm, a
+ * full flush. A kernel with a single-page flush ceiling (6.x's flush_tlb_mm_range,
+ * tlb_single_page_flush_ceiling): up to that many pages, invlpg each page here if this CPU runs
+ * the mm (the caller's paths charge it) and on the other CPUs in cpu_vm_mask by IPI, so only those
+ * pages' entries go; above it, the full flush. Returns how many CPUs were sent the IPI.
+ */
+export function flush_tlb_range(k: Kernel, mm: AddressSpace, pages: readonly number[]): number {
+  if (pages.length === 0 || pages.length > k.tlbFlushCeiling) return flush_tlb_mm(k, mm);
+  if (k.cpu.cr3 === mm.asid) {
+    for (const page of pages) k.cpu.tlb.invalidate(Tlb.key(mm.asid, page));
+    k.count("tlb.page_flushes", pages.length);
+  }
+  return shootdown(k, mm, pages);
+}
+
+function shootdown(k: Kernel, mm: AddressSpace, page: readonly number[] | null): number {
   if (k.ncpus === 1) return 0;
   const others = k.cpus.filter((c) => c !== k.cpu && (cpuVmMask(mm) & (1 << c.id)) !== 0);
   if (!others.length) return 0;
@@ -178,7 +194,7 @@ function shootdown(k: Kernel, mm: AddressSpace, page: number | null): number {
 }
 
 /** flush_tlb_others: IPI, the targets' handlers, and the sender's wait for the last of them. */
-function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[], page: number | null): void {
+function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[], page: readonly number[] | null): void {
   k.run("flush_tlb_others");
   k.count("smp.tlb_shootdowns");
   k.count("smp.ipi.invalidate", targets.length);
@@ -189,7 +205,8 @@ function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[], page: num
     // the target takes the interrupt when it arrives (or when it next enables interrupts: not
     // modelled, nor a target that is itself spinning with IF=0); the sender waits for its ack
     const lazy = c.tlbLazy;
-    const done = sent + ipiDelivery(k) + handler + k.path(lazy ? "leave_mm" : page === null ? "invalidate_interrupt.flush" : "invalidate_interrupt.invlpg").cost;
+    const work = lazy ? k.path("leave_mm").cost : page === null ? k.path("invalidate_interrupt.flush").cost : k.path("invalidate_interrupt.invlpg").cost * page.length;
+    const done = sent + ipiDelivery(k) + handler + work;
     if (done > last) last = done;
     k.scheduleEvent(sent + ipiDelivery(k), "ipi", () => smp_invalidate_interrupt(k, mm, page), c);
   }
@@ -200,7 +217,7 @@ function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[], page: num
 }
 
 /** INVALIDATE_TLB_VECTOR on this CPU: flush if it runs the mm, leave_mm if it only borrows it. */
-function smp_invalidate_interrupt(k: Kernel, mm: AddressSpace, page: number | null): void {
+function smp_invalidate_interrupt(k: Kernel, mm: AddressSpace, page: readonly number[] | null): void {
   k.run("invalidate_interrupt");
   if (k.cpu.cr3 !== mm.asid) return;
   if (k.cpu.tlbLazy) {
@@ -213,8 +230,11 @@ function smp_invalidate_interrupt(k: Kernel, mm: AddressSpace, page: number | nu
     return;
   }
   if (page !== null) {
-    k.run("invalidate_interrupt.invlpg");
-    k.cpu.tlb.invalidate(Tlb.key(mm.asid, page));
+    // one invlpg per page of the range (flush_tlb_page: one)
+    for (const p of page) {
+      k.run("invalidate_interrupt.invlpg");
+      k.cpu.tlb.invalidate(Tlb.key(mm.asid, p));
+    }
     return;
   }
   k.run("invalidate_interrupt.flush");

@@ -38,6 +38,8 @@ export interface MprotectResult {
   mergedNext: boolean;
   /** PTEs change_protection rewrote (pages of the vmas whose flags changed) */
   ptes: number;
+  /** the page numbers of those PTEs, in order (what a per-page TLB flush invalidates) */
+  pages: number[];
 }
 
 /**
@@ -151,7 +153,7 @@ export class AddressSpace {
       if (!v || v.start !== at && j !== i) return -1;
       at = v.end;
     }
-    const out: MprotectResult = { fixups: [], mergedNext: false, ptes: 0 };
+    const out: MprotectResult = { fixups: [], mergedNext: false, ptes: 0, pages: [] };
     const mergeable = (a: Vma | undefined, flags: number): a is Vma => !!a && !a.noMerge && a.prot === flags;
     let prev: Vma | undefined = this.vmas[i - 1];
     for (let nstart = start; nstart < end; ) {
@@ -165,6 +167,7 @@ export class AddressSpace {
         continue;
       }
       out.ptes += (fend - nstart) / PAGE_SIZE;
+      for (let p = nstart >>> PAGE_SHIFT; p < fend >>> PAGE_SHIFT; p++) out.pages.push(p);
       const withPrev = prev !== undefined && prev.end === vma.start && mergeable(prev, prot) && !vma.noMerge;
       if (nstart === vma.start && fend === vma.end) {
         if (withPrev) {

@@ -9,6 +9,12 @@ export class Tlb {
   private head = 0;
   flushes = 0;
   misses = 0;
+  /**
+   * Bumped whenever entries go other than by FIFO replacement (a full flush, or an invlpg that
+   * evicted a present entry): the return to user mode re-touches the task's hot pages when it
+   * changed, and only the entries that went miss (touch() of a present entry changes nothing).
+   */
+  epoch = 0;
 
   constructor(readonly capacity: number) {}
 
@@ -34,14 +40,20 @@ export class Tlb {
     return true;
   }
 
-  /** invlpg: one page's entry goes (its slot in the FIFO order is skipped when reached). */
-  invalidate(key: number): void {
-    this.entries.delete(key);
+  /**
+   * invlpg: one page's entry goes (its slot in the FIFO order is skipped when reached); its next
+   * touch misses, and no other entry's does. Returns whether the entry was there.
+   */
+  invalidate(key: number): boolean {
+    if (!this.entries.delete(key)) return false;
+    this.epoch++;
+    return true;
   }
 
   /** CR3 reload without PCID: all non-global (user) entries go. */
   flushAll(): void {
     this.flushes++;
+    this.epoch++;
     this.entries.clear();
     this.order.length = 0;
     this.head = 0;

@@ -182,10 +182,13 @@ export class Gate {
     this.notifyReturn(intoHandler);
   }
 
-  /** The first user accesses after a CR3 write (or to another task's pages) refill the TLB. */
+  /**
+   * The first user accesses after a CR3 write, an invlpg that evicted an entry (or to another
+   * task's pages) refill the TLB: only the hot pages whose entries went miss.
+   */
   private refillTlb(): void {
     const k = this.k;
-    const epoch = k.cpu.tlb.flushes;
+    const epoch = k.cpu.tlb.epoch;
     if (epoch !== this.tlbEpoch || k.lastUser !== this.t) {
       this.tlbEpoch = epoch;
       k.lastUser = this.t;

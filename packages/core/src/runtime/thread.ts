@@ -37,7 +37,7 @@ import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks }
 import { pathRefs } from "../kernel/path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["__mmdrop", "copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "dup_mmap.flush_tlb_mm", "exit_files", "exit_files.fd", "exit_notify", "exit_notify.task", "exit_sighand", "release_task", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "sys_getppid.smp", "sys_gettimeofday", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
+const P = pathRefs(["__mmdrop", "copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "dup_mmap.flush_tlb_mm", "exit_files", "exit_files.fd", "exit_notify", "exit_notify.task", "exit_sighand", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "release_task", "sys_getppid.smp", "sys_gettimeofday", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_rt_sigtimedwait.done", "sys_rt_sigtimedwait.none", "sys_rt_sigtimedwait.sleep", "sys_rt_sigtimedwait.take", "sys_rt_sigtimedwait.woken", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
 
 const ECHILD = 10;
 const ENOSYS = 38;
@@ -477,13 +477,17 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const k = this.#s.k, t = this.#t;
     let info: object | null = null;
     const r = yield* this.blocking(NR.rt_sigtimedwait, function* () {
+      // the paths charged follow what the call does: a signal pending at entry is dequeued at
+      // once (no sleep, no second search); otherwise the sleep and, woken, the second search
       k.runRef(P["sys_rt_sigtimedwait"]);
       const these = Sigset.of(set);
       these.dropUnblockable();
       const notThese = new Sigset(~these.lo >>> 0, ~these.hi >>> 0);
       let d = dequeue_signal(k, t, notThese);
+      k.run(d ? P["sys_rt_sigtimedwait.take"] : P["sys_rt_sigtimedwait.none"]);
       if (!d && timeoutNs !== 0) {
         // temporarily unblock the waited-for signals and sleep
+        k.runRef(P["sys_rt_sigtimedwait.sleep"]);
         const saved = t.blocked.clone();
         t.blocked.andNot(these);
         k.recalcSigpending(t);
@@ -494,10 +498,13 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
           yield* schedule(k);
           t.timeoutAt = -1;
         }
+        k.runRef(P["sys_rt_sigtimedwait.woken"]);
         d = dequeue_signal(k, t, notThese);
+        k.run(d ? P["sys_rt_sigtimedwait.take"] : P["sys_rt_sigtimedwait.none"]);
         t.blocked = saved;
         k.recalcSigpending(t);
       }
+      k.runRef(P["sys_rt_sigtimedwait.done"]);
       if (!d) return t.sigpending ? -4 : -EAGAIN;
       k.runRef(P["copy_siginfo_to_user"]);
       info = { ...d.info };

@@ -13,7 +13,7 @@ import { Syscall64Entry } from "./entry.js";
 import { LINUX6_EXAMPLES } from "./examples.js";
 import { EagerSwitchFpu, restoreUserRegs, XsaveSignalFpu } from "./fpu.js";
 import { resolveMitigations, type Mitigations } from "./mitigations.js";
-import { mmTransforms } from "./mm.js";
+import { mmTransforms, TLB_SINGLE_PAGE_FLUSH_CEILING } from "./mm.js";
 import { linux6Paths, linux6Transforms } from "./paths.js";
 import { pipeTransforms } from "./pipe.js";
 import { FairScheduler, fairPaths, fairTransforms } from "./sched-fair.js";
@@ -52,6 +52,10 @@ export const createModule: CreateModule = (options) =>
         k.count(`linux6.mitigation.spectreV2.${m.spectreV2}`, 1);
         // switch_mm loads CR3 with the next mm's PCID and NOFLUSH: its TLB entries survive
         k.mm.setPcid?.(m.pcid);
+        // flush_tlb_mm_range: up to tlb_single_page_flush_ceiling (33) pages an INVLPG each, so a
+        // small mprotect evicts only its pages' entries; above it a full flush
+        // (a host without it flushes whole, as before)
+        k.mm.setTlbFlushCeiling?.(TLB_SINGLE_PAGE_FLUSH_CEILING);
         // every return to user mode from an interrupt or exception (the syscall exits restore in
         // the entry mechanism's leave): arch_exit_to_user_mode_prepare's TIF_NEED_FPU_LOAD test
         k.events.on("return.user", (t) => restoreUserRegs(k, t));

@@ -42,10 +42,14 @@
  *   set_signal_archinfo) -> force_sig_fault -> force_sig_info_to_task up to send_signal_locked
  *   (the siglock and the send are linux6's send_sig_info path, run next by the core).
  *
- * Not modelled (the core's mechanism): ranges above tlb_single_page_flush_ceiling still pay one
- * INVLPG per page (6.x switches to a full flush: flush_tlb_local's CR3 write); the simulated TLB
- * is flushed whole by every mprotect (the core's i386 flush_tlb_mm), where 6.x's INVLPG evicts
- * only the changed pages, so the refills after the barrier are 2.4's; the "same" case (flags
+ * The simulated TLB follows flush_tlb_mm_range: linux6 sets the core's single-page flush ceiling
+ * to tlb_single_page_flush_ceiling (TLB_SINGLE_PAGE_FLUSH_CEILING, 33; k.mm.setTlbFlushCeiling at
+ * kernel setup), so an mprotect of up to 33 pages evicts only those pages' entries (the next
+ * touch of each misses; the task's other hot pages stay), and a larger one flushes the whole TLB.
+ *
+ * Not modelled: ranges above tlb_single_page_flush_ceiling are still charged one INVLPG per page
+ * in change_pte_range and no CR3 write (6.x: flush_tlb_local's full flush; the TLB state itself is
+ * flushed whole, only the ops charged are the partial flush's); the "same" case (flags
  * unchanged) is charged the vma_merge test and the tail, which 6.x skips; the fault's lock and
  * VMA lookup (lock_vma_under_rcu in 6.4+, mmap_read_trylock + find_vma) are the core's
  * `page_fault` path, which linux6 only prefixes with the 6.x entry.
@@ -64,6 +68,9 @@
 import { op, type OpLine, type PathTransform } from "@siglab/plugin-api";
 import { replace } from "./defs.js";
 import type { Mitigations } from "./mitigations.js";
+
+/** arch/x86/mm/tlb.c: flush_tlb_mm_range invalidates page by page up to this many pages, else flushes all. */
+export const TLB_SINGLE_PAGE_FLUSH_CEILING = 33;
 
 /** The core paths this file replaces (core kernel/mm.ts runs them). */
 export const MM_PATH_NAMES = [
@@ -341,7 +348,7 @@ function changePteRange(m: Mitigations): OpLine[] {
     op("change_pte_range", "alu", 3, "pages++; pte++, addr += PAGE_SIZE, addr != end"),
     // the page's invalidation, run later by flush_tlb_func (only this path runs once per page)
     op("flush_tlb_func", "alu", 2, "the partial flush's loop (charged here, it runs in flush_tlb_range's flush_tlb_func): addr < f->end; addr += 1UL << f->stride_shift"),
-    op("flush_tlb_one_user", "invlpg", 1, "native_flush_tlb_one_user: invlpg (addr) — one page: the range is under tlb_single_page_flush_ceiling (33); larger ranges are charged the same (6.x: a full flush)"),
+    op("flush_tlb_one_user", "invlpg", 1, "native_flush_tlb_one_user: invlpg (addr) — one page: the range is under tlb_single_page_flush_ceiling (33) (the simulated TLB loses this page's entry only); larger ranges are charged the same (6.x: a full flush, which the simulated TLB does)"),
     ...(m.pti
       ? [
           op("flush_tlb_one_user", "alu", 2, "static_cpu_has(X86_FEATURE_PTI): the user page tables' PCID too; INVPCID_SINGLE?"),

@@ -357,6 +357,14 @@ export class FairScheduler implements Scheduler {
     if (left && se.vruntime - this.se(k, left).vruntime > ideal) this.resched_curr(k, p);
   }
 
+  /**
+   * After a switch 6.x runs finish_task_switch (finish_lock_switch, the lazy mm's mmdrop: charged
+   * in linux6's switch_to path) and nothing like 2.4's __schedule_tail: a preempted prev is not
+   * offered to another CPU (it stays on its cfs_rq; moving it is the load balancer's work). Owning
+   * the tail keeps the core from running 2.4's on SMP.
+   */
+  schedule_tail(_k: Kernel, _prev: Task, _yielded: boolean): void {}
+
   reschedule_idle(k: Kernel, p: Task): void {
     const s = this.smp(k);
     if (s) return this.wake_smp(k, s, p);
@@ -387,8 +395,8 @@ export class FairScheduler implements Scheduler {
    */
   private wake_smp(k: Kernel, s: SmpKernel, p: Task): void {
     const se0 = p.slot(SE);
-    // the core's 2.4 __schedule_tail offers a preempted task to another CPU: in 6.x it stays
-    // queued where it is (no such step; moving it would be the load balancer's work)
+    // already queued (ttwu_runnable): it stays on its cfs_rq (moving it would be the load
+    // balancer's work)
     if (se0.on_rq && k.runqueue.includes(p)) return;
     const to = this.select_task_rq(k, s, p);
     const isNew = !se0.placed;

@@ -5,8 +5,9 @@
  * → lock_task_sighand → send_signal_locked → __send_signal_locked), get_signal's dequeue
  * (dequeue_signal → __dequeue_signal → collect_signal, recalc_sigpending), signal_delivered's
  * mask, rt_sigprocmask, rt_sigaction (do_sigaction), getpid/getppid (kernel/sys.c,
- * kernel/pid.c: task_tgid_vnr), and the signal waits: rt_sigtimedwait (do_sigtimedwait, with
- * dequeue_signal before and after its sleep), copy_siginfo_to_user (copy_to_user of the 48-byte
+ * kernel/pid.c: task_tgid_vnr), and the signal waits: rt_sigtimedwait (do_sigtimedwait: a signal
+ * pending at entry dequeued at once, else dequeue_signal before and after its sleep, each part a
+ * path the core runs only when the call takes it), copy_siginfo_to_user (copy_to_user of the 48-byte
  * kernel_siginfo, clear_user of the siginfo_t's other 80 bytes) and rt_sigsuspend (sigsuspend).
  *
  * The core's 2.4 paths keep their names and the simulator keeps its mechanism (who gets the
@@ -371,15 +372,20 @@ const SET_CURRENT_BLOCKED: OpLine[] = [
 ];
 
 /**
- * The signal waits of 6.1–6.5. The core runs `sys_rt_sigtimedwait` once per call, before it knows
- * whether the call sleeps, and `copy_siginfo_to_user` when a signal was taken; `sys_sigsuspend`
- * once per call before its sleep loop. The sleep itself (schedule(), the wake-up) stays the core's.
+ * The signal waits of 6.1–6.5. The core runs rt_sigtimedwait's paths as the call goes:
+ * `sys_rt_sigtimedwait` (entry, siglock), `.none` / `.take` for each dequeue_signal, `.sleep` and
+ * `.woken` only when nothing was pending and the timeout is not zero, `.done` (unlock, return),
+ * and `copy_siginfo_to_user` when a signal was taken: a signal pending at entry is dequeued at once
+ * with no wait ops. `sys_sigsuspend` runs once per call before its sleep loop. The sleep itself
+ * (schedule(), the wake-up) stays the core's.
  */
 export function signalWaitTransforms(): PathTransform[] {
   return [
-    // rt_sigtimedwait → do_sigtimedwait
+    // rt_sigtimedwait → do_sigtimedwait, as the core runs it: the entry and the siglock, each
+    // dequeue_signal (.none / .take), the sleep (.sleep) and, woken, the mask restored (.woken)
+    // only when nothing was pending and the timeout is not zero, then the unlock (.done)
     replace("sys_rt_sigtimedwait", [
-      op("__x64_sys_rt_sigtimedwait", "load", 4, "SYSCALL_DEFINE4(rt_sigtimedwait) wrapper: uthese, uinfo, uts, sigsetsize from pt_regs. The core runs this path once per call before it knows whether the call sleeps: it holds all of do_sigtimedwait for a call that sleeps (the first dequeue_signal finds nothing, the wait, the second one takes the signal). A call that finds its signal already pending skips the wait section and the second search (overcharged by them: in sig_wake on one CPU, one call of the two per round trip); a call that returns without a signal (timeout, -EINTR) is overcharged by collect_signal"),
+      op("__x64_sys_rt_sigtimedwait", "load", 4, "SYSCALL_DEFINE4(rt_sigtimedwait) wrapper: uthese, uinfo, uts, sigsetsize from pt_regs"),
       op("sys_rt_sigtimedwait", "alu", 1, "sigsetsize != sizeof(sigset_t)?"),
       ...userCopy("sys_rt_sigtimedwait", "copy_from_user(&these, uthese, sizeof(these))", 1),
       op("sys_rt_sigtimedwait", "alu", 1, "uts? (sigwaitinfo passes NULL: no get_timespec64)"),
@@ -387,9 +393,19 @@ export function signalWaitTransforms(): PathTransform[] {
       op("do_sigtimedwait", "alu", 4, "to = NULL, timeout = KTIME_MAX; ts? (timespec64_valid, timespec64_to_ktime with a timeout); mask = *which"),
       op("do_sigtimedwait", "alu", 2, "sigdelsetmask(&mask, sigmask(SIGKILL) | sigmask(SIGSTOP)); signotset(&mask): the signals to leave alone"),
       ...SIGLOCK_IRQ,
+    ]),
+    replace("sys_rt_sigtimedwait.none", [
       ...dequeueSearch(false),
       ...RECALC_SIGPENDING,
       op("dequeue_signal", "alu", 1, "!signr: return 0"),
+    ]),
+    replace("sys_rt_sigtimedwait.take", [
+      ...dequeueSearch(true),
+      ...COLLECT_SIGNAL,
+      ...RECALC_SIGPENDING,
+      op("dequeue_signal", "alu", 3, "signr: sig_kernel_stop(signr)? resched_timer?"),
+    ]),
+    replace("sys_rt_sigtimedwait.sleep", [
       op("do_sigtimedwait", "alu", 1, "!sig && timeout: none ready, wait"),
       op("do_sigtimedwait", "load", 1, "tsk->real_blocked = tsk->blocked"),
       op("do_sigtimedwait", "store", 1),
@@ -400,17 +416,17 @@ export function signalWaitTransforms(): PathTransform[] {
       op("do_sigtimedwait", "store", 1, "__set_current_state(TASK_INTERRUPTIBLE|TASK_FREEZABLE) (6.1's freezer rework: before it, freezable_schedule_hrtimeout_range)"),
       op("schedule_hrtimeout_range", "call", 1, "schedule_hrtimeout_range(to, tsk->timer_slack_ns, HRTIMER_MODE_REL) -> schedule_hrtimeout_range_clock"),
       op("schedule_hrtimeout_range_clock", "alu", 3, "expires && !*expires? !expires: schedule() (the core's sleep and switch), return -EINTR. With a timeout it arms an on-stack hrtimer_sleeper (hrtimer_setup_sleeper_on_stack, hrtimer_sleeper_start_expires, hrtimer_cancel, destroy_hrtimer_on_stack): not charged, the core's timeout is tick-rounded"),
+    ]),
+    replace("sys_rt_sigtimedwait.woken", [
       ...SIGLOCK_IRQ,
       op("__set_task_blocked", "load", 2, "woken: __set_task_blocked(tsk, &tsk->real_blocked): task_sigpending(tsk) && !thread_group_empty(tsk)? (one thread: no retarget_shared_pending)"),
       op("__set_task_blocked", "alu", 2),
       op("__set_task_blocked", "load", 1, "tsk->blocked = tsk->real_blocked"),
       op("__set_task_blocked", "store", 1),
       ...RECALC_SIGPENDING,
-      op("do_sigtimedwait", "store", 1, "sigemptyset(&tsk->real_blocked)"),
-      ...dequeueSearch(true),
-      ...COLLECT_SIGNAL,
-      ...RECALC_SIGPENDING,
-      op("dequeue_signal", "alu", 3, "signr: sig_kernel_stop(signr)? resched_timer?"),
+      op("do_sigtimedwait", "store", 1, "sigemptyset(&tsk->real_blocked); then the second dequeue_signal (.none / .take)"),
+    ]),
+    replace("sys_rt_sigtimedwait.done", [
       ...SIGUNLOCK_IRQ,
       op("do_sigtimedwait", "alu", 2, "if (sig) return sig; (else ret ? -EINTR : -EAGAIN)"),
       op("sys_rt_sigtimedwait", "alu", 2, "ret > 0 && uinfo: copy_siginfo_to_user (its own path)"),

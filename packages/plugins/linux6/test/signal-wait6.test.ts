@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { type PathDef, type RunResult } from "@siglab/plugin-api";
-import { runExample, metric, pathCount } from "../../../core/test/harness.js";
+import { runExample, runSource, metric, pathCount } from "../../../core/test/harness.js";
 import { smpKernelPath } from "../../../core/src/kernel/i386/smp-kernel.js";
 import { getBuiltinProfile } from "../../../cpu-profiles/src/builtin.js";
 import { resolveProfile } from "../../../cpu-profiles/src/resolve.js";
@@ -45,14 +45,22 @@ const I386_ONLY = /sigmask_lock|->sigpending|regs->eax|current->state = |int \$0
 
 const expectSixX = (r: RunResult, names: string[], fns: string[]) => expectSixXOf(r, names, fns, I386_ONLY);
 
+/** rt_sigtimedwait's paths: the entry, each dequeue_signal (none / a signal), the sleep and the wake, the unlock */
+const TIMEDWAIT = ["sys_rt_sigtimedwait", "sys_rt_sigtimedwait.none", "sys_rt_sigtimedwait.take", "sys_rt_sigtimedwait.sleep", "sys_rt_sigtimedwait.woken", "sys_rt_sigtimedwait.done"];
+/** the paths of a call that finds its signal pending, and of one that sleeps for it */
+const PENDING = ["sys_rt_sigtimedwait", "sys_rt_sigtimedwait.take", "sys_rt_sigtimedwait.done"];
+const SLEEPING = ["sys_rt_sigtimedwait", "sys_rt_sigtimedwait.none", "sys_rt_sigtimedwait.sleep", "sys_rt_sigtimedwait.woken", "sys_rt_sigtimedwait.take", "sys_rt_sigtimedwait.done"];
+/** one round trip: the child's call sleeps, the parent's finds SIGUSR2 pending after its wake-up preemption; each takes a siginfo */
+const TRIP = { sigwaitinfo: [...SLEEPING, ...PENDING, "copy_siginfo_to_user", "copy_siginfo_to_user"], sigsuspend: ["sys_sigsuspend", "sys_sigsuspend"] } as const;
+
 const WAITS = {
-  sigwaitinfo: { paths: ["sys_rt_sigtimedwait", "copy_siginfo_to_user"], fns: ["__x64_sys_rt_sigtimedwait", "do_sigtimedwait", "dequeue_signal", "next_signal", "collect_signal", "__set_task_blocked", "recalc_sigpending", "schedule_hrtimeout_range", "copy_siginfo_to_user", "clear_user", "rep_stos_alternative"] },
+  sigwaitinfo: { paths: [...TIMEDWAIT, "copy_siginfo_to_user"], fns: ["__x64_sys_rt_sigtimedwait", "do_sigtimedwait", "dequeue_signal", "next_signal", "collect_signal", "__set_task_blocked", "recalc_sigpending", "schedule_hrtimeout_range", "copy_siginfo_to_user", "clear_user", "rep_stos_alternative"] },
   sigsuspend: { paths: ["sys_sigsuspend"], fns: ["__x64_sys_rt_sigsuspend", "sigsuspend", "set_current_blocked", "__set_current_blocked", "__set_task_blocked", "set_restore_sigmask"] },
 } as const;
 
 describe("linux6: 6.x signal waits (do_sigtimedwait, copy_siginfo_to_user, sigsuspend)", () => {
   it("the definitions: each wait path is replaced, part of signalGenTransforms, and CONFIG_SMP's lock pass leaves it alone", () => {
-    expect([...SIGNAL_WAIT_TARGETS].sort()).toEqual(["copy_siginfo_to_user", "sys_rt_sigtimedwait", "sys_sigsuspend"]);
+    expect([...SIGNAL_WAIT_TARGETS].sort()).toEqual(["copy_siginfo_to_user", ...TIMEDWAIT, "sys_sigsuspend"].sort());
     for (const name of SIGNAL_WAIT_TARGETS) {
       expect(SIGNAL_GEN_TARGETS, name).toContain(name);
       expect(signalGenTransforms().filter((t) => t.target === name).length, name).toBe(1);
@@ -64,15 +72,18 @@ describe("linux6: 6.x signal waits (do_sigtimedwait, copy_siginfo_to_user, sigsu
     // copy_siginfo_to_user: the 48-byte kernel_siginfo copied, the other 80 bytes of siginfo_t cleared
     const c = newDef("copy_siginfo_to_user").ops;
     expect(c.filter((l) => l.op === "put_user").reduce((s, l) => s + (l.n ?? 1), 0) * 8).toBe(128);
-    // do_sigtimedwait: the siglock taken twice (before and after the sleep), each released
-    const w = newDef("sys_rt_sigtimedwait").ops;
-    expect(w.filter((l) => l.fn === "raw_spin_lock").length).toBe(2);
-    expect(w.filter((l) => l.fn === "raw_spin_unlock").length).toBe(2);
+    // do_sigtimedwait: the siglock taken at entry and again when woken, released before the sleep
+    // and at the end; a call that finds its signal pending takes it once (entry, .take, .done)
+    const locks = (names: string[], fn: string) => names.flatMap((n) => newDef(n).ops).filter((l) => l.fn === fn).length;
+    expect(locks(SLEEPING, "raw_spin_lock")).toBe(2);
+    expect(locks(SLEEPING, "raw_spin_unlock")).toBe(2);
+    expect(locks(PENDING, "raw_spin_lock")).toBe(1);
+    expect(locks(PENDING, "raw_spin_unlock")).toBe(1);
   });
 
   for (const cpu of ["skylake", "zen4"]) {
     for (const wait of ["sigwaitinfo", "sigsuspend"] as const) {
-      it(`${cpu}, wait=${wait}: the 6.x paths run, the counters are the core definitions' run's, and the round trip costs exactly two calls' difference more`, () => {
+      it(`${cpu}, wait=${wait}: the 6.x paths run, the counters are the core definitions' run's, and the round trip moves by exactly its paths' differences (one sleeping call, one pending)`, () => {
         const before = run(cpu, wait, true);
         const after = run(cpu, wait, false);
         expect(before.error).toBeUndefined();
@@ -86,12 +97,11 @@ describe("linux6: 6.x signal waits (do_sigtimedwait, copy_siginfo_to_user, sigsu
         for (const name of SIGNAL_WAIT_TARGETS) expect(pathCount(after, name), name).toBe(pathCount(before, name));
         expect(after.counters[wait === "sigwaitinfo" ? "syscalls.rt_sigtimedwait" : "syscalls.rt_sigsuspend"]).toBe(2 * (N + 8));
 
-        // one round trip: each side's wait call runs its path once (the child's sleeps, the parent's
-        // finds SIGUSR2 pending after its wake-up preemption), and a sigwaitinfo copies one siginfo each
-        const perCall = paths.reduce((s, p) => s + delta(cpu, p), 0);
-        expect(perCall).toBeGreaterThan(0);
-        expect(metric(after, "signal wake-up round trip") - metric(before, "signal wake-up round trip")).toBeCloseTo(2 * perCall, 6);
-        expect(metric(after, `Signal wake-up, ${wait}`) - metric(before, `Signal wake-up, ${wait}`)).toBeCloseTo((2 * perCall) / MHZ, 9);
+        // one round trip: the child's call sleeps, the parent's finds SIGUSR2 pending (TRIP)
+        const perTrip = TRIP[wait].reduce((s, p) => s + delta(cpu, p), 0);
+        expect(perTrip).toBeGreaterThan(0);
+        expect(metric(after, "signal wake-up round trip") - metric(before, "signal wake-up round trip")).toBeCloseTo(perTrip, 6);
+        expect(metric(after, `Signal wake-up, ${wait}`) - metric(before, `Signal wake-up, ${wait}`)).toBeCloseTo(perTrip / MHZ, 9);
         const total = SIGNAL_WAIT_TARGETS.reduce((s, p) => s + pathCount(after, p) * delta(cpu, p), 0);
         expect(after.totalCycles - before.totalCycles).toBeCloseTo(total, 6);
       });
@@ -105,8 +115,8 @@ describe("linux6: 6.x signal waits (do_sigtimedwait, copy_siginfo_to_user, sigsu
       expect(after.error).toBeUndefined();
       expectSixX(after, [...WAITS[wait].paths], [...WAITS[wait].fns]);
       expect(after.counters).toEqual(before.counters);
-      const perCall = WAITS[wait].paths.reduce((s, p) => s + delta("zen4", p, true), 0);
-      expect(metric(after, "signal wake-up round trip") - metric(before, "signal wake-up round trip")).toBeCloseTo(2 * perCall, 6);
+      const perTrip = TRIP[wait].reduce((s, p) => s + delta("zen4", p, true), 0);
+      expect(metric(after, "signal wake-up round trip") - metric(before, "signal wake-up round trip")).toBeCloseTo(perTrip, 6);
     }
   });
 
@@ -121,4 +131,49 @@ describe("linux6: 6.x signal waits (do_sigtimedwait, copy_siginfo_to_user, sigsu
       }
     }
   });
+});
+
+/** `mode` "pending": SIGUSR1 blocked and sent to itself before sigwaitinfo; "sleep": sent by a child while it waits */
+const TIMEDWAIT_SOURCE = `
+import { workload, SIGUSR1, SIG_BLOCK } from "siglab";
+export default workload({
+  name: "sigtimedwait", description: "", params: { mode: "pending" },
+  *main(t, { mode }) {
+    yield* t.sigaction(SIGUSR1, function* () {});
+    yield* t.sigprocmask(SIG_BLOCK, [SIGUSR1]);
+    if (mode === "pending") yield* t.kill(yield* t.getpid(), SIGUSR1);
+    else yield* t.fork(function* (c) { yield* c.kill(yield* c.getppid(), SIGUSR1); yield* c.exit(0); });
+    const r = yield* t.sigtimedwait([SIGUSR1]);
+    if (mode !== "pending") yield* t.wait();
+    t.report("result", typeof r === "number" ? r : r.signo, "");
+  },
+});`;
+
+describe("linux6: do_sigtimedwait charges the wait only when the call waits", () => {
+  for (const cpu of ["skylake", "zen4"]) {
+    const go = (mode: string) => runSource(TIMEDWAIT_SOURCE, { cpu, mhz: MHZ, params: { mode }, plugins: [linux6], variants: [{ id: "linux6" }] });
+    const fnsOf = (r: RunResult) => new Set(TIMEDWAIT.flatMap((n) => r.paths.find((p) => p.name === n)?.ops.map((o) => o.fn) ?? []));
+    const counts = (r: RunResult) => TIMEDWAIT.map((n) => pathCount(r, n));
+
+    it(`${cpu}: a signal blocked and sent before sigwaitinfo is dequeued at once: no prepare-to-sleep, schedule or wake ops`, () => {
+      const r = go("pending");
+      expect(r.error).toBeUndefined();
+      expect(r.metrics.find((m) => m.name === "result")!.value).toBe(10);
+      expect(counts(r)).toEqual(TIMEDWAIT.map((n) => (PENDING.includes(n) ? 1 : 0)));
+      const fns = fnsOf(r);
+      for (const fn of ["schedule_hrtimeout_range", "schedule_hrtimeout_range_clock", "__set_task_blocked"]) expect(fns.has(fn), fn).toBe(false);
+      for (const fn of ["__x64_sys_rt_sigtimedwait", "do_sigtimedwait", "dequeue_signal", "collect_signal"]) expect(fns.has(fn), fn).toBe(true);
+      for (const n of PENDING) expect(r.paths.find((p) => p.name === n)!.origin, n).toBe("linux6");
+    });
+
+    it(`${cpu}: a signal sent by another task while it waits: the empty search, the sleep, the wake and the second search`, () => {
+      const r = go("sleep");
+      expect(r.error).toBeUndefined();
+      expect(r.metrics.find((m) => m.name === "result")!.value).toBe(10);
+      expect(counts(r)).toEqual(TIMEDWAIT.map(() => 1));
+      const fns = fnsOf(r);
+      for (const fn of ["schedule_hrtimeout_range", "schedule_hrtimeout_range_clock", "__set_task_blocked", "collect_signal"]) expect(fns.has(fn), fn).toBe(true);
+      for (const n of SLEEPING) expect(r.paths.find((p) => p.name === n)!.origin, n).toBe("linux6");
+    });
+  }
 });

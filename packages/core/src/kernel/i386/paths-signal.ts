@@ -220,6 +220,10 @@ export const SIGNAL_PATHS: PathDef[] = [
       op("sys_rt_sigprocmask", "put_user", 2, "copy_to_user(oset, &old_set)"),
     ],
   },
+  // sys_rt_sigtimedwait (kernel/signal.c) runs as what the call does: the entry and the lock, a
+  // dequeue_signal (.none: nothing; .take: a signal), and only when nothing was pending and the
+  // timeout is not zero the sleep (.sleep) and, woken, the mask restored (.woken) and a second
+  // dequeue_signal; then the unlock (.done). A signal pending at entry: entry, .take, .done.
   {
     name: "sys_rt_sigtimedwait",
     phase: "syscall.body",
@@ -227,9 +231,46 @@ export const SIGNAL_PATHS: PathDef[] = [
       op("sys_rt_sigtimedwait", "put_user", 2, "copy_from_user(&these, uthese)"),
       op("sys_rt_sigtimedwait", "alu", 4, "sigdelsetmask; signotset(&these)"),
       op("sys_rt_sigtimedwait", "cli", 1, "spin_lock_irq"),
-      op("dequeue_signal", "alu", 6),
-      op("sys_rt_sigtimedwait", "sti", 1),
     ],
+  },
+  {
+    name: "sys_rt_sigtimedwait.none",
+    phase: "syscall.body",
+    ops: [op("dequeue_signal", "alu", 6, "dequeue_signal(&these, &info): next_signal finds none of them (sig = 0)")],
+  },
+  {
+    name: "sys_rt_sigtimedwait.take",
+    phase: "syscall.body",
+    ops: [op("dequeue_signal", "alu", 6, "dequeue_signal(&these, &info): next_signal, collect_signal")],
+  },
+  {
+    name: "sys_rt_sigtimedwait.sleep",
+    phase: "syscall.body",
+    ops: [
+      op("sys_rt_sigtimedwait", "alu", 2, "!sig: timeout = MAX_SCHEDULE_TIMEOUT (uts: timespec_to_jiffies); if (timeout)"),
+      op("sys_rt_sigtimedwait", "load", 1, "current->real_blocked = current->blocked"),
+      op("sys_rt_sigtimedwait", "store", 2, "sigandsets(&current->blocked, &current->blocked, &these): the waited-for signals unblocked for the sleep"),
+      op("recalc_sigpending", "alu", 4),
+      op("sys_rt_sigtimedwait", "sti", 1, "spin_unlock_irq(&current->sigmask_lock)"),
+      op("sys_rt_sigtimedwait", "store", 1, "current->state = TASK_INTERRUPTIBLE"),
+      op("schedule_timeout", "call", 1, "timeout = schedule_timeout(timeout): MAX_SCHEDULE_TIMEOUT calls schedule() (the core's sleep and switch); with a timeout its add_timer/del_timer_sync are not charged"),
+      op("schedule_timeout", "alu", 2),
+    ],
+  },
+  {
+    name: "sys_rt_sigtimedwait.woken",
+    phase: "syscall.body",
+    ops: [
+      op("sys_rt_sigtimedwait", "cli", 1, "woken: spin_lock_irq(&current->sigmask_lock); then the second dequeue_signal (its own path, charged after this one)"),
+      op("sys_rt_sigtimedwait", "load", 1, "current->blocked = current->real_blocked"),
+      op("sys_rt_sigtimedwait", "store", 2, "siginitset(&current->real_blocked, 0)"),
+      op("recalc_sigpending", "alu", 4),
+    ],
+  },
+  {
+    name: "sys_rt_sigtimedwait.done",
+    phase: "syscall.body",
+    ops: [op("sys_rt_sigtimedwait", "sti", 1)],
   },
   {
     name: "copy_siginfo_to_user",
