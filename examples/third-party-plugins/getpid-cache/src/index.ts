@@ -73,7 +73,7 @@ function onFirstRun(k: Kernel, t: Task, updateOnFork: boolean): void {
   }
 }
 
-/** A task's pid page must hold its own pid whenever it leaves the CPU (and at the end). */
+/** A task's pid page must hold its own pid when it first runs in user mode, whenever it leaves the CPU, and at the end. */
 class StalePidPageChecker implements InvariantChecker {
   readonly id = `${ID}.stale-pid-page`;
 
@@ -91,6 +91,17 @@ class StalePidPageChecker implements InvariantChecker {
         evidence: { task: t.pid, page, cached, actual: t.tgid, parent: t.ppid, variants: k.variantIds.join(","), cycle: k.cycles },
       });
     };
+    // a child that forks, reads its pid and exits never leaves the CPU with its page: exit
+    // tears its address space down before its last switch (exit_mm). So each task is also
+    // checked once, at its first return to user mode (after its first switch-in's copy_process
+    // part: a fork child's first user act is the store to its copy-on-write stack page, whose
+    // fault returns to user mode). return.user fires on every return, hence the once.
+    const seenInUser = new WeakSet<Task>();
+    k.events.on("return.user", (t) => {
+      if (seenInUser.has(t)) return;
+      seenInUser.add(t);
+      check(t);
+    });
     k.events.on("switch.out", check);
     k.events.on("run.end", () => {
       for (const t of k.tasks.values()) check(t);

@@ -176,7 +176,8 @@ export default workload({ name: "mt", params: {}, *main(t) {
     expect(r.error).toBeUndefined();
     expect(counter(r, "lazy_fpu.unmaps")).toBe(5);
     expect(counter(r, "lazy_fpu.tlb_shootdowns")).toBe(5);
-    expect(counter(r, "smp.ipi.invalidate")).toBe(5);
+    // the 5 shootdowns, and exit_mmap's flush_tlb_mm at the last exit (the other CPU still has the mm)
+    expect(counter(r, "smp.ipi.invalidate")).toBe(6);
     expect(kinds(r)).toContain("lazy-fpu-tlb-shootdown");
   });
 
@@ -186,7 +187,7 @@ export default workload({ name: "mt", params: {}, *main(t) {
     expect(counter(up, "lazy_fpu.unmaps")).toBe(5);
     expect(counter(up, "lazy_fpu.tlb_shootdowns")).toBe(0);
     const ts = runSource(source, { cpu: "p6-coppermine", mhz: 1000, smp: 2, ...lz("ts") });
-    expect(counter(ts, "smp.ipi.invalidate")).toBe(0);
+    expect(counter(ts, "smp.ipi.invalidate")).toBe(1); // exit_mmap's alone
     expect(kinds(ts)).not.toContain("lazy-fpu-tlb-shootdown");
   });
 });
