@@ -32,6 +32,31 @@ function toError(file: string, d: ts.Diagnostic): CompileError {
  * looks like `import(` or an HTML comment, even inside a comment.
  */
 export function transpileWorkloadWithMap(source: string, file: string): { js: string; map: string } {
+  // a sweep runs one workload many times: each transpile costs ~10-30 ms of this process's CPU,
+  // which the execution hosts' workers would otherwise wait for (--jobs)
+  const key = `${file}\0${source}`;
+  const hit = transpiled.get(key);
+  if (hit) {
+    transpiled.delete(key); // most recently used last
+    transpiled.set(key, hit);
+    return { ...hit };
+  }
+  const out = transpileUncached(source, file);
+  transpiled.set(key, out);
+  if (transpiled.size > TRANSPILED_MAX) transpiled.delete(transpiled.keys().next().value!);
+  return { ...out };
+}
+
+/** Transpiled workloads by file and source (least recently used first); errors are not kept. */
+const transpiled = new Map<string, { js: string; map: string }>();
+const TRANSPILED_MAX = 64;
+
+/** How many transpiled workloads are kept, and whether `file`'s `source` is one of them (tests). */
+export function transpileCacheHas(source: string, file: string): { size: number; has: boolean } {
+  return { size: transpiled.size, has: transpiled.has(`${file}\0${source}`) };
+}
+
+function transpileUncached(source: string, file: string): { js: string; map: string } {
   const out = ts.transpileModule(source, {
     fileName: file.endsWith(".ts") ? file : `${file}.ts`,
     reportDiagnostics: true,
