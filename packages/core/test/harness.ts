@@ -1,8 +1,9 @@
 /** Test harness: run a workload source (or an example) on a built-in profile, in-process. */
 import ts from "typescript";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
+import { ContainerModule } from "inversify";
 import type { PluginModule } from "@siglab/plugin-api";
-import { fromPluginModule, runWorkload, EXAMPLES, type RunEnvironment, type RunResult, type VariantSpec, type LoadedPlugin, type ParamValue } from "../src/index.js";
+import { fromPluginModule, runWorkload, EXAMPLES, TOKENS, type Kernel, type RunEnvironment, type RunResult, type VariantSpec, type LoadedPlugin, type ParamValue } from "../src/index.js";
 
 export function transpile(source: string, file: string): string {
   const out = ts.transpileModule(source, { fileName: file, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
@@ -21,6 +22,19 @@ export type TestPlugin = LoadedPlugin | PluginModule;
 
 export function asLoaded(p: TestPlugin): LoadedPlugin {
   return "createModule" in p ? fromPluginModule(p, { origin: "test", builtin: true }) : p;
+}
+
+/** A third-party plugin `id` whose only part is a KernelSetupContribution calling `setup(k)` (run it with variants: [{ id }]). */
+export function setupPlugin(id: string, setup: (k: Kernel) => void, apiVersion = "2.0"): LoadedPlugin {
+  return {
+    manifest: { id, version: "1.0.0", apiVersion, displayName: "t", description: "t", options: {}, contributes: ["KernelSetupContribution"] },
+    builtin: false,
+    origin: `plugins/${id}`,
+    module: () =>
+      new ContainerModule(({ bind }) => {
+        bind(TOKENS.KernelSetupContribution).toConstantValue({ setup });
+      }),
+  };
 }
 
 export function env(plugins: TestPlugin[] = []): RunEnvironment {

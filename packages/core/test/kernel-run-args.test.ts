@@ -1,22 +1,13 @@
 /** Kernel.run/runN as plugins call them: anything but a path name or a core handle is an unknown path, reported as the plugin's error. */
-import { ContainerModule } from "inversify";
 import { describe, expect, it } from "vitest";
-import { TOKENS, type Kernel, type LoadedPlugin } from "../src/index.js";
-import { runSource } from "./harness.js";
+import type { Kernel, LoadedPlugin } from "../src/index.js";
+import { runSource, setupPlugin } from "./harness.js";
 
 const W = `import { workload } from "siglab";
 export default workload({ name: "t", params: {}, *main(t) { yield* t.getpid(); } });`;
 
 function runsAtSetup(arg: () => unknown, n?: number): LoadedPlugin {
-  return {
-    manifest: { id: "bad-run", version: "1.0.0", apiVersion: "2.0", displayName: "t", description: "t", options: {}, contributes: ["KernelSetupContribution"] },
-    builtin: false,
-    origin: "plugins/bad-run",
-    module: () =>
-      new ContainerModule(({ bind }) => {
-        bind(TOKENS.KernelSetupContribution).toConstantValue({ setup: (k: Kernel) => (n === undefined ? k.run(arg() as string) : k.runN(arg() as string, n)) });
-      }),
-  };
+  return setupPlugin("bad-run", (k: Kernel) => (n === undefined ? k.run(arg() as string) : k.runN(arg() as string, n)));
 }
 
 describe("Kernel.run with what a plugin may pass", () => {
@@ -46,15 +37,7 @@ describe("the SMP scheduler API with what a plugin may pass", () => {
   ];
   for (const [what, call, message] of calls) {
     it(`${what} is a plugin error naming the call, not a host TypeError`, () => {
-      const plugin: LoadedPlugin = {
-        manifest: { id: "bad-smp", version: "1.0.0", apiVersion: "2.2", displayName: "t", description: "t", options: {}, contributes: ["KernelSetupContribution"] },
-        builtin: false,
-        origin: "plugins/bad-smp",
-        module: () =>
-          new ContainerModule(({ bind }) => {
-            bind(TOKENS.KernelSetupContribution).toConstantValue({ setup: (k: Kernel) => void call(k) });
-          }),
-      };
+      const plugin = setupPlugin("bad-smp", (k) => void call(k), "2.2");
       const r = runSource(W, { plugins: [plugin], variants: [{ id: "bad-smp" }] });
       expect(r.error?.kind).toBe("plugin");
       expect(r.error?.message).toMatch(message);
@@ -65,15 +48,7 @@ describe("the SMP scheduler API with what a plugin may pass", () => {
 describe("Kernel.pathHandle (API 2.2)", () => {
   /** a plugin that calls `use(k)` at setup, and runs the workload */
   function run(use: (k: Kernel) => void) {
-    const plugin: LoadedPlugin = {
-      manifest: { id: "handles", version: "1.0.0", apiVersion: "2.2", displayName: "t", description: "t", options: {}, contributes: ["KernelSetupContribution"] },
-      builtin: false,
-      origin: "plugins/handles",
-      module: () =>
-        new ContainerModule(({ bind }) => {
-          bind(TOKENS.KernelSetupContribution).toConstantValue({ setup: (k: Kernel) => use(k) });
-        }),
-    };
+    const plugin = setupPlugin("handles", use, "2.2");
     return runSource(W, { plugins: [plugin], variants: [{ id: "handles" }] });
   }
   const count = (r: ReturnType<typeof run>, name: string) => r.paths.find((p) => p.name === name)?.count ?? 0;

@@ -1,8 +1,6 @@
 /** The hot paths' counters are kept by slot (kernel/tallies.ts) and reported under their names, as if counted by name. */
-import { ContainerModule } from "inversify";
 import { describe, expect, it } from "vitest";
-import { TOKENS, type Kernel, type LoadedPlugin } from "../src/index.js";
-import { runSource } from "./harness.js";
+import { runSource, setupPlugin } from "./harness.js";
 
 const W = `import { workload, SIGUSR1 } from "siglab";
 export default workload({ name: "t", params: {}, *main(t) {
@@ -12,17 +10,7 @@ export default workload({ name: "t", params: {}, *main(t) {
 } });`;
 
 /** a plugin that counts under a name the core tallies, at set-up */
-function countsAtSetup(name: string, n: number): LoadedPlugin {
-  return {
-    manifest: { id: "counts", version: "1.0.0", apiVersion: "2.0", displayName: "t", description: "t", options: {}, contributes: ["KernelSetupContribution"] },
-    builtin: false,
-    origin: "plugins/counts",
-    module: () =>
-      new ContainerModule(({ bind }) => {
-        bind(TOKENS.KernelSetupContribution).toConstantValue({ setup: (k: Kernel) => k.count(name, n) });
-      }),
-  };
-}
+const countsAtSetup = (name: string, n: number) => setupPlugin("counts", (k) => k.count(name, n));
 
 describe("tallied counters", () => {
   it("report what was counted under the counter's name; a plugin's count of that name adds to it", () => {
