@@ -126,15 +126,14 @@ export class Gate {
     for (let first = !retest; ; first = false) {
       if (!first && !entry.exitTest(k, t)) break;
       if (t.needResched) {
-        k.runRef(P["reschedule"]);
         // schedule() written out: the task's stack is one generator shallower while switched out
-        if (__schedule(k) !== t) {
+        if (this.reschedule()) {
           let resumed = false;
           try {
             yield SWITCH;
             resumed = true;
           } finally {
-            switchedBack(k, t, resumed);
+            this.switchedBack(resumed);
           }
         }
         continue;
@@ -170,10 +169,30 @@ export class Gate {
       }
       break;
     }
-    entry.leave(k, t, mustIret);
-    this.afterReturn(false);
+    this.exitNoWork(mustIret);
     if (k.interruptDue()) yield* this.userInterrupt();
     return t.regs.eax;
+  }
+
+  /**
+   * The work loop's reschedule (entry.S `reschedule`: call schedule): true when another task runs
+   * now — the caller yields SWITCH, then calls switchedBack — false when this one kept the CPU.
+   * exitSlow's loop and the system calls that write that loop out (sched_yield) share it.
+   */
+  reschedule(): boolean {
+    this.k.runRef(P["reschedule"]);
+    return __schedule(this.k) !== this.t;
+  }
+
+  /** Back on the CPU after reschedule()'s switch (`resumed`: false when the task's generator was closed instead). */
+  switchedBack(resumed: boolean): void {
+    switchedBack(this.k, this.t, resumed);
+  }
+
+  /** The return to user mode once the work loop found nothing more to do (restore_all). */
+  exitNoWork(mustIret: boolean): void {
+    this.k.deps.entry.leave(this.k, this.t, mustIret);
+    this.afterReturn(false);
   }
 
   /** Back in user mode: hot-page TLB refills after a flush, and the checkers' hook. */

@@ -6,7 +6,7 @@ import type { PathRef } from "../kernel/path-refs.js";
 import { readReg, writeReg, XMM_LANES } from "../machine/fpu.js";
 import { PAGE_SHIFT } from "../machine/memory.js";
 import type { Kernel } from "../kernel/kernel.js";
-import { SimError } from "../kernel/kernel.js";
+import { SimError, SWITCH } from "../kernel/kernel.js";
 import { exit_mm, user_access, sys_mmap, sys_mprotect, sys_munmap } from "../kernel/mm.js";
 import { filesOf, sys_close, sys_fcntl, sys_open, sys_pipe, sys_read, sys_select, sys_write, roundUpToTick } from "../kernel/pipe.js";
 import { schedule, sys_sched_yield } from "../kernel/sched.js";
@@ -229,8 +229,40 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     return { sec: Math.floor(usec / 1e6), usec: usec % 1e6 };
   }
 
-  sched_yield(): Gen<number> {
-    return this.simple(NR.sched_yield, null, () => sys_sched_yield(this.#s.k, this.#t));
+  /**
+   * sched_yield, written out: its exit work is nearly always the reschedule, and running that turn
+   * of ret_from_sys_call's loop here (Gate.reschedule) leaves a yielded task's stack one generator
+   * shallower than simple + exitSlow (Seaman's LinuxThreads side makes a million per thread). Any
+   * other work (a signal, a plugin's) goes to the gate's own loop, from where this one stopped.
+   */
+  *sched_yield(): Gen<number> {
+    const g = this.#gate, k = this.#s.k, t = this.#t;
+    if (k.interruptDue()) yield* g.userInterrupt();
+    g.enter(NR.sched_yield);
+    if (t.ptrace & PT_TRACESYS) return yield* this.traced(NR.sched_yield, () => sys_sched_yield(k, t));
+    const r = sys_sched_yield(k, t);
+    if (g.exitFast(r)) {
+      if (k.interruptDue()) yield* g.userInterrupt();
+      return r;
+    }
+    const entry = k.deps.entry;
+    for (let first = true; ; first = false) {
+      if (!first && !entry.exitTest(k, t)) break;
+      // work that is not (only) a reschedule: the gate's loop, without testing again
+      if (!t.needResched) return yield* g.exitSlow(r);
+      if (g.reschedule()) {
+        let resumed = false;
+        try {
+          yield SWITCH;
+          resumed = true;
+        } finally {
+          g.switchedBack(resumed);
+        }
+      }
+    }
+    g.exitNoWork(false);
+    if (k.interruptDue()) yield* g.userInterrupt();
+    return t.regs.eax;
   }
 
   /** sched_setaffinity(pid, mask): the CPUs `pid` (0: this task) may run on, a bit per CPU. */
