@@ -12,6 +12,7 @@ import type { PthreadHandleImpl, ThreadBody } from "./libraries.js";
 import { describe, fn, num, numList, optNum, plainData, str } from "./sanitize.js";
 import type { ThreadImpl } from "./thread.js";
 import { USER_REGS } from "../kernel/ptrace.js";
+import { QuickCall } from "./quick-call.js";
 
 type Harden = <T>(x: T) => T;
 const hardenFn = (globalThis as { harden?: Harden }).harden;
@@ -508,5 +509,5 @@ function fpstateView(fp: FrameFpStateK): object {
   return Object.freeze(view);
 }
 
-/** The classes workload code can reach; hardened once by the host after lockdown. */
-export const FACADE_CLASSES = [ThreadFacade, HandlerFacade, FrameView, FpuFacade, RegsFacade, LibcFacade, PthreadFacade] as const;
+/** The classes workload code can reach (QuickCall: what t.getpid() and t.kill() return); hardened once by the host after lockdown. */
+export const FACADE_CLASSES = [ThreadFacade, HandlerFacade, FrameView, FpuFacade, RegsFacade, LibcFacade, PthreadFacade, QuickCall] as const;

@@ -35,9 +35,10 @@ import type { LibcModel, ThreadBody, ThreadLibrary } from "./libraries.js";
 import type { RuntimeThread } from "@siglab/plugin-api";
 import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks } from "./uthreads.js";
 import { pathRefs } from "../kernel/path-refs.js";
+import { QuickCall, QUICK_GETPID, QUICK_GETPPID, QUICK_KILL, QUICK_TKILL, type QuickKind } from "./quick-call.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["__mmdrop", "copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "dup_mmap.flush_tlb_mm", "exit_files", "exit_files.fd", "exit_notify", "exit_notify.task", "exit_sighand", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "release_task", "sys_getppid.smp", "sys_gettimeofday", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_rt_sigtimedwait.done", "sys_rt_sigtimedwait.none", "sys_rt_sigtimedwait.sleep", "sys_rt_sigtimedwait.take", "sys_rt_sigtimedwait.woken", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
+const P = pathRefs(["sys_getppid", "__mmdrop", "copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "dup_mmap.flush_tlb_mm", "exit_files", "exit_files.fd", "exit_notify", "exit_notify.task", "exit_sighand", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "release_task", "sys_getppid.smp", "sys_gettimeofday", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_rt_sigtimedwait.done", "sys_rt_sigtimedwait.none", "sys_rt_sigtimedwait.sleep", "sys_rt_sigtimedwait.take", "sys_rt_sigtimedwait.woken", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
 
 const ECHILD = 10;
 const ENOSYS = 38;
@@ -196,7 +197,13 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
 
   // ---- syscalls: the simple, non-blocking ones -----------------------------------------------
 
-  *getpid(): Gen<number> {
+  /** getpid: a QuickCall (no generator unless something intervenes; quick-call.ts) */
+  getpid(): Gen<number> {
+    return new QuickCall(this, QUICK_GETPID) as unknown as Gen<number>;
+  }
+
+  /** getpid as a generator: what a QuickCall runs when its synchronous attempt did nothing */
+  private *getpidGen(): Gen<number> {
     // the null syscall: written out (no closure) because it is the simulator's hottest path
     const g = this.#gate, k = this.#s.k, ex = k.ex;
     if (ex.cycles >= ex.nextEvent || ex.cycles > ex.syncAt) yield* g.userInterrupt();
@@ -210,6 +217,10 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   }
 
   getppid(): Gen<number> {
+    return new QuickCall(this, QUICK_GETPPID) as unknown as Gen<number>;
+  }
+
+  private getppidGen(): Gen<number> {
     const k = this.#s.k;
     return this.simple(NR.getppid, "sys_getppid", () => {
       if (k.ncpus > 1) k.runRef(P["sys_getppid.smp"]);
@@ -276,11 +287,63 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   }
 
   kill(pid: number, sig: number): Gen<number> {
-    return this.simple(NR.kill, null, () => sys_kill(this.#s.k, this.#t, pid, sig));
+    return new QuickCall(this, QUICK_KILL, pid, sig) as unknown as Gen<number>;
   }
 
   tkill(tid: number, sig: number): Gen<number> {
-    return this.simple(NR.tkill, null, () => sys_kill(this.#s.k, this.#t, tid, sig, SI_TKILL));
+    return new QuickCall(this, QUICK_TKILL, tid, sig) as unknown as Gen<number>;
+  }
+
+  // ---- QuickCall's two halves (quick-call.ts) -----------------------------------------------
+
+  /** @internal make call `kind` synchronously (the …Now protocol below): its result, or undefined (then quickRest). */
+  quickNow(kind: QuickKind, a: number, b: number): number | undefined {
+    const k = this.#s.k, t = this.#t;
+    let r: number;
+    switch (kind) {
+      case QUICK_GETPID:
+        if (!this.enterNow(NR.getpid)) return undefined;
+        k.ex.run(k.hot.sys_getpid);
+        r = t.tgid;
+        break;
+      case QUICK_GETPPID:
+        if (!this.enterNow(NR.getppid)) return undefined;
+        k.runRef(P["sys_getppid"]);
+        if (k.ncpus > 1) k.runRef(P["sys_getppid.smp"]);
+        r = t.ppid;
+        break;
+      case QUICK_KILL:
+        if (!this.enterNow(NR.kill)) return undefined;
+        r = sys_kill(k, t, a, b);
+        break;
+      default:
+        if (!this.enterNow(NR.tkill)) return undefined;
+        r = sys_kill(k, t, a, b, SI_TKILL);
+    }
+    return this.leaveNow(r) ? r : undefined;
+  }
+
+  /** @internal the generator that finishes what quickNow left: the whole call when it did nothing. */
+  quickRest(kind: QuickKind, a: number, b: number): Gen<number> {
+    if (this.#nowLeft === NOW_NOTHING_DONE) {
+      switch (kind) {
+        case QUICK_GETPID:
+          return this.getpidGen();
+        case QUICK_GETPPID:
+          return this.getppidGen();
+        case QUICK_KILL:
+          return this.simple(NR.kill, null, () => sys_kill(this.#s.k, this.#t, a, b));
+        default:
+          return this.simple(NR.tkill, null, () => sys_kill(this.#s.k, this.#t, a, b, SI_TKILL));
+      }
+    }
+    const nr = kind === QUICK_GETPID ? NR.getpid : kind === QUICK_GETPPID ? NR.getppid : kind === QUICK_KILL ? NR.kill : NR.tkill;
+    // the exit work loop as the generator itself (a delivery's handler runs one generator shallower)
+    if (this.#nowLeft === NOW_EXIT_WORK && this.#nowNr === nr) {
+      this.#nowLeft = NOW_NOTHING_DONE;
+      return this.#gate.exitSlow(this.#nowResult);
+    }
+    return this.finishNow(nr);
   }
 
   *sigqueue(pid: number, sig: number, value: number): Gen<number> {
