@@ -27,6 +27,10 @@ const HARDENED = Symbol("siglab.hardened-generator-prototype");
  * much as the simulated system call; every call of the API comes here).
  */
 function exposed<T extends object>(g: T): T {
+  // a QuickCall's class is hardened with the façades (FACADE_CLASSES), before any workload runs;
+  // its frozen prototype could not take the mark, so without this it would pay the slow check on
+  // every call
+  if (g instanceof QuickCall) return g;
   if (hardenFn && (g as { [HARDENED]?: true })[HARDENED] !== true) {
     const p = Object.getPrototypeOf(g) as object;
     if (!Object.isFrozen(p)) {
