@@ -6,8 +6,12 @@ import { runSource, setupPlugin } from "./harness.js";
 const W = `import { workload } from "siglab";
 export default workload({ name: "t", params: {}, *main(t) { yield* t.getpid(); } });`;
 
-function runsAtSetup(arg: () => unknown, n?: number): LoadedPlugin {
-  return setupPlugin("bad-run", (k: Kernel) => (n === undefined ? k.run(arg() as string) : k.runN(arg() as string, n)));
+function runsAtSetup(arg: () => unknown, n?: number, internal = false): LoadedPlugin {
+  // `internal`: the core's runRef/runNRef, which a plugin can reach on the kernel object too
+  const k6 = (k: Kernel) => k as unknown as { runRef(r: unknown): void; runNRef(r: unknown, n: number): void };
+  return setupPlugin("bad-run", (k: Kernel) =>
+    internal ? (n === undefined ? k6(k).runRef(arg()) : k6(k).runNRef(arg(), n)) : n === undefined ? k.run(arg() as string) : k.runN(arg() as string, n),
+  );
 }
 
 describe("Kernel.run with what a plugin may pass", () => {
@@ -19,9 +23,13 @@ describe("Kernel.run with what a plugin may pass", () => {
     ["a number", () => 7, "unknown kernel path '7'"],
   ];
   for (const [what, arg, message] of cases) {
-    for (const n of [undefined, 3]) {
-      it(`${n === undefined ? "run" : "runN"}(${what}) is an error naming the argument, not a host TypeError`, () => {
-        const r = runSource(W, { plugins: [runsAtSetup(arg, n)], variants: [{ id: "bad-run" }] });
+    for (const [n, internal] of [[undefined, false], [3, false], [undefined, true], [3, true]] as const) {
+      // runRef trusts a handle whose slot is already resolved (it runs that real path): a forged
+      // copy of a core handle is refused only by run's check
+      if (internal && what === "a forged handle") continue;
+      const name = `${internal ? "runRef" : "run"}${n === undefined ? "" : "N"}`;
+      it(`${name}(${what}) is an error naming the argument, not a host TypeError`, () => {
+        const r = runSource(W, { plugins: [runsAtSetup(arg, n, internal)], variants: [{ id: "bad-run" }] });
         expect(r.error?.message).toContain(message);
         expect(r.error?.message).not.toMatch(/Cannot read properties/);
       });

@@ -5,7 +5,7 @@
  */
 import type { ResolvedProfile } from "@siglab/cpu-profiles";
 import type { Finding } from "../common/results.js";
-import { Executor, type CompiledPath } from "../exec/executor.js";
+import { CompiledPath, Executor } from "../exec/executor.js";
 import { PhaseTable } from "../exec/phases.js";
 import { PathRegistry } from "../exec/registry.js";
 import { FpuPool, FpuRegs } from "../machine/fpu.js";
@@ -366,12 +366,22 @@ export class Kernel extends StateMap {
    * resolved path without run's check of what a plugin may pass (a miss still resolves through it).
    */
   runRef(r: PathRef): void {
-    this.ex.run(this.byRef[r.id] ?? this.resolve(r));
+    this.ex.run(this.compiled(r));
   }
 
   /** @internal `runN` for the core's own call sites (see runRef). */
   runNRef(r: PathRef, n: number): void {
-    this.ex.runN(this.byRef[r.id] ?? this.resolve(r), n);
+    this.ex.runN(this.compiled(r), n);
+  }
+
+  /**
+   * A core handle's resolved path. The methods above are reachable by plugins too: anything that
+   * is not a resolved slot (a forged `{ id: "length" }` reads an array property) takes resolve's
+   * checked way and is an unknown path, never a host TypeError.
+   */
+  private compiled(r: PathRef): CompiledPath {
+    const c = typeof r === "object" && r !== null ? this.byRef[r.id] : undefined;
+    return c instanceof CompiledPath ? c : this.resolve(r);
   }
 
   /** A handle's path, resolved on first use in this run (path-refs.ts); anything else a plugin passes is an unknown path. */
