@@ -8,6 +8,8 @@
  * Rule of thumb: anything that can enter the simulated kernel (a syscall, a user store that may
  * fault, an FPU instruction that may trap with #NM, user work that a timer tick may preempt) is a
  * generator and is called with `yield*`. Pure bookkeeping (rdtsc, report) is a plain call.
+ * (getpid, getppid, kill and tkill return an iterator that behaves as such a generator: nothing
+ * happens before `yield*` steps it, and `next`/`return`/`throw` work as a generator's do.)
  * Syscalls return the raw kernel result: a value >= 0, or -errno.
  */
 declare module "siglab" {
