@@ -224,6 +224,8 @@ export class Task extends StateMap {
   readonly children: Task[] = [];
   /** the user-mode code: a generator driven by the scheduler */
   gen: Generator<unknown, unknown, unknown> | null = null;
+  /** the runner's next stage of the user-mode program once `gen` is done, given its return value */
+  genNext: ((value: unknown) => Generator<unknown, unknown, unknown>) | null = null;
   /** depth of signal handlers running in this task */
   handlerDepth = 0;
   /** user pages the task touches on every return to user mode (code, stack) */

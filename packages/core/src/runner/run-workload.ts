@@ -97,10 +97,31 @@ function evaluateWorkload(env: RunEnvironment, spec: RunSpec): WorkloadDef {
   return def;
 }
 
-function* taskMain(th: ThreadImpl, body: ThreadBody, fromFork: boolean): Gen<void> {
-  if (fromFork) yield* th.retFromFork();
-  const rv = yield* body(th);
-  yield* th.exit(typeof rv === "number" ? rv : 0);
+/**
+ * A task's user-mode program in stages — ret_from_fork (a forked child), the body, exit() with
+ * what the body returned — that resume() steps one after the other (Task.gen, then Task.genNext)
+ * instead of one generator that yield*s them: every resume and every switch out of every task then
+ * passes one generator level fewer (a kernel switch is a yield through the whole stack).
+ */
+function startProgram(task: Task, th: ThreadImpl, body: ThreadBody, fromFork: boolean): void {
+  const exit = (rv: unknown): Gen<unknown> => th.exit(typeof rv === "number" ? rv : 0);
+  const run = (): Gen<unknown> => {
+    task.genNext = exit;
+    return asIterator(body(th));
+  };
+  task.gen = fromFork ? th.retFromFork() : null;
+  task.genNext = run;
+}
+
+/**
+ * The body's result as resume() steps it: a generator as it is; anything else (a thread body that
+ * is no generator function) through yield*, which is what a generator yield*ing it would see.
+ */
+function asIterator(g: Gen<unknown>): Gen<unknown> {
+  if (Object.prototype.toString.call(g) === "[object Generator]") return g;
+  return (function* () {
+    return yield* g;
+  })();
 }
 
 function alive(k: Kernel): Task[] {
@@ -213,7 +234,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
       userStructs: new WeakMap(),
       spawn(_parent, task, body, fromFork) {
         const th = new ThreadImpl(shared, task);
-        task.gen = taskMain(th, body, fromFork);
+        startProgram(task, th, body, fromFork);
         kernel.addToRunqueue(task);
         // do_fork's wake_up_process: on UP the child never preempts (its goodness equals the
         // parent's, both with half the counter); on SMP reschedule_idle finds it an idle CPU
@@ -341,17 +362,26 @@ function checkTimelineLimit(n: unknown): number {
 
 /** Resume the current task's code until it yields to the run loop (or exits). */
 function resume(k: Kernel, cur: Task): void {
-  const gen = cur.gen;
-  if (!gen) throw new SimError("internal", `task ${cur.pid} has no code to run`);
-  let r: IteratorResult<unknown, unknown>;
-  try {
-    r = gen.next();
-  } catch (e) {
-    if (isTaskExit(e) && !k.stopError) return;
-    throw k.stopError ?? e;
+  let gen = cur.gen;
+  let value: unknown;
+  for (;;) {
+    try {
+      if (gen) {
+        const r = gen.next();
+        if (k.stopError) throw k.stopError;
+        if (!r.done) return;
+        value = r.value;
+      }
+      // the stage ended (or none started yet): the next one runs at once, as after a yield*
+      const next = cur.genNext;
+      if (!next) throw new SimError("internal", gen ? `task ${cur.pid} returned without exit()` : `task ${cur.pid} has no code to run`);
+      cur.genNext = null;
+      gen = cur.gen = next(value);
+    } catch (e) {
+      if (isTaskExit(e) && !k.stopError) return;
+      throw k.stopError ?? e;
+    }
   }
-  if (k.stopError) throw k.stopError;
-  if (r.done) throw new SimError("internal", `task ${cur.pid} returned without exit()`);
 }
 
 /** A seed is an unsigned 32-bit integer (it seeds xorshift32 generators). */
