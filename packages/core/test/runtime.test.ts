@@ -114,3 +114,24 @@ describe("bad workloads", () => {
     expect(r.error?.kind).toBe("deadlock");
   });
 });
+
+describe("a task's program (ret_from_fork, body, exit, stepped by the runner)", () => {
+  it("a thread body that is a plain function returning an iterable runs as if yield*ed, then exits", () => {
+    const r = runSource(W(`
+      const h = yield* t.pthread.create(() => [1, 2, 3]);
+      yield* t.pthread.join(h);
+      const f = yield* t.fork(function* (c) { return 7; });
+      yield* t.wait(f);
+      t.report("joined", 1, "count");`));
+    expect(r.error).toBeUndefined();
+    expect(metric(r, "joined")).toBe(1);
+  });
+
+  it("a thread body whose result is not iterable is the workload's error, not the host's", () => {
+    const r = runSource(W(`
+      const h = yield* t.pthread.create(() => 42);
+      yield* t.pthread.join(h);`));
+    expect(r.error?.kind).toBe("workload");
+    expect(r.error?.message).toMatch(/iterable/);
+  });
+});
