@@ -2,10 +2,10 @@
  * The invariant checkers of DESIGN §3.5. Each subscribes to kernel events and reports findings
  * with evidence; none of them changes the simulation.
  */
-import { diffFpu } from "../machine/fpu.js";
 import { userFpuView, I386_XMM_REGS } from "../kernel/i387.js";
 import type { Kernel } from "../kernel/kernel.js";
-import { INT_REGS, UserRegs, type SignalFrameK, type Task } from "../kernel/task.js";
+import { INT_REGS, SignalSnapshot, UserRegs, type SignalFrameK, type Task } from "../kernel/task.js";
+import { diffFpu, FpuRegs } from "../machine/fpu.js";
 import type { InvariantChecker } from "../plugin-api/extension-points.js";
 
 function responsible(k: Kernel): string {
@@ -17,15 +17,25 @@ export class SignalTransparencyChecker implements InvariantChecker {
   readonly id = "signal-transparency";
   /** tasks holding registers sys_sigreturn restored (Task.sigreturnRegs) until back in user mode */
   private pending = 0;
+  /**
+   * Snapshots of frames that returned, for the next deliveries: no allocation per delivery (a
+   * frame a handler leaves by longjmp never returns its snapshot; the garbage collector takes it).
+   */
+  private readonly free: SignalSnapshot[] = [];
 
   attach(k: Kernel): void {
     k.events.onOwn("signal.interrupt", (t, frame) => {
-      frame.snapshot = { regs: t.regs.clone(), fpu: k.fpuPool.take(userFpuView(k, t)), cycle: k.cycles };
+      const s = this.free.pop() ?? new SignalSnapshot();
+      s.regs.copyFrom(t.regs);
+      s.fpu.copyFrom(userFpuView(k, t));
+      s.cycle = k.cycles;
+      frame.snapshot = s;
     });
     k.events.onOwn("signal.return", (t, frame) => {
       this.check(k, t, frame);
-      k.fpuPool.give(frame.snapshot?.fpu);
+      const s = frame.snapshot;
       frame.snapshot = undefined;
+      if (s && this.free.length < 64) this.free.push(s);
       (t.sigreturnRegs ??= new UserRegs()).copyFrom(t.regs);
       if (!t.sigreturnRegsPending) {
         t.sigreturnRegsPending = true;
@@ -124,22 +134,41 @@ export class SwitchTransparencyChecker implements InvariantChecker {
   attach(k: Kernel): void {
     k.events.onOwn("switch.out", (t) => {
       if (t === k.idle || t.state === "zombie") return;
-      t.switchSnapshot = t.usedMath || t.usedFpu ? userFpuView(k, t).clone() : null;
+      // a task that is switched out again before it ran (a zombie's last switch has none) keeps one
+      if (t.usedMath || t.usedFpu) (t.switchSnapshot ??= this.take()).copyFrom(userFpuView(k, t));
+      else this.give(t.switchSnapshot), (t.switchSnapshot = null);
     });
     k.events.onOwn("switch.in", (t) => {
       const snap = t.switchSnapshot;
       if (!snap) return;
       t.switchSnapshot = null;
-      const diffs = diffFpu(snap, userFpuView(k, t), Math.min(I386_XMM_REGS, k.profile.xmmRegs), k.profile.features.sse, false);
-      for (const d of diffs) {
-        k.report({
-          severity: "error",
-          kind: "switch-fpu-corruption",
-          message: `${d.reg} of task ${t.pid} changed while it was switched out`,
-          evidence: { task: t.pid, register: d.reg, expected: d.expected, actual: d.actual, fpuPolicy: k.deps.switchFpu.id, variants: responsible(k), cycle: k.cycles },
-        });
-      }
+      this.compare(k, t, snap);
+      this.give(snap);
     });
+  }
+
+  /** register files of tasks that were switched back in, for the next switch-outs */
+  private readonly free: FpuRegs[] = [];
+  private take(): FpuRegs {
+    return this.free.pop() ?? new FpuRegs();
+  }
+  private give(f: FpuRegs | null): void {
+    if (f && this.free.length < 64) this.free.push(f);
+  }
+
+  private compare(k: Kernel, t: Task, snap: FpuRegs): void {
+    const now = userFpuView(k, t);
+    // diffFpu compares a part of what equalsLegacy does: equal there, nothing to report
+    if (now.equalsLegacy(snap)) return;
+    const diffs = diffFpu(snap, now, Math.min(I386_XMM_REGS, k.profile.xmmRegs), k.profile.features.sse, false);
+    for (const d of diffs) {
+      k.report({
+        severity: "error",
+        kind: "switch-fpu-corruption",
+        message: `${d.reg} of task ${t.pid} changed while it was switched out`,
+        evidence: { task: t.pid, register: d.reg, expected: d.expected, actual: d.actual, fpuPolicy: k.deps.switchFpu.id, variants: responsible(k), cycle: k.cycles },
+      });
+    }
   }
 }
 

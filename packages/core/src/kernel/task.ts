@@ -106,6 +106,13 @@ export class SigContextK implements FrameSigContextK {
   }
 }
 
+/** The interrupted context as the transparency checker recorded it (pooled: one per frame in flight). */
+export class SignalSnapshot {
+  readonly regs = new UserRegs();
+  readonly fpu = new FpuRegs();
+  cycle = 0;
+}
+
 /**
  * A signal frame built on the user stack: the structured contents of struct sigframe/rt_sigframe.
  * The FP image is kept as saved (fpImage); its i387/FXSR view (`fpstate`) is materialised only
@@ -119,7 +126,7 @@ export class SignalFrameK extends StateMap {
   /** what the kernel wrote, to tell the handler's edits apart (for the checkers) */
   readonly original: { sigcontext: FrameSigContextK; fpstate: FrameFpStateK | null };
   /** state at interruption, recorded by the transparency checker (not visible to the workload) */
-  snapshot?: { regs: UserRegs; fpu: FpuRegs; cycle: number };
+  snapshot?: SignalSnapshot;
 
   constructor(
     readonly kind: "sigframe" | "rt_sigframe",
