@@ -617,8 +617,11 @@ export class Kernel extends StateMap {
     // times slower, while splice's native move is not (isolation-notes.md; 30 -> 376 ms of 2.1 s
     // in a Seaman LinuxThreads profile)
     const q = this.runqueue;
-    const i = q.indexOf(t);
-    if (i >= 0) q.splice(i, 1);
+    if (q[0] === t) q.shift(); // a sched_yield of the task at the head (round robin): the common case
+    else {
+      const i = q.indexOf(t);
+      if (i >= 0) q.splice(i, 1);
+    }
   }
 
   /** try_to_wake_up: make `t` runnable; preempt the current task if it is idle. */
