@@ -13,6 +13,7 @@ import { describe, fn, num, numList, optNum, plainData, str } from "./sanitize.j
 import type { ThreadImpl } from "./thread.js";
 import { USER_REGS } from "../kernel/ptrace.js";
 import { QuickCall } from "./quick-call.js";
+import { SchedYieldCall } from "./sched-yield-call.js";
 
 type Harden = <T>(x: T) => T;
 const hardenFn = (globalThis as { harden?: Harden }).harden;
@@ -30,7 +31,7 @@ function exposed<T extends object>(g: T): T {
   // a QuickCall's class is hardened with the façades (FACADE_CLASSES), before any workload runs;
   // its frozen prototype could not take the mark, so without this it would pay the slow check on
   // every call
-  if (g instanceof QuickCall) return g;
+  if (g instanceof QuickCall || g instanceof SchedYieldCall) return g;
   if (hardenFn && (g as { [HARDENED]?: true })[HARDENED] !== true) {
     const p = Object.getPrototypeOf(g) as object;
     if (!Object.isFrozen(p)) {
@@ -514,4 +515,4 @@ function fpstateView(fp: FrameFpStateK): object {
 }
 
 /** The classes workload code can reach (QuickCall: what t.getpid() and t.kill() return); hardened once by the host after lockdown. */
-export const FACADE_CLASSES = [ThreadFacade, HandlerFacade, FrameView, FpuFacade, RegsFacade, LibcFacade, PthreadFacade, QuickCall] as const;
+export const FACADE_CLASSES = [ThreadFacade, HandlerFacade, FrameView, FpuFacade, RegsFacade, LibcFacade, PthreadFacade, QuickCall, SchedYieldCall] as const;

@@ -36,6 +36,7 @@ import type { RuntimeThread } from "@siglab/plugin-api";
 import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks } from "./uthreads.js";
 import { pathRefs } from "../kernel/path-refs.js";
 import { QuickCall, QUICK_GETPID, QUICK_GETPPID, QUICK_KILL, QUICK_TKILL, type QuickKind } from "./quick-call.js";
+import { SchedYieldCall, YIELD_DONE, YIELD_REST, YIELD_SWITCHED } from "./sched-yield-call.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
 const P = pathRefs(["sys_getppid", "__mmdrop", "copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "dup_mmap.flush_tlb_mm", "exit_files", "exit_files.fd", "exit_notify", "exit_notify.task", "exit_sighand", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "release_task", "sys_getppid.smp", "sys_gettimeofday", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_rt_sigtimedwait.done", "sys_rt_sigtimedwait.none", "sys_rt_sigtimedwait.sleep", "sys_rt_sigtimedwait.take", "sys_rt_sigtimedwait.woken", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
@@ -240,13 +241,80 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     return { sec: Math.floor(usec / 1e6), usec: usec % 1e6 };
   }
 
+  /** sched_yield: an iterator that behaves as schedYieldGen (sched-yield-call.ts), without a generator while nothing else happens. */
+  sched_yield(): Gen<number> {
+    return new SchedYieldCall(this) as unknown as Gen<number>;
+  }
+
+  // ---- SchedYieldCall's steps (sched-yield-call.ts): schedYieldGen cut where it would yield ----
+
+  #yieldValue = 0;
+  #yieldRest: Gen<number> | null = null;
+
+  /** @internal the system call's value after yieldStart, eax after YIELD_DONE */
+  get yieldValue(): number {
+    return this.#yieldValue;
+  }
+
+  /** @internal sched_yield up to its first switch (see schedYieldGen, which this follows step by step). */
+  yieldStart(): number {
+    const g = this.#gate, k = this.#s.k, t = this.#t;
+    this.#yieldValue = 0;
+    // an interrupt before the call, or a traced task: all of it as the generator
+    if (k.interruptDue() || t.ptrace & PT_TRACESYS) return this.yieldRestIs(this.schedYieldGen());
+    g.enter(NR.sched_yield);
+    const r = sys_sched_yield(k, t);
+    this.#yieldValue = r;
+    if (g.exitFast(r)) return k.interruptDue() ? this.yieldRestIs(this.interruptThen(r)) : YIELD_DONE;
+    return this.yieldLoop(true, r);
+  }
+
+  /** @internal back from yieldStart's switch (resumed false: closed while switched out), then the loop on. */
+  yieldBack(resumed: boolean, r: number): number {
+    this.#gate.switchedBack(resumed);
+    return resumed ? this.yieldLoop(false, r) : YIELD_DONE;
+  }
+
+  /** @internal the generator left by YIELD_REST */
+  takeYieldRest(): Gen<number> {
+    const g = this.#yieldRest!;
+    this.#yieldRest = null;
+    return g;
+  }
+
+  private yieldRestIs(g: Gen<number>): number {
+    this.#yieldRest = g;
+    return YIELD_REST;
+  }
+
+  /** schedYieldGen's work loop: a reschedule that switched (yield SWITCH), the end, or other work (exitSlow). */
+  private yieldLoop(first: boolean, r: number): number {
+    const g = this.#gate, k = this.#s.k, t = this.#t;
+    const entry = k.deps.entry;
+    for (; ; first = false) {
+      if (!first && !entry.exitTest(k, t)) break;
+      if (!t.needResched) return this.yieldRestIs(g.exitSlow(r));
+      if (g.reschedule()) return YIELD_SWITCHED;
+    }
+    g.exitNoWork(false);
+    if (k.interruptDue()) return this.yieldRestIs(this.interruptThen(undefined));
+    this.#yieldValue = t.regs.eax;
+    return YIELD_DONE;
+  }
+
+  /** the interrupt taken on the way back to user mode; then `r`, or eax as it is then (undefined) */
+  private *interruptThen(r: number | undefined): Gen<number> {
+    yield* this.#gate.userInterrupt();
+    return r ?? this.#t.regs.eax;
+  }
+
   /**
    * sched_yield, written out: its exit work is nearly always the reschedule, and running that turn
    * of ret_from_sys_call's loop here (Gate.reschedule) leaves a yielded task's stack one generator
    * shallower than simple + exitSlow (Seaman's LinuxThreads side makes a million per thread). Any
    * other work (a signal, a plugin's) goes to the gate's own loop, from where this one stopped.
    */
-  *sched_yield(): Gen<number> {
+  *schedYieldGen(): Gen<number> {
     const g = this.#gate, k = this.#s.k, t = this.#t;
     if (k.interruptDue()) yield* g.userInterrupt();
     g.enter(NR.sched_yield);
