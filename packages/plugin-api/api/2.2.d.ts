@@ -1031,6 +1031,12 @@ export interface UserThreadScheduler extends StateHolder {
 	readonly sched: RuntimeThread;
 	/** a new ready thread running `body` */
 	create(body: ThreadBody): UThread;
+	/**
+	 * API 2.2, optional: a new ready thread running `body`, then `exit(t, body's result)` (the
+	 * library's exit work, e.g. its last switch out) in the same thread. The same as create with a
+	 * wrapping generator, but every switch in and out passes one generator level fewer.
+	 */
+	createWithExit?(body: ThreadBody, exit: (t: RuntimeThread, result: unknown) => Gen<unknown>): UThread;
 	/** give up the CPU from `me`'s context; returns when the scheduler switched back into `me` */
 	park(me: UThread): Gen<void>;
 	/** mark a waiting thread ready */

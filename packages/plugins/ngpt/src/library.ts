@@ -183,13 +183,18 @@ export class NgptLibrary implements ThreadLibrary {
     // pth_mctx_set saves a context (sigsetjmp): it starts with the creator's mask (one sigprocmask)
     const mask = yield* this.mask(th, 0, null, true);
     const lib = this;
-    const ut = s.create(function* (uth) {
-      const rv = yield* body(uth);
-      // pth_exit: dead, then one last switch into the scheduler
+    // pth_exit: dead, then one last switch into the scheduler
+    const exit = function* (uth: RuntimeThread): Gen<void> {
       yield* uth.runUser("ngpt.pth_exit");
       yield* lib.mctxSwitch(uth, s.current, ALL_SIGNALS_SET);
-      return rv;
-    });
+    };
+    const ut = s.createWithExit
+      ? s.createWithExit(body, exit)
+      : s.create(function* (uth) {
+          const rv = yield* body(uth);
+          yield* exit(uth);
+          return rv;
+        });
     ut.mask = mask;
     th.kernel.count("ngpt.threads_created");
     return { tid: ut.id };
