@@ -187,6 +187,15 @@ export interface UserThreadScheduler extends StateHolder {
   createWithExit?(body: ThreadBody, exit: (t: RuntimeThread, result: unknown) => Gen<unknown>): UThread;
   /** give up the CPU from `me`'s context; returns when the scheduler switched back into `me` */
   park(me: UThread): Gen<void>;
+  /**
+   * API 2.2, optional: park written out for a library's own generator (one generator level fewer
+   * per switch). parkOut makes park's checks and returns the value to `yield`, or undefined when
+   * `me` is the LWP's own stack (then `yield* park(me)`); after the yield, call parkBack(me,
+   * resumed) in a `finally` (resumed false when the yield completed abruptly):
+   * `let ok = false; try { yield v; ok = true; } finally { s.parkBack(me, ok); }`
+   */
+  parkOut?(me: UThread): unknown;
+  parkBack?(me: UThread, resumed: boolean): void;
   /** mark a waiting thread ready */
   wake(ut: UThread): void;
   /** poll (or block in select on) the fds threads wait for, plus `alsoRead`; wakes the ready ones */

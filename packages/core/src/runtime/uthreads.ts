@@ -134,6 +134,42 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
    * Returns when the scheduler switched back into `me`.
    */
   *park(me: UThread): Gen<void> {
+    if (!me.body) {
+      this.parkCheck(me);
+      return yield* this.loop(me);
+    }
+    const token = this.parkOut(me)!;
+    let resumed = false;
+    try {
+      yield token;
+      resumed = true;
+    } finally {
+      this.parkBack(me, resumed);
+    }
+  }
+
+  /**
+   * API 2.2: park's first half, for a library that yields from its own generator (one generator
+   * level fewer per switch): the value to `yield`, then `parkBack(me, resumed)` in a `finally`.
+   * undefined when `me` is the LWP's own stack, which parks with `yield* park(me)` (it runs the
+   * scheduler nested).
+   */
+  parkOut(me: UThread): typeof UT_PARK | undefined {
+    if (!me.body) return undefined;
+    this.parkCheck(me);
+    this.parking = me;
+    return UT_PARK;
+  }
+
+  /** park's second half (see parkOut): `resumed` false when the yield completed abruptly. */
+  parkBack(me: UThread, resumed: boolean): void {
+    // only this library's scheduler resumes a parked thread, and only after switching to it
+    if (!resumed || this.current !== me) me.th.kernel.stopWith("workload", `${this.library}: user-level thread ${me.id} was resumed out of turn (a yield stepped, returned or thrown into by hand)`);
+    if (resumed && this.current !== me) throw new SimError("workload", `${this.library}: user-level thread ${me.id} resumed while thread ${this.current.id} runs`, this.task.pid);
+  }
+
+  /** What park checks first, and the ready thread back on the queue. */
+  private parkCheck(me: UThread): void {
     if (this.inScheduler) {
       throw new SimError("workload", `${this.library}: a thread switch was requested from a signal handler that interrupted the user-level scheduler (not supported)`, this.task.pid);
     }
@@ -144,20 +180,6 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
       throw me.th.kernel.stopError!;
     }
     if (me.state === "ready" && !me.queued) this.enqueue(me);
-    if (me.body) {
-      let resumed = false;
-      this.parking = me;
-      try {
-        yield UT_PARK;
-        resumed = true;
-      } finally {
-        // only this library's scheduler resumes a parked thread, and only after switching to it
-        if (!resumed || this.current !== me) me.th.kernel.stopWith("workload", `${this.library}: user-level thread ${me.id} was resumed out of turn (a yield stepped, returned or thrown into by hand)`);
-      }
-      if (this.current !== me) throw new SimError("workload", `${this.library}: user-level thread ${me.id} resumed while thread ${this.current.id} runs`, this.task.pid);
-      return;
-    }
-    yield* this.loop(me);
   }
 
   /** Mark `ut` ready (an event it waited for happened). */

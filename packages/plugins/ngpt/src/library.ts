@@ -226,7 +226,16 @@ export class NgptLibrary implements ThreadLibrary {
     // toScheduler written out: the thread's stack is one generator shallower while it is parked
     const stop = this.mctxSteps(th, me, ALL_SIGNALS_SET, 0);
     if (stop >= 0) yield* this.mctxRest(th, me, ALL_SIGNALS_SET, stop);
-    yield* s.park(me);
+    // park written out where the kernel has it: the parked stack is one generator shallower
+    const token = s.parkOut ? s.parkOut(me) : undefined;
+    if (token === undefined) return yield* s.park(me);
+    let resumed = false;
+    try {
+      yield token;
+      resumed = true;
+    } finally {
+      s.parkBack!(me, resumed);
+    }
   }
 
   /** pth_read: fcntl(F_GETFL); on a blocking fd select(timeout 0) first, and wait in the scheduler if not ready. */
