@@ -11,6 +11,8 @@
  */
 import {
   allSignals,
+  SIGKILL,
+  SIGSTOP,
   applyHowSet,
   EAGAIN,
   ESRCH,
@@ -30,6 +32,7 @@ import {
   type UThreadHooks,
   type UserThreadScheduler,
 } from "@siglab/plugin-api";
+import { SwitchTallies } from "./tallies.js";
 
 export interface NgptOptions {
   /** NGPT 2.2.0 HP_TIMING: rdtsc instead of gettimeofday */
@@ -52,8 +55,10 @@ interface LwpState {
   sigpipe: number | undefined;
   /** where the scheduler hook's Now form stopped (its Rest reads it at once; see stopAt) */
   hookStop: number;
+  /** the per-switch counters (added to the kernel's at the end of the run) */
+  tallies: SwitchTallies;
 }
-const LWP = stateKey("ngpt.lwp", (): LwpState => ({ init: false, intended: null, sigpipe: undefined, hookStop: -1 }));
+const LWP = stateKey("ngpt.lwp", (): LwpState => ({ init: false, intended: null, sigpipe: undefined, hookStop: -1, tallies: new SwitchTallies() }));
 
 /**
  * The switch's sequences run without generators while every step finishes synchronously (no
@@ -135,6 +140,7 @@ export class NgptLibrary implements ThreadLibrary {
     this.lastState = st;
     if (!st.init) {
       st.init = true;
+      st.tallies.attach(th.kernel);
       // the mask the program has asked for (the running thread's): what the blocked-signal
       // checker compares deliveries with. With user-sigmask the page itself is that mask.
       const task = th.task;
@@ -162,7 +168,8 @@ export class NgptLibrary implements ThreadLibrary {
   private maskNow(th: RuntimeThread, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Sigset | undefined {
     const st = this.lwpState(th);
     const before = st.intended ?? th.task.blocked.clone();
-    if (set) st.intended = applyHowSet(before, how, set);
+    // a stored mask is never mutated: SETMASK of one the kernel would not change is itself
+    if (set) st.intended = how === 2 && !set.has(SIGKILL) && !set.has(SIGSTOP) ? set : applyHowSet(before, how, set);
     if (inSwitch && !this.opts.switchMask) return before;
     if (th.kernel.userSigmask) return undefined;
     const r = th.sigprocmaskSetNow?.(how, set);
@@ -221,7 +228,7 @@ export class NgptLibrary implements ThreadLibrary {
     const s = this.lwp(th);
     const me = s.current;
     { const r = th.runUserNow(this.paths(th).pth_yield); if (r) yield* th.runUserRest(this.paths(th).pth_yield, r); }
-    th.kernel.count("ngpt.yields");
+    this.lwpState(th).tallies.yields++;
     me.state = "ready";
     // toScheduler written out: the thread's stack is one generator shallower while it is parked
     const stop = this.mctxSteps(th, me, ALL_SIGNALS_SET, 0);
@@ -330,7 +337,7 @@ export class NgptLibrary implements ThreadLibrary {
     if (first <= 2) { const r = th.runUserNow(this.paths(th).siglongjmp); if (r) return stopAt(2, r); }
     if (first <= 3 && this.maskNow(th, 2, toMask, true) === undefined) return stopAt(3, 0);
     if (first <= 4) { const r = th.runUserNow(this.paths(th).__longjmp); if (r) return stopAt(4, r); }
-    th.kernel.count("ngpt.mctx_switches");
+    this.lwpState(th).tallies.mctxSwitches++;
     return -1;
   }
 
@@ -430,7 +437,7 @@ export class NgptLibrary implements ThreadLibrary {
       const m = this.mctxSteps(th, null, maskOf(next), 0);
       if (m >= 0) return IN_ENTER_SWITCH + m; // step 3, carrying the switch's own stop
     }
-    th.kernel.count("ngpt.switches");
+    this.lwpState(th).tallies.switches++;
     return -1;
   }
 
@@ -458,7 +465,10 @@ export class NgptLibrary implements ThreadLibrary {
         if (stop >= 0) yield* lib.returnedRest(s, stop);
       },
       returnedNow(s: UserThreadScheduler): boolean {
-        return (st(s).hookStop = lib.returnedSteps(s, 0)) < 0;
+        const stop = lib.returnedSteps(s, 0);
+        if (stop < 0) return true;
+        st(s).hookStop = stop;
+        return false;
       },
       returnedRest(s: UserThreadScheduler): Gen<void> {
         const stop = st(s).hookStop;
@@ -475,7 +485,10 @@ export class NgptLibrary implements ThreadLibrary {
         if (stop >= 0) yield* lib.enterRest(s, next, stop);
       },
       enterNow(s: UserThreadScheduler, next: UThread): boolean {
-        return (st(s).hookStop = lib.enterSteps(s, next, 0)) < 0;
+        const stop = lib.enterSteps(s, next, 0);
+        if (stop < 0) return true;
+        st(s).hookStop = stop;
+        return false;
       },
       enterRest(s: UserThreadScheduler, next: UThread): Gen<void> {
         const stop = st(s).hookStop;
