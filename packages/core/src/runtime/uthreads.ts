@@ -111,13 +111,16 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
    * level every switch in and out would pass through.
    */
   create(body: ApiThreadBody): UThread {
-    return this.createWithExit(body, null);
+    return this.spawn(body, null);
   }
 
   /** API 2.2: create with the library's exit work run after the body (see UserThreadScheduler). */
-  createWithExit(body: ApiThreadBody, exit: ((th: RuntimeThread, result: unknown) => Gen<unknown>) | null): UThread {
-    if (typeof body !== "function") throw new SimError("plugin", `${this.library}: create(body) needs a function`, this.task.pid);
-    if (exit !== null && typeof exit !== "function") throw new SimError("plugin", `${this.library}: createWithExit(body, exit): exit must be a function`, this.task.pid);
+  createWithExit(body: ApiThreadBody, exit: (th: RuntimeThread, result: unknown) => Gen<unknown>): UThread {
+    if (typeof exit !== "function") throw new SimError("plugin", `${this.library}: createWithExit(body, exit): exit must be a function`, this.task.pid);
+    return this.spawn(body, exit);
+  }
+
+  private spawn(body: ApiThreadBody, exit: ((th: RuntimeThread, result: unknown) => Gen<unknown>) | null): UThread {
     const th = new ThreadImpl(this.root.th.shared, this.task);
     let ut: UThread | null = null;
     th.gate.turnGuard = () => this.current === ut && this.parking !== ut;
@@ -134,17 +137,15 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
    * Returns when the scheduler switched back into `me`.
    */
   *park(me: UThread): Gen<void> {
-    if (!me.body) {
-      this.parkCheck(me);
-      return yield* this.loop(me);
-    }
-    const token = this.parkOut(me)!;
+    this.parkCheck(me);
+    if (!me.body) return yield* this.loop(me);
+    this.parking = me;
     let resumed = false;
     try {
-      yield token;
+      yield UT_PARK;
       resumed = true;
     } finally {
-      this.parkBack(me, resumed);
+      this.resumedIn(me, resumed);
     }
   }
 
@@ -163,6 +164,11 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
 
   /** park's second half (see parkOut): `resumed` false when the yield completed abruptly. */
   parkBack(me: UThread, resumed: boolean): void {
+    this.resumedIn(me, resumed);
+  }
+
+  /** What park checks when the yield came back (see parkBack). */
+  private resumedIn(me: UThread, resumed: boolean): void {
     // only this library's scheduler resumes a parked thread, and only after switching to it
     if (!resumed || this.current !== me) me.th.kernel.stopWith("workload", `${this.library}: user-level thread ${me.id} was resumed out of turn (a yield stepped, returned or thrown into by hand)`);
     if (resumed && this.current !== me) throw new SimError("workload", `${this.library}: user-level thread ${me.id} resumed while thread ${this.current.id} runs`, this.task.pid);
