@@ -1031,8 +1031,23 @@ export interface UserThreadScheduler extends StateHolder {
 	readonly sched: RuntimeThread;
 	/** a new ready thread running `body` */
 	create(body: ThreadBody): UThread;
+	/**
+	 * API 2.2, optional: a new ready thread running `body`, then `exit(t, body's result)` (the
+	 * library's exit work, e.g. its last switch out) in the same thread. The same as create with a
+	 * wrapping generator, but every switch in and out passes one generator level fewer.
+	 */
+	createWithExit?(body: ThreadBody, exit: (t: RuntimeThread, result: unknown) => Gen<unknown>): UThread;
 	/** give up the CPU from `me`'s context; returns when the scheduler switched back into `me` */
 	park(me: UThread): Gen<void>;
+	/**
+	 * API 2.2, optional: park written out for a library's own generator (one generator level fewer
+	 * per switch). parkOut makes park's checks and returns the value to `yield`, or undefined when
+	 * `me` is the LWP's own stack (then `yield* park(me)`); after the yield, call parkBack(me,
+	 * resumed) in a `finally` (resumed false when the yield completed abruptly):
+	 * `let ok = false; try { yield v; ok = true; } finally { s.parkBack(me, ok); }`
+	 */
+	parkOut?(me: UThread): unknown;
+	parkBack?(me: UThread, resumed: boolean): void;
 	/** mark a waiting thread ready */
 	wake(ut: UThread): void;
 	/** poll (or block in select on) the fds threads wait for, plus `alsoRead`; wakes the ready ones */

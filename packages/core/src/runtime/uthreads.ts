@@ -38,12 +38,21 @@ export class UThread implements ApiUThread {
   mask: Sigset | null = null;
   /** on the scheduler's ready queue (kept beside the queue so that membership is O(1)) */
   queued = false;
+  /**
+   * The generator the scheduler resumes: made from `body` on the first switch in (as a wrapping
+   * generator would start it), then the library's `exit` work; null for the root (the LWP's own stack).
+   */
+  gen: Gen<unknown> | null = null;
+  /** false once the body returned (then `gen` is the exit work, if any) */
+  inBody = true;
   constructor(
     readonly id: number,
     /** the Thread object its code runs with (same kernel task as every other user thread) */
     readonly th: ThreadImpl,
-    /** null for the root: the LWP's own stack */
-    readonly gen: Gen<unknown> | null,
+    /** null for the root */
+    readonly body: ApiThreadBody | null,
+    /** the library's work after the body returned (pth_exit's switch out), if any */
+    readonly exit: ((th: RuntimeThread, result: unknown) => Gen<unknown>) | null = null,
   ) {}
 }
 
@@ -96,18 +105,28 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
     return pollFdWaits(this, block, alsoRead);
   }
 
-  /** A new ready thread running `body` (the library wraps it with its own start/exit work). */
+  /**
+   * A new ready thread running `body`, then `exit` (the library's exit work, given the body's
+   * result) when there is one. The scheduler drives them itself: no wrapping generator, whose
+   * level every switch in and out would pass through.
+   */
   create(body: ApiThreadBody): UThread {
+    return this.spawn(body, null);
+  }
+
+  /** API 2.2: create with the library's exit work run after the body (see UserThreadScheduler). */
+  createWithExit(body: ApiThreadBody, exit: (th: RuntimeThread, result: unknown) => Gen<unknown>): UThread {
+    if (typeof exit !== "function") throw new SimError("plugin", `${this.library}: createWithExit(body, exit): exit must be a function`, this.task.pid);
+    return this.spawn(body, exit);
+  }
+
+  private spawn(body: ApiThreadBody, exit: ((th: RuntimeThread, result: unknown) => Gen<unknown>) | null): UThread {
     const th = new ThreadImpl(this.root.th.shared, this.task);
     let ut: UThread | null = null;
     th.gate.turnGuard = () => this.current === ut && this.parking !== ut;
-    const gen = (function* () {
-      const rv = yield* body(th as unknown as RuntimeThread);
-      ut!.result = typeof rv === "number" ? rv : 0;
-    })();
     // ids above any pid, numbered per run (deterministic)
     const id = ++th.kernel.nextUThreadId;
-    ut = new UThread(id, th, gen);
+    ut = new UThread(id, th, body, exit);
     this.threads.set(ut.id, ut);
     this.enqueue(ut);
     return ut;
@@ -118,6 +137,45 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
    * Returns when the scheduler switched back into `me`.
    */
   *park(me: UThread): Gen<void> {
+    this.parkCheck(me);
+    if (!me.body) return yield* this.loop(me);
+    this.parking = me;
+    let resumed = false;
+    try {
+      yield UT_PARK;
+      resumed = true;
+    } finally {
+      this.resumedIn(me, resumed);
+    }
+  }
+
+  /**
+   * API 2.2: park's first half, for a library that yields from its own generator (one generator
+   * level fewer per switch): the value to `yield`, then `parkBack(me, resumed)` in a `finally`.
+   * undefined when `me` is the LWP's own stack, which parks with `yield* park(me)` (it runs the
+   * scheduler nested).
+   */
+  parkOut(me: UThread): typeof UT_PARK | undefined {
+    if (!me.body) return undefined;
+    this.parkCheck(me);
+    this.parking = me;
+    return UT_PARK;
+  }
+
+  /** park's second half (see parkOut): `resumed` false when the yield completed abruptly. */
+  parkBack(me: UThread, resumed: boolean): void {
+    this.resumedIn(me, resumed);
+  }
+
+  /** What park checks when the yield came back (see parkBack). */
+  private resumedIn(me: UThread, resumed: boolean): void {
+    // only this library's scheduler resumes a parked thread, and only after switching to it
+    if (!resumed || this.current !== me) me.th.kernel.stopWith("workload", `${this.library}: user-level thread ${me.id} was resumed out of turn (a yield stepped, returned or thrown into by hand)`);
+    if (resumed && this.current !== me) throw new SimError("workload", `${this.library}: user-level thread ${me.id} resumed while thread ${this.current.id} runs`, this.task.pid);
+  }
+
+  /** What park checks first, and the ready thread back on the queue. */
+  private parkCheck(me: UThread): void {
     if (this.inScheduler) {
       throw new SimError("workload", `${this.library}: a thread switch was requested from a signal handler that interrupted the user-level scheduler (not supported)`, this.task.pid);
     }
@@ -128,20 +186,6 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
       throw me.th.kernel.stopError!;
     }
     if (me.state === "ready" && !me.queued) this.enqueue(me);
-    if (me.gen) {
-      let resumed = false;
-      this.parking = me;
-      try {
-        yield UT_PARK;
-        resumed = true;
-      } finally {
-        // only this library's scheduler resumes a parked thread, and only after switching to it
-        if (!resumed || this.current !== me) me.th.kernel.stopWith("workload", `${this.library}: user-level thread ${me.id} was resumed out of turn (a yield stepped, returned or thrown into by hand)`);
-      }
-      if (this.current !== me) throw new SimError("workload", `${this.library}: user-level thread ${me.id} resumed while thread ${this.current.id} runs`, this.task.pid);
-      return;
-    }
-    yield* this.loop(me);
   }
 
   /** Mark `ut` ready (an event it waited for happened). */
@@ -183,7 +227,29 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
         this.current = next;
         if (next === this.root) return;
         this.inScheduler = false;
-        const finished = yield* drive(this, next);
+        // drive written out (no generator per switch): run it until it parks or its code ends
+        let finished = false;
+        for (;;) {
+          const g = next.gen ?? (next.gen = iterate(next.body!(next.th as unknown as RuntimeThread)));
+          const r = g.next();
+          if (r.done) {
+            if (next.inBody) {
+              next.inBody = false;
+              next.result = typeof r.value === "number" ? r.value : 0;
+              if (next.exit) {
+                next.gen = next.exit(next.th as unknown as RuntimeThread, r.value);
+                continue;
+              }
+            }
+            finished = true;
+            break;
+          }
+          if (r.value === UT_PARK) {
+            if (this.parking === next) this.parking = null;
+            break;
+          }
+          yield r.value;
+        }
         this.inScheduler = true;
         if (finished) this.finish(next);
         prev = next;
@@ -212,18 +278,14 @@ export class UThreadScheduler extends StateMap implements UserThreadScheduler {
   }
 }
 
-/** Run a user thread until it parks (false) or its body returns (true); kernel yields pass through. */
-function* drive(s: UThreadScheduler, ut: UThread): Gen<boolean> {
-  const g = ut.gen!;
-  for (;;) {
-    const r = g.next();
-    if (r.done) return true;
-    if (r.value === UT_PARK) {
-      if (s.parking === ut) s.parking = null;
-      return false;
-    }
-    yield r.value;
-  }
+/**
+ * The iterator `yield* it` would drive: a generator is its own; anything that is not iterable goes
+ * through a `yield*`, which fails as it always did.
+ */
+function iterate(it: unknown): Gen<unknown> {
+  const f = it == null ? undefined : (it as { [Symbol.iterator]?: unknown })[Symbol.iterator];
+  if (typeof f !== "function") return (function* () { return yield* it as Gen<unknown>; })();
+  return f.call(it) as Gen<unknown>;
 }
 
 /**

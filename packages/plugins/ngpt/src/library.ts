@@ -11,6 +11,8 @@
  */
 import {
   allSignals,
+  SIGKILL,
+  SIGSTOP,
   applyHowSet,
   EAGAIN,
   ESRCH,
@@ -30,6 +32,7 @@ import {
   type UThreadHooks,
   type UserThreadScheduler,
 } from "@siglab/plugin-api";
+import { SwitchTallies } from "./tallies.js";
 
 export interface NgptOptions {
   /** NGPT 2.2.0 HP_TIMING: rdtsc instead of gettimeofday */
@@ -52,8 +55,10 @@ interface LwpState {
   sigpipe: number | undefined;
   /** where the scheduler hook's Now form stopped (its Rest reads it at once; see stopAt) */
   hookStop: number;
+  /** the per-switch counters (added to the kernel's at the end of the run) */
+  tallies: SwitchTallies;
 }
-const LWP = stateKey("ngpt.lwp", (): LwpState => ({ init: false, intended: null, sigpipe: undefined, hookStop: -1 }));
+const LWP = stateKey("ngpt.lwp", (): LwpState => ({ init: false, intended: null, sigpipe: undefined, hookStop: -1, tallies: new SwitchTallies() }));
 
 /**
  * The switch's sequences run without generators while every step finishes synchronously (no
@@ -135,6 +140,7 @@ export class NgptLibrary implements ThreadLibrary {
     this.lastState = st;
     if (!st.init) {
       st.init = true;
+      st.tallies.attach(th.kernel);
       // the mask the program has asked for (the running thread's): what the blocked-signal
       // checker compares deliveries with. With user-sigmask the page itself is that mask.
       const task = th.task;
@@ -162,7 +168,8 @@ export class NgptLibrary implements ThreadLibrary {
   private maskNow(th: RuntimeThread, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Sigset | undefined {
     const st = this.lwpState(th);
     const before = st.intended ?? th.task.blocked.clone();
-    if (set) st.intended = applyHowSet(before, how, set);
+    // a stored mask is never mutated: SETMASK of one the kernel would not change is itself
+    if (set) st.intended = how === 2 && !set.has(SIGKILL) && !set.has(SIGSTOP) ? set : applyHowSet(before, how, set);
     if (inSwitch && !this.opts.switchMask) return before;
     if (th.kernel.userSigmask) return undefined;
     const r = th.sigprocmaskSetNow?.(how, set);
@@ -183,13 +190,18 @@ export class NgptLibrary implements ThreadLibrary {
     // pth_mctx_set saves a context (sigsetjmp): it starts with the creator's mask (one sigprocmask)
     const mask = yield* this.mask(th, 0, null, true);
     const lib = this;
-    const ut = s.create(function* (uth) {
-      const rv = yield* body(uth);
-      // pth_exit: dead, then one last switch into the scheduler
+    // pth_exit: dead, then one last switch into the scheduler
+    const exit = function* (uth: RuntimeThread): Gen<void> {
       yield* uth.runUser("ngpt.pth_exit");
       yield* lib.mctxSwitch(uth, s.current, ALL_SIGNALS_SET);
-      return rv;
-    });
+    };
+    const ut = s.createWithExit
+      ? s.createWithExit(body, exit)
+      : s.create(function* (uth) {
+          const rv = yield* body(uth);
+          yield* exit(uth);
+          return rv;
+        });
     ut.mask = mask;
     th.kernel.count("ngpt.threads_created");
     return { tid: ut.id };
@@ -216,12 +228,21 @@ export class NgptLibrary implements ThreadLibrary {
     const s = this.lwp(th);
     const me = s.current;
     { const r = th.runUserNow(this.paths(th).pth_yield); if (r) yield* th.runUserRest(this.paths(th).pth_yield, r); }
-    th.kernel.count("ngpt.yields");
+    this.lwpState(th).tallies.yields++;
     me.state = "ready";
     // toScheduler written out: the thread's stack is one generator shallower while it is parked
     const stop = this.mctxSteps(th, me, ALL_SIGNALS_SET, 0);
     if (stop >= 0) yield* this.mctxRest(th, me, ALL_SIGNALS_SET, stop);
-    yield* s.park(me);
+    // park written out where the kernel has it: the parked stack is one generator shallower
+    const token = s.parkOut ? s.parkOut(me) : undefined;
+    if (token === undefined) return yield* s.park(me);
+    let resumed = false;
+    try {
+      yield token;
+      resumed = true;
+    } finally {
+      s.parkBack!(me, resumed);
+    }
   }
 
   /** pth_read: fcntl(F_GETFL); on a blocking fd select(timeout 0) first, and wait in the scheduler if not ready. */
@@ -316,7 +337,7 @@ export class NgptLibrary implements ThreadLibrary {
     if (first <= 2) { const r = th.runUserNow(this.paths(th).siglongjmp); if (r) return stopAt(2, r); }
     if (first <= 3 && this.maskNow(th, 2, toMask, true) === undefined) return stopAt(3, 0);
     if (first <= 4) { const r = th.runUserNow(this.paths(th).__longjmp); if (r) return stopAt(4, r); }
-    th.kernel.count("ngpt.mctx_switches");
+    this.lwpState(th).tallies.mctxSwitches++;
     return -1;
   }
 
@@ -416,7 +437,7 @@ export class NgptLibrary implements ThreadLibrary {
       const m = this.mctxSteps(th, null, maskOf(next), 0);
       if (m >= 0) return IN_ENTER_SWITCH + m; // step 3, carrying the switch's own stop
     }
-    th.kernel.count("ngpt.switches");
+    this.lwpState(th).tallies.switches++;
     return -1;
   }
 
@@ -444,7 +465,10 @@ export class NgptLibrary implements ThreadLibrary {
         if (stop >= 0) yield* lib.returnedRest(s, stop);
       },
       returnedNow(s: UserThreadScheduler): boolean {
-        return (st(s).hookStop = lib.returnedSteps(s, 0)) < 0;
+        const stop = lib.returnedSteps(s, 0);
+        if (stop < 0) return true;
+        st(s).hookStop = stop;
+        return false;
       },
       returnedRest(s: UserThreadScheduler): Gen<void> {
         const stop = st(s).hookStop;
@@ -461,7 +485,10 @@ export class NgptLibrary implements ThreadLibrary {
         if (stop >= 0) yield* lib.enterRest(s, next, stop);
       },
       enterNow(s: UserThreadScheduler, next: UThread): boolean {
-        return (st(s).hookStop = lib.enterSteps(s, next, 0)) < 0;
+        const stop = lib.enterSteps(s, next, 0);
+        if (stop < 0) return true;
+        st(s).hookStop = stop;
+        return false;
       },
       enterRest(s: UserThreadScheduler, next: UThread): Gen<void> {
         const stop = st(s).hookStop;
