@@ -226,15 +226,21 @@ export function touchHotPages(k: Kernel, t: Task): void {
 export function sys_sched_yield(k: Kernel, t: Task): number {
   k.runRef(P["sys_sched_yield"]);
   // nr_pending: UP counts the others on the run queue; SMP subtracts every CPU running a task
-  const others = k.ncpus > 1 ? k.runqueue.length - k.cpus.filter((c) => k.currentOf(c) !== c.idle).length > 0 : k.runqueue.some((p) => p !== t && p.state === "running");
-  if (others) {
+  if (k.ncpus > 1 ? k.runqueue.length - k.cpus.filter((c) => k.currentOf(c) !== c.idle).length > 0 : othersRunnable(k.runqueue, t)) {
     k.runRef(P["sys_sched_yield.yield"]);
     t.sched_yield = true;
     t.needResched = true;
+    // move_last_runqueue: list_del + list_add_tail
     k.delFromRunqueue(t);
-    k.addToRunqueue(t);
+    k.runqueue.push(t);
   }
   return 0;
+}
+
+/** UP nr_pending: another runnable task on the run queue (a loop: no closure per sched_yield) */
+function othersRunnable(rq: readonly Task[], t: Task): boolean {
+  for (let i = 0; i < rq.length; i++) if (rq[i] !== t && rq[i]!.state === "running") return true;
+  return false;
 }
 
 export function pageOf(addr: number): number {
