@@ -1,0 +1,45 @@
+/**
+ * `pnpm profile-run <example> ['<params JSON>'] [variant,variant]`: one example run three times in
+ * this process, in the realm users' runs execute in — locked down first, then the sandbox
+ * (createSandbox: the compartment, the hardened façades) — printing each repetition's CPU time.
+ * For A/B comparisons and `node --cpu-prof`: an in-process run without lockdown hides what frozen
+ * intrinsics cost (docs/architecture.md). Not a test; nothing is asserted.
+ */
+import "@siglab/core/host/lockdown.js";
+import { createSandbox } from "@siglab/core/host/sandbox.js";
+import { EXAMPLES, type RunResult } from "@siglab/core";
+import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
+import { transpileWorkloadWithMap } from "./run/compile.js";
+
+const [id, paramsJson, variantsCsv] = process.argv.slice(2);
+const e = EXAMPLES.find((x) => x.id === id);
+if (!e) {
+  console.error(`usage: profile-run <example> ['<params JSON>'] [variant,...]; examples: ${EXAMPLES.map((x) => x.id).join(", ")}`);
+  process.exit(2);
+}
+const variants = (variantsCsv ?? "").split(",").filter(Boolean).map((v) => ({ id: v }));
+let settle: ((r: RunResult) => void) | null = null;
+const sandbox = createSandbox({
+  builtinPlugins: BUILTIN_PLUGINS,
+  post: (m) => {
+    if (m.type === "result") settle?.(m.result);
+  },
+  memoryOver: () => null,
+});
+const { js } = transpileWorkloadWithMap(e.source, e.file);
+for (let rep = 1; rep <= 3; rep++) {
+  const t0 = process.cpuUsage();
+  const done = new Promise<RunResult>((resolve) => (settle = resolve));
+  sandbox.handle({
+    type: "run",
+    id: rep,
+    spec: { workload: { id: e.id, file: e.file, source: e.source }, cpu: { id: "p4-northwood", mhz: 2200 }, variants, params: JSON.parse(paramsJson ?? "{}") as Record<string, number>, seed: 1, budget: { maxSteps: 1e12, maxCycles: 1e18, maxHostMs: 1e9 } },
+    js,
+    plugins: [],
+    profiles: [],
+  });
+  const r = await done;
+  const u = process.cpuUsage(t0);
+  if (r.error) throw new Error(r.error.message);
+  console.log(`${id} repetition ${rep}: ${((u.user + u.system) / 1e6).toFixed(3)} s CPU`, JSON.stringify(r.metrics).slice(0, 160));
+}
