@@ -291,16 +291,24 @@ export function sys_kill(k: Kernel, sender: Task, pid: number, sig: number, code
 
 export function sys_rt_sigprocmask(k: Kernel, t: Task, how: number, set: Sigset | null): Sigset | number {
   k.runRef(P["sys_rt_sigprocmask"]);
-  const old = t.blocked.clone();
-  if (set) {
-    const s = set.clone();
-    s.dropUnblockable();
-    if (how === 0) t.blocked.or(s);
-    else if (how === 1) t.blocked.andNot(s);
-    else if (how === 2) t.blocked = s;
-    else return -EINVAL;
-    k.recalcSigpending(t);
+  const cur = t.blocked;
+  if (!set) return cur.clone();
+  if (how !== 0 && how !== 1 && how !== 2) return -EINVAL;
+  const s = set.clone(); // the caller keeps its set; the kernel's is its own
+  s.dropUnblockable();
+  let old: Sigset;
+  if (how === 2) {
+    // SETMASK replaces the set: the old one is the caller's alone from here on (the kernel only
+    // ever installs sets of its own and never touches a replaced one), so it needs no copy — a
+    // thread library's switch makes several of these
+    old = cur;
+    t.blocked = s;
+  } else {
+    old = cur.clone();
+    if (how === 0) cur.or(s);
+    else cur.andNot(s);
   }
+  k.recalcSigpending(t);
   return old;
 }
 
