@@ -8,9 +8,10 @@ import { markHostThrown } from "../common/host-thrown.js";
 import { do_device_not_available } from "../kernel/i387.js";
 import { SimError, SMP_SYNC, SWITCH, type Kernel } from "../kernel/kernel.js";
 import { __schedule, switchedBack, sys_sched_yield, touchHotPages } from "../kernel/sched.js";
-import { do_signal, sys_sigreturn } from "../kernel/signal.js";
+import { do_signal, sys_sigreturn, type SignalAction } from "../kernel/signal.js";
+import { StartedIterator } from "./started-iterator.js";
 import { CORE_NR_NAME, NR, NR_NAME, NR_SYSCALLS } from "../kernel/syscall-nr.js";
-import { PT_TRACESYS, ptrace_signal_stop, syscall_trace } from "../kernel/ptrace.js";
+import { PT_PTRACED, PT_TRACESYS, ptrace_signal_stop, syscall_trace } from "../kernel/ptrace.js";
 import type { SigAction, SignalFrameK, Task } from "../kernel/task.js";
 import { pathRefs } from "../kernel/path-refs.js";
 
@@ -159,19 +160,88 @@ export class Gate {
           if (!this.sigreturnNow(act.frame)) yield* this.sigreturnRest(act.frame);
           return t.regs.eax;
         }
-        if (act.kind === "terminate") {
-          k.count("signals.fatal");
-          t.termSig = act.sig;
-          yield* this.runner.doExit(128 + act.sig);
-        }
-        mustIret = true;
-        break; // 2.4: after do_signal, jmp restore_all (no re-check)
+        return yield* this.signalActed(act);
       }
       break;
     }
     this.exitNoWork(mustIret);
     if (k.interruptDue()) yield* this.userInterrupt();
     return t.regs.eax;
+  }
+
+  /**
+   * exitSlow without a generator in its usual case: the work is a signal with a handler (no
+   * reschedule pending, the task not traced) and the handler finishes without yielding; then
+   * sigreturn (sigreturnNow). True when user mode continues in the interrupted context with nothing
+   * left (the call's result is eax); false when a generator must finish from where this stopped
+   * (takeExitRest(), at once): exitSlow itself when nothing was done yet, else the handler resumed
+   * where it yielded, the rest of sigreturn, or do_signal's other outcomes.
+   */
+  exitSlowNow(result: number): boolean {
+    const k = this.k, t = this.t;
+    if (t.needResched || !t.sigpending || (t.ptrace & PT_PTRACED) !== 0) return this.exitRestIs(this.exitSlow(result));
+    k.runRef(P["signal_return"]);
+    const act = do_signal(k, t, result, SYSCALL_EIP);
+    if (act.kind !== "handler") return this.exitRestIs(this.signalActed(act));
+    k.deps.entry.leave(k, t, true);
+    this.afterReturn(true);
+    const h = this.runner.handlerEnter(act.frame, act.action);
+    let r: IteratorResult<unknown, unknown>;
+    try {
+      r = h.next();
+    } catch (e) {
+      this.runner.handlerLeft();
+      throw e;
+    }
+    if (!r.done) return this.exitRestIs(this.handlerResumed(h, r, act.frame));
+    this.runner.handlerLeft();
+    if (this.sigreturnNow(act.frame)) return true;
+    return this.exitRestIs(this.sigreturnRestThenEax(act.frame));
+  }
+
+  /** what exitSlowNow left to a generator */
+  private exitRest: Gen<number> | null = null;
+
+  private exitRestIs(g: Gen<number>): false {
+    this.exitRest = g;
+    return false;
+  }
+
+  /** The generator exitSlowNow left (taken once). */
+  takeExitRest(): Gen<number> {
+    const g = this.exitRest!;
+    this.exitRest = null;
+    return g;
+  }
+
+  /** exitSlow after do_signal found no handler to run: the default action, then restore_all by iret. */
+  private *signalActed(act: Exclude<SignalAction, { kind: "handler" }>): Gen<number> {
+    const k = this.k, t = this.t;
+    if (act.kind === "terminate") {
+      k.count("signals.fatal");
+      t.termSig = act.sig;
+      yield* this.runner.doExit(128 + act.sig);
+    }
+    // 2.4: after do_signal, jmp restore_all (no re-check)
+    this.exitNoWork(true);
+    if (k.interruptDue()) yield* this.userInterrupt();
+    return t.regs.eax;
+  }
+
+  /** A handler that yielded before finishing: the rest of exitSlow's `yield* handler`, then sigreturn. */
+  private *handlerResumed(h: Gen<void>, first: IteratorResult<unknown, unknown>, frame: SignalFrameK): Gen<number> {
+    try {
+      yield* new StartedIterator(h, first);
+    } finally {
+      this.runner.handlerLeft();
+    }
+    if (!this.sigreturnNow(frame)) yield* this.sigreturnRest(frame);
+    return this.t.regs.eax;
+  }
+
+  private *sigreturnRestThenEax(frame: SignalFrameK): Gen<number> {
+    yield* this.sigreturnRest(frame);
+    return this.t.regs.eax;
   }
 
   /**

@@ -40,7 +40,14 @@ export class QuickCall implements Iterator<unknown, number, unknown> {
   next(v?: unknown): IteratorResult<unknown, number> {
     if (this.#state === RUNNING_REST) return this.#step(0, v);
     if (this.#state === FINISHED) return { value: undefined as unknown as number, done: true };
-    const r = this.#th.quickNow(this.#kind, this.#a, this.#b);
+    let r: number | undefined;
+    try {
+      // a signal handler may run inside (Gate.exitSlowNow): what it throws ends the call, as a generator's would
+      r = this.#th.quickNow(this.#kind, this.#a, this.#b);
+    } catch (e) {
+      this.#state = FINISHED;
+      throw e;
+    }
     if (r !== undefined) {
       this.#state = FINISHED;
       return { value: r, done: true };

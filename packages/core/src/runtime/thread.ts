@@ -55,8 +55,8 @@ function waitableChildren(k: Kernel, t: Task): Task[] {
 }
 
 /** What a `…Now` system call that returned undefined left to do (its `…Rest` does it). */
-const NOW_NOTHING_DONE = 0, NOW_EXIT_WORK = 1, NOW_INTERRUPT = 2;
-type NowLeft = typeof NOW_NOTHING_DONE | typeof NOW_EXIT_WORK | typeof NOW_INTERRUPT;
+const NOW_NOTHING_DONE = 0, NOW_EXIT_WORK = 1, NOW_INTERRUPT = 2, NOW_GATE_REST = 3;
+type NowLeft = typeof NOW_NOTHING_DONE | typeof NOW_EXIT_WORK | typeof NOW_INTERRUPT | typeof NOW_GATE_REST;
 
 /** What every thread of a run shares. */
 export interface RuntimeShared {
@@ -388,7 +388,18 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
         if (!this.enterNow(NR.tkill)) return undefined;
         r = sys_kill(k, t, a, b, SI_TKILL);
     }
-    return this.leaveNow(r) ? r : undefined;
+    if (this.leaveNow(r)) return r;
+    if (this.#nowLeft !== NOW_EXIT_WORK) return undefined;
+    // the exit work, usually a signal whose handler runs to its end: without a generator when it
+    // can. The handler's own calls use this thread's …Now state too: this call's is set after it.
+    const nr = this.#nowNr;
+    if (this.#gate.exitSlowNow(r)) {
+      this.#nowLeft = NOW_NOTHING_DONE;
+      return t.regs.eax;
+    }
+    this.#nowNr = nr;
+    this.#nowLeft = NOW_GATE_REST;
+    return undefined;
   }
 
   /** @internal the generator that finishes what quickNow left: the whole call when it did nothing. */
@@ -406,10 +417,10 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
       }
     }
     const nr = kind === QUICK_GETPID ? NR.getpid : kind === QUICK_GETPPID ? NR.getppid : kind === QUICK_KILL ? NR.kill : NR.tkill;
-    // the exit work loop as the generator itself (a delivery's handler runs one generator shallower)
-    if (this.#nowLeft === NOW_EXIT_WORK && this.#nowNr === nr) {
+    // what exitSlowNow left: the generator that finishes the exit work from where it stopped
+    if (this.#nowLeft === NOW_GATE_REST && this.#nowNr === nr) {
       this.#nowLeft = NOW_NOTHING_DONE;
-      return this.#gate.exitSlow(this.#nowResult);
+      return this.#gate.takeExitRest();
     }
     return this.finishNow(nr);
   }
