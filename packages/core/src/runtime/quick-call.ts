@@ -7,6 +7,7 @@
  * null syscall's and kill's hottest path. The workload holds this object: its state is private.
  */
 import type { Gen } from "./gate.js";
+import { HandedOver } from "./handed-over.js";
 
 /** What a quick call runs (ThreadImpl.quickNow / quickRest). */
 export const QUICK_GETPID = 0, QUICK_GETPPID = 1, QUICK_KILL = 2, QUICK_TKILL = 3;
@@ -28,7 +29,7 @@ export class QuickCall implements Iterator<unknown, number, unknown> {
   readonly #a: number;
   readonly #b: number;
   #state = NOT_STARTED;
-  #rest: Gen<number> | null = null;
+  #rest: HandedOver<number> | null = null;
 
   constructor(th: QuickRunner, kind: QuickKind, a = 0, b = 0) {
     this.#th = th;
@@ -38,7 +39,7 @@ export class QuickCall implements Iterator<unknown, number, unknown> {
   }
 
   next(v?: unknown): IteratorResult<unknown, number> {
-    if (this.#state === RUNNING_REST) return this.#step(0, v);
+    if (this.#state === RUNNING_REST) return this.#rest!.next(v);
     if (this.#state === FINISHED) return { value: undefined as unknown as number, done: true };
     let r: number | undefined;
     try {
@@ -52,42 +53,24 @@ export class QuickCall implements Iterator<unknown, number, unknown> {
       this.#state = FINISHED;
       return { value: r, done: true };
     }
-    this.#rest = this.#th.quickRest(this.#kind, this.#a, this.#b);
+    this.#rest = new HandedOver(this.#th.quickRest(this.#kind, this.#a, this.#b));
     this.#state = RUNNING_REST;
-    return this.#step(0, undefined);
+    return this.#rest.next();
   }
 
   return(v?: number): IteratorResult<unknown, number> {
-    if (this.#state === RUNNING_REST) return this.#step(1, v);
+    if (this.#state === RUNNING_REST) return this.#rest!.return(v);
     this.#state = FINISHED;
     return { value: v as number, done: true };
   }
 
   throw(e?: unknown): IteratorResult<unknown, number> {
-    if (this.#state === RUNNING_REST) return this.#step(2, e);
+    if (this.#state === RUNNING_REST) return this.#rest!.throw(e);
     this.#state = FINISHED;
     throw e;
   }
 
   [Symbol.iterator](): this {
     return this;
-  }
-
-  /** Resume the rest generator (0 next, 1 return, 2 throw); finished once it is done or has thrown, as a generator is. */
-  #step(how: 0 | 1 | 2, v: unknown): IteratorResult<unknown, number> {
-    const g = this.#rest!;
-    let res: IteratorResult<unknown, number>;
-    try {
-      res = how === 0 ? g.next(v) : how === 1 ? g.return(v as number) : g.throw(v);
-    } catch (e) {
-      this.#state = FINISHED;
-      this.#rest = null;
-      throw e;
-    }
-    if (res.done) {
-      this.#state = FINISHED;
-      this.#rest = null;
-    }
-    return res;
   }
 }

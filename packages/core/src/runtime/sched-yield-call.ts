@@ -11,6 +11,7 @@
  * (switchedBack(false): a task resumed out of turn stops the run). Its state is private.
  */
 import type { Gen } from "./gate.js";
+import { HandedOver } from "./handed-over.js";
 import { SWITCH } from "../kernel/kernel.js";
 
 /** what a step of the call left: yield SWITCH, finished (the result), or a generator to finish it */
@@ -35,7 +36,7 @@ export class SchedYieldCall implements Iterator<unknown, number, unknown> {
   #state = NOT_STARTED;
   /** sys_sched_yield's return value (what the exit work loop hands on) */
   #r = 0;
-  #rest: Gen<number> | null = null;
+  #rest: HandedOver<number> | null = null;
 
   constructor(th: SchedYieldRunner) {
     this.#th = th;
@@ -59,14 +60,14 @@ export class SchedYieldCall implements Iterator<unknown, number, unknown> {
         return this.#after(code);
       }
       case RUNNING_REST:
-        return this.#step(0, v);
+        return this.#rest!.next(v);
       default:
         return { value: undefined as unknown as number, done: true };
     }
   }
 
   return(v?: number): IteratorResult<unknown, number> {
-    if (this.#state === RUNNING_REST) return this.#step(1, v);
+    if (this.#state === RUNNING_REST) return this.#rest!.return(v);
     if (this.#state === SWITCHED_OUT) {
       this.#state = FINISHED;
       this.#th.yieldBack(false, this.#r);
@@ -76,7 +77,7 @@ export class SchedYieldCall implements Iterator<unknown, number, unknown> {
   }
 
   throw(e?: unknown): IteratorResult<unknown, number> {
-    if (this.#state === RUNNING_REST) return this.#step(2, e);
+    if (this.#state === RUNNING_REST) return this.#rest!.throw(e);
     if (this.#state === SWITCHED_OUT) {
       this.#state = FINISHED;
       this.#th.yieldBack(false, this.#r);
@@ -98,26 +99,8 @@ export class SchedYieldCall implements Iterator<unknown, number, unknown> {
       this.#state = FINISHED;
       return { value: this.#th.yieldValue, done: true };
     }
-    this.#rest = this.#th.takeYieldRest();
+    this.#rest = new HandedOver(this.#th.takeYieldRest());
     this.#state = RUNNING_REST;
-    return this.#step(0, undefined);
-  }
-
-  /** Resume the rest generator (0 next, 1 return, 2 throw); finished once it is done or has thrown. */
-  #step(how: 0 | 1 | 2, v: unknown): IteratorResult<unknown, number> {
-    const g = this.#rest!;
-    let res: IteratorResult<unknown, number>;
-    try {
-      res = how === 0 ? g.next(v) : how === 1 ? g.return(v as number) : g.throw(v);
-    } catch (e) {
-      this.#state = FINISHED;
-      this.#rest = null;
-      throw e;
-    }
-    if (res.done) {
-      this.#state = FINISHED;
-      this.#rest = null;
-    }
-    return res;
+    return this.#rest.next();
   }
 }
