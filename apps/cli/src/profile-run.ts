@@ -18,6 +18,13 @@ if (!e) {
   process.exit(2);
 }
 const variants = (variantsCsv ?? "").split(",").filter(Boolean).map((v) => ({ id: v }));
+let params: Record<string, number | string | boolean>;
+try {
+  params = JSON.parse(paramsJson ?? "{}") as Record<string, number | string | boolean>;
+} catch (err) {
+  console.error(`profile-run: the parameters must be a JSON object such as '{"iterations":1000}' (${(err as Error).message})`);
+  process.exit(2);
+}
 let settle: ((r: RunResult) => void) | null = null;
 const sandbox = createSandbox({
   builtinPlugins: BUILTIN_PLUGINS,
@@ -33,13 +40,16 @@ for (let rep = 1; rep <= 3; rep++) {
   sandbox.handle({
     type: "run",
     id: rep,
-    spec: { workload: { id: e.id, file: e.file, source: e.source }, cpu: { id: "p4-northwood", mhz: 2200 }, variants, params: JSON.parse(paramsJson ?? "{}") as Record<string, number>, seed: 1, budget: { maxSteps: 1e12, maxCycles: 1e18, maxHostMs: 1e9 } },
+    spec: { workload: { id: e.id, file: e.file, source: e.source }, cpu: { id: "p4-northwood", mhz: 2200 }, variants, params, seed: 1, budget: { maxSteps: 1e12, maxCycles: 1e18, maxHostMs: 1e9 } },
     js,
     plugins: [],
     profiles: [],
   });
   const r = await done;
   const u = process.cpuUsage(t0);
-  if (r.error) throw new Error(r.error.message);
+  if (r.error) {
+    console.error(`profile-run: ${id} failed: ${r.error.message}`);
+    process.exit(1);
+  }
   console.log(`${id} repetition ${rep}: ${((u.user + u.system) / 1e6).toFixed(3)} s CPU`, JSON.stringify(r.metrics).slice(0, 160));
 }
