@@ -6,13 +6,16 @@
  * issue 12): >= 15 M null syscalls/s, >= 2 M signal deliveries/s, ngpt_yield at full size
  * (10 threads x 1,000,000 yields) <= 5 s on each side (LinuxThreads and NGPT), flat memory. Sweep
  * throughput: the runs of one sweep per second of wall time as `siglab run --sweep` executes them
- * (warm hosts), --jobs 1 and --jobs <cores> (target: >= 1.8x on 2 cores). Profile in the same
+ * (warm hosts), --jobs 1 and --jobs <cores> (target: >= 1.8x on 2 cores). Beside the null
+ * syscall and signal rates, the same loops run natively here (the probe, when a C compiler is
+ * present) and the ratio of host time per simulated iteration to the native one. Profile in the same
  * realm (lockdown first): an in-process run without it hides costs the frozen intrinsics add.
  */
 import { availableParallelism } from "node:os";
 import { EXAMPLES, type RunResult, type RunSpec } from "@siglab/core";
 import { executionHost, runInSandbox, stopSandbox } from "./run/host.js";
 import { runSpecs } from "./run/parallel.js";
+import { measureNative } from "./bench-native.js";
 
 const only = process.argv.slice(2);
 // the simulator runs where it runs for users: in the execution host's locked-down sandbox worker
@@ -39,17 +42,32 @@ function line(name: string, value: number, unit: string): void {
 
 const want = (k: string) => !only.length || only.includes(k);
 
-async function rate(id: string, counter: string, small: number, large: number, label: string, params: Record<string, string | boolean> = {}): Promise<void> {
+/** Prints the rate and returns it (per host second). */
+async function rate(id: string, counter: string, small: number, large: number, label: string, params: Record<string, string | boolean> = {}): Promise<number> {
   await timed(id, { ...params, iterations: small }); // warm up the JIT
   const base = await timed(id, { ...params, iterations: 1 });
   const { r, s } = await timed(id, { ...params, iterations: large });
-  line(label, Math.round(r.counters[counter]! / Math.max(1e-6, s - base.s)), `${counter.split(".")[1]}/s`);
+  const perSecond = r.counters[counter]! / Math.max(1e-6, s - base.s);
+  line(label, Math.round(perSecond), `${counter.split(".")[1]}/s`);
+  return perSecond;
 }
 
 // getpid: the null call's hottest path (lat_syscall's default is lmbench's getppid)
-if (want("syscalls")) await rate("lat_syscall", "syscalls.getpid", 200_000, 3_000_000, "null syscalls per host second", { call: "getpid" });
+const syscallRate = want("syscalls") ? await rate("lat_syscall", "syscalls.getpid", 200_000, 3_000_000, "null syscalls per host second", { call: "getpid" }) : 0;
 // the kill-and-catch loop alone (lmbench's kill(me, 0) loop, which lat_sig_catch subtracts, delivers nothing)
-if (want("signals")) await rate("lat_sig_catch", "signals.delivered", 50_000, 1_000_000, "signal deliveries per host second", { subtractSend: false });
+const signalRate = want("signals") ? await rate("lat_sig_catch", "signals.delivered", 50_000, 1_000_000, "signal deliveries per host second", { subtractSend: false }) : 0;
+if (want("native")) {
+  // the same two loops run natively on this machine (the probe), beside the simulator's host time
+  // for one simulated iteration of each: below 1 the simulation is cheaper than the real thing
+  const native = measureNative();
+  if ("skipped" in native) console.log(`native loops: skipped (${native.skipped})`);
+  else {
+    line("native getppid loop on this machine (probe)", native.nullSyscallUs, "us per call");
+    line("native kill-and-catch loop on this machine (probe)", native.killAndCatchUs, "us per delivery");
+    if (syscallRate) line("host time of a simulated null syscall / a native one", 1e6 / syscallRate / native.nullSyscallUs, "x");
+    if (signalRate) line("host time of a simulated signal delivery / a native one", 1e6 / signalRate / native.killAndCatchUs, "x");
+  }
+}
 if (want("ngpt")) {
   // Seaman's test has two sides: LinuxThreads (a sched_yield syscall and a kernel switch per
   // yield) and NGPT (7 syscalls and the user-level scheduler per yield); both are timed
