@@ -32,6 +32,7 @@ import { TALLY_NAMES } from "./tallies.js";
 import { markHostThrown } from "../common/host-thrown.js";
 import { SignalStruct, Task } from "./task.js";
 import { LineOwners, smp_send_reschedule } from "./smp.js";
+import { RunList } from "./run-list.js";
 import { isPathRef, pathRefs, type PathRef } from "./path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
@@ -130,7 +131,8 @@ export class Kernel extends StateMap {
   readonly findings: Finding[] = [];
   readonly counters: Record<string, number> = Object.create(null);
   readonly tasks = new Map<number, Task>();
-  readonly runqueue: Task[] = [];
+  /** runqueue_head and the tasks on it (run-list.ts); `runqueue` is its array view */
+  readonly runList = new RunList<Task>();
   /** this CPU's idle task (idle_task(cpu)) */
   idle: Task;
   current: Task;
@@ -607,21 +609,35 @@ export class Kernel extends StateMap {
 
   // ---- run queue ------------------------------------------------------------------------------
 
-  addToRunqueue(t: Task): void {
-    if (!this.runqueue.includes(t)) this.runqueue.push(t);
+  /** The runnable tasks in run-queue order (a frozen view, made when read after a change). */
+  get runqueue(): readonly Task[] {
+    return this.runList.toArray();
   }
 
+  /** nr_running: the tasks on the run queue */
+  get nrRunning(): number {
+    return this.runList.length;
+  }
+
+  /** task_on_runqueue */
+  onRunqueue(t: Task): boolean {
+    return this.runList.has(t.run_list);
+  }
+
+  /** add_to_runqueue (at the tail, as this kernel has always queued a woken task); no-op when queued */
+  addToRunqueue(t: Task): void {
+    if (!this.runList.has(t.run_list)) this.runList.addTail(t.run_list);
+  }
+
+  /** del_from_runqueue: list_del; no-op when not queued */
   delFromRunqueue(t: Task): void {
-    // list_del. splice, not a loop shifting the rest down: in the locked-down realm where runs
-    // execute (every intrinsic frozen), V8 11 makes each element store into a plain array several
-    // times slower, while splice's native move is not (isolation-notes.md; 30 -> 376 ms of 2.1 s
-    // in a Seaman LinuxThreads profile)
-    const q = this.runqueue;
-    if (q[0] === t) q.shift(); // a sched_yield of the task at the head (round robin): the common case
-    else {
-      const i = q.indexOf(t);
-      if (i >= 0) q.splice(i, 1);
-    }
+    if (this.runList.has(t.run_list)) this.runList.del(t.run_list);
+  }
+
+  /** move_last_runqueue: list_del + list_add_tail */
+  moveLastRunqueue(t: Task): void {
+    this.delFromRunqueue(t);
+    this.runList.addTail(t.run_list);
   }
 
   /** try_to_wake_up: make `t` runnable; preempt the current task if it is idle. */
@@ -629,7 +645,7 @@ export class Kernel extends StateMap {
     if (t.state !== "interruptible" || t.stopped) return;
     this.run(P["try_to_wake_up"]);
     // SMP: runqueue_lock and the woken task_struct were last written on other CPUs
-    this.lines.touch(this, this.runqueue, 1);
+    this.lines.touch(this, this.runList.head, 1);
     this.lines.touch(this, t, TASK_STRUCT_LINES);
     t.state = "running";
     t.waitingOn = null;

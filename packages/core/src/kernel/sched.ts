@@ -50,11 +50,12 @@ export class Goodness24Scheduler implements Scheduler {
     let next: Task = k.idle;
     let c = -1000;
     const smp = k.ncpus > 1;
+    const head = k.runList.head;
     for (;;) {
-      const rq = k.runqueue;
-      k.runNRef(P["goodness"], rq.length); // one goodness() evaluation per runnable task
-      for (let i = 0; i < rq.length; i++) {
-        const p = rq[i]!;
+      k.runNRef(P["goodness"], k.nrRunning); // one goodness() evaluation per runnable task
+      // list_for_each(tmp, &runqueue_head)
+      for (let n = head.next; n !== head; n = n.next) {
+        const p = n.task!;
         // SMP: can_schedule skips a task another CPU runs
         if (smp && !canSchedule(k, p)) continue;
         const w = smp ? this.goodnessOn(p, k.cpu.id, prev.mm) : this.goodness(p, prev);
@@ -100,7 +101,7 @@ function pickNextTask(k: Kernel, prev: Task): Task {
   const next = ownTask(pick.call(s, k, prev));
   // 2.4's own pick_next_task returns a task of the run queue or idle by construction (its class is
   // hardened: the method cannot be swapped); any other Scheduler's choice is checked (O(n))
-  if (next !== k.idle && pick !== CORE_PICK && !k.runqueue.includes(next)) {
+  if (next !== k.idle && pick !== CORE_PICK && !(next instanceof Task && k.onRunqueue(next))) {
     const what = next instanceof Task ? `task ${next.pid} (${next.state})` : "something that is not a task";
     throw new SimError("plugin", `the Scheduler '${String(s.id)}' picked ${what}, which is not on the run queue`);
   }
@@ -115,7 +116,7 @@ function pickNextTask(k: Kernel, prev: Task): Task {
 export function __schedule(k: Kernel): Task {
   const prev = k.current;
   k.runRef(P["schedule"]);
-  k.lines.touch(k, k.runqueue, 1); // runqueue_lock (SMP: last taken on another CPU)
+  k.lines.touch(k, k.runList.head, 1); // runqueue_lock (SMP: last taken on another CPU)
   if (prev !== k.idle && prev.state === "interruptible" && prev.sigpending && !prev.stopped) prev.state = "running"; // TASK_STOPPED is not woken by signals
   if (prev !== k.idle && prev.state !== "running") k.delFromRunqueue(prev);
   prev.needResched = false;
@@ -226,20 +227,19 @@ export function touchHotPages(k: Kernel, t: Task): void {
 export function sys_sched_yield(k: Kernel, t: Task): number {
   k.runRef(P["sys_sched_yield"]);
   // nr_pending: UP counts the others on the run queue; SMP subtracts every CPU running a task
-  if (k.ncpus > 1 ? k.runqueue.length - k.cpus.filter((c) => k.currentOf(c) !== c.idle).length > 0 : othersRunnable(k.runqueue, t)) {
+  if (k.ncpus > 1 ? k.nrRunning - k.cpus.filter((c) => k.currentOf(c) !== c.idle).length > 0 : othersRunnable(k, t)) {
     k.runRef(P["sys_sched_yield.yield"]);
     t.sched_yield = true;
     t.needResched = true;
-    // move_last_runqueue: list_del + list_add_tail
-    k.delFromRunqueue(t);
-    k.runqueue.push(t);
+    k.moveLastRunqueue(t);
   }
   return 0;
 }
 
 /** UP nr_pending: another runnable task on the run queue (a loop: no closure per sched_yield) */
-function othersRunnable(rq: readonly Task[], t: Task): boolean {
-  for (let i = 0; i < rq.length; i++) if (rq[i] !== t && rq[i]!.state === "running") return true;
+function othersRunnable(k: Kernel, t: Task): boolean {
+  const head = k.runList.head;
+  for (let n = head.next; n !== head; n = n.next) if (n.task !== t && n.task!.state === "running") return true;
   return false;
 }
 

@@ -4,6 +4,7 @@ import type { AddressSpace } from "../machine/memory.js";
 import { STACK_TOP, USER_CODE_BASE } from "../machine/memory.js";
 import { StateMap } from "./slots.js";
 import { Sigset } from "./sigset.js";
+import { RunListNode } from "./run-list.js";
 
 export type TaskState = "running" | "interruptible" | "zombie" | "dead";
 
@@ -214,6 +215,8 @@ export class Task extends StateMap {
   counter = 6;
   nice = 0;
   sched_yield = false;
+  /** its node in the run queue (run-list.ts); pointing at itself while off it */
+  readonly run_list = new RunListNode<Task>(this);
   needResched = false;
   sigpending = false;
   /** 2.4 used_math: the task has an FPU context */

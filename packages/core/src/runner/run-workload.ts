@@ -290,13 +290,13 @@ function drive(k: Kernel): void {
     if (cur === k.idle) {
       const live = alive(k);
       if (!live.length) return;
-      const canWake = k.runqueue.length > 0 || k.hasNonTimerEvents() || live.some((t) => t.timeoutAt >= 0);
+      const canWake = k.nrRunning > 0 || k.hasNonTimerEvents() || live.some((t) => t.timeoutAt >= 0);
       if (!canWake) {
         throw new SimError("deadlock", `deadlock: every task is asleep and nothing can wake them (${live.map((t) => `pid ${t.pid} in ${String(t.waitingOn ?? "sleep")}`).join(", ")})`);
       }
-      if (!k.runqueue.length) k.idleUntilEvent();
+      if (!k.nrRunning) k.idleUntilEvent();
       if (k.ex.cycles > k.config.maxCycles) throw new SimError("budget", `cycle budget exhausted: ${k.ex.cycles} > ${k.config.maxCycles} simulated cycles`);
-      if (k.runqueue.length) __schedule(k);
+      if (k.nrRunning) __schedule(k);
       continue;
     }
     resume(k, cur);
@@ -319,7 +319,7 @@ function driveSmp(k: Kernel): void {
     if (cur === k.idle) {
       const live = alive(k);
       if (!live.length) return idleToTheEnd(k);
-      if (k.cpus.every((p) => k.currentOf(p) === p.idle && !p.idle.needResched) && !k.runqueue.length && !k.hasNonTimerEvents() && !live.some((t) => t.timeoutAt >= 0)) {
+      if (k.cpus.every((p) => k.currentOf(p) === p.idle && !p.idle.needResched) && !k.nrRunning && !k.hasNonTimerEvents() && !live.some((t) => t.timeoutAt >= 0)) {
         throw new SimError("deadlock", `deadlock: every task is asleep and nothing can wake them (${live.map((t) => `pid ${t.pid} in ${String(t.waitingOn ?? "sleep")}`).join(", ")})`);
       }
       // cpu_idle: hlt until an interrupt; then schedule() if someone asked (reschedule_idle)
