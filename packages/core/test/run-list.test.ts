@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RunList, RunListNode } from "../src/kernel/run-list.js";
 import { ContainerModule } from "inversify";
-import type { PluginModule } from "@siglab/plugin-api";
+import type { PluginModule, Task as ApiTask } from "@siglab/plugin-api";
 import { TOKENS, type Kernel, type Task } from "../src/index.js";
 import { runSource, setupPlugin } from "./harness.js";
 
@@ -88,7 +88,7 @@ describe("Kernel.runqueue", () => {
   });
 
   it("refuses a plugin Scheduler's pick of a task that is not on this kernel's run queue", () => {
-    let stale: Task | null = null;
+    let stale: ApiTask | null = null;
     const keep = setupPlugin("keep", (k: Kernel) => {
       k.events.on("switch.in", (t) => {
         if (t !== k.idle) stale ??= t;
