@@ -33,7 +33,7 @@ import { markHostThrown } from "../common/host-thrown.js";
 import { SignalStruct, Task } from "./task.js";
 import { LineOwners, smp_send_reschedule } from "./smp.js";
 import { RunList } from "./run-list.js";
-import { isPathRef, pathRefs, type PathRef } from "./path-refs.js";
+import { isPathRef, pathRefCount, pathRefs, type PathRef } from "./path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
 const P = pathRefs(["restore_all_kernel", "try_to_wake_up"]);
@@ -191,7 +191,11 @@ export class Kernel extends StateMap {
   // hot paths, resolved once
   private readonly P = new Map<string, CompiledPath>();
   /** paths by handle id (path-refs.ts), filled on first use */
-  private readonly byRef: (CompiledPath | undefined)[] = [];
+  /**
+   * The core handles' paths by handle id, resolved on first use: dense from the start (null until
+   * resolved), so a load is an element load whatever order the handles are first used in.
+   */
+  private readonly byRef: (CompiledPath | null)[] = Array.from({ length: pathRefCount() }, () => null);
   /** the handles pathHandle made, by -1 - id, their paths, and each name's handle */
   private readonly handles: PathRef[] = [];
   private readonly handlePaths: CompiledPath[] = [];
@@ -382,8 +386,10 @@ export class Kernel extends StateMap {
    * checked way and is an unknown path, never a host TypeError.
    */
   private compiled(r: PathRef): CompiledPath {
-    const c = typeof r === "object" && r !== null ? this.byRef[r.id] : undefined;
-    return c instanceof CompiledPath ? c : this.resolve(r);
+    const id = typeof r === "object" && r !== null ? r.id : -1;
+    // a whole number below byRef's length indexes a resolved path or null, nothing else
+    const c = id >>> 0 === id && id < this.byRef.length ? this.byRef[id]! : null;
+    return c !== null ? c : this.resolve(r);
   }
 
   /** A handle's path, resolved on first use in this run (path-refs.ts); anything else a plugin passes is an unknown path. */
@@ -394,7 +400,11 @@ export class Kernel extends StateMap {
       if (typeof id === "number" && id < 0 && this.handles[-1 - id] === r) return this.handlePaths[-1 - id]!;
     }
     if (!isPathRef(r)) return this.path(typeof r === "object" || typeof r === "function" ? `(${r === null ? "null" : "an object"}, not a path name)` : String(r));
-    return this.byRef[r.id] ?? (this.byRef[r.id] = this.path(r.name));
+    const c = r.id < this.byRef.length ? this.byRef[r.id] : null;
+    if (c) return c;
+    const p = this.path(r.name);
+    if (r.id < this.byRef.length) this.byRef[r.id] = p;
+    return p;
   }
 
   count(name: string, n = 1): void {

@@ -18,6 +18,11 @@ export function pathRefs<N extends string>(names: readonly N[]): Readonly<Record
   return Object.freeze(out);
 }
 
+/** How many handles exist (the modules that make them load before any kernel is built). */
+export function pathRefCount(): number {
+  return ALL.length;
+}
+
 /** Is `r` a handle pathRefs made? (Kernel.run is also called by plugins, with anything.) */
 export function isPathRef(r: unknown): r is PathRef {
   return typeof r === "object" && r !== null && ALL[(r as PathRef).id] === r;
