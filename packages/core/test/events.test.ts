@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KernelEvents } from "../src/kernel/events.js";
+import { EV, KernelEvents } from "../src/kernel/events.js";
 
 // KernelEvents keeps the map's events in a fixed-shape object (hot emits are property loads); a
 // plugin may still subscribe to any name, including ones an object inherits.
@@ -14,6 +14,25 @@ describe("KernelEvents", () => {
     expect(ev.has("signal.deliver")).toBe(false);
     ev.emit("signal.queued", undefined, 10, true);
     expect(got).toEqual([["a", undefined, 10, true], ["b", 10]]);
+  });
+
+  it("numbers every event of the map once (EV), and a core fire() reaches what on() subscribed by name", () => {
+    const names = Object.keys(EV);
+    // every name a plugin can subscribe to through the map has its number, and no two share one
+    expect(new Set(Object.values(EV)).size).toBe(names.length);
+    const ev = new KernelEvents();
+    const heard: string[] = [];
+    for (const name of names) ev.on(name as never, ((a: unknown) => heard.push(`${name}:${String(a)}`)) as never);
+    for (const name of names) {
+      const id = EV[name as keyof typeof EV];
+      expect(ev.hasListeners(id)).toBe(true);
+      expect(ev.has(name as never)).toBe(true);
+      ev.fire(id as never, name as never);
+    }
+    expect(heard).toEqual(names.map((n) => `${n}:${n}`));
+    // and the map's names are EV's: a Listeners field without a number would be missed here
+    const lists = (new KernelEvents() as unknown as { lists: object }).lists;
+    expect(Object.keys(lists).sort()).toEqual([...names].sort());
   });
 
   it("keeps names outside the map apart, inherited ones included, without touching the map's", () => {

@@ -46,8 +46,24 @@ class Listeners {
   "run.end": Listener[] = [];
 }
 
+/** The map's event names in a fixed order: `EV` numbers them for the core's own emits. */
+const EVENT_NAMES = ["tick", "signal.deliver", "signal.interrupt", "signal.return", "signal.dequeue", "signal.queued", "switch.out", "switch.in", "return.user", "user.store", "run.end"] as const satisfies readonly (keyof OwnEventMap)[];
+
+/** An event's number (EV), typed by its name so `fire` checks its arguments as `emit` does. */
+export type EventId<K extends keyof OwnEventMap> = number & { readonly __event: K };
+
+type EventIds = { readonly [I in keyof typeof EVENT_NAMES & `${number}` as (typeof EVENT_NAMES)[I]]: EventId<(typeof EVENT_NAMES)[I]> };
+
+/**
+ * The events by number, for the core's emits on hot paths (`k.events.fire(EV["switch.out"], t)`):
+ * an element load instead of a load by a name that differs from call site to call site.
+ */
+export const EV: EventIds = Object.freeze(Object.fromEntries(EVENT_NAMES.map((n, i) => [n, i]))) as unknown as EventIds;
+
 export class KernelEvents {
   private readonly lists = new Listeners();
+  /** the same arrays as `lists`', by EV number */
+  private readonly byId: Listener[][] = EVENT_NAMES.map((n) => this.lists[n]);
   /** names outside the map (a plugin may emit and hear its own); inherited names never reach `lists` */
   private readonly other = new Map<string, Listener[]>();
 
@@ -72,6 +88,17 @@ export class KernelEvents {
     const hs = (this.lists as unknown as Record<string, Listener[] | undefined>)[ev];
     // an inherited name (toString, __proto__) is no array: it goes the slow way, as any other name
     return Array.isArray(hs) ? hs.length > 0 : (this.listeners(String(ev), false)?.length ?? 0) > 0;
+  }
+
+  /** `emit` for the core's own call sites: event `id` of EV. */
+  fire<K extends keyof OwnEventMap>(id: EventId<K>, a?: Arg<OwnEventMap[K], 0>, b?: Arg<OwnEventMap[K], 1>, c?: Arg<OwnEventMap[K], 2>): void {
+    const hs = this.byId[id]!;
+    for (let i = 0; i < hs.length; i++) hs[i]!(a, b, c);
+  }
+
+  /** `has` for the core's own call sites. */
+  hasListeners(id: EventId<keyof OwnEventMap>): boolean {
+    return this.byId[id]!.length > 0;
   }
 
   /** Every event has at most three arguments, passed positionally: no rest/spread arrays on the hot path. */

@@ -27,7 +27,7 @@ import type {
   UserSigmaskService,
 } from "../plugin-api/extension-points.js";
 import { fileFunctions, fpuFunctions, mmFunctions, schedFunctions, signalFunctions } from "./services.js";
-import { KernelEvents } from "./events.js";
+import { EV, KernelEvents } from "./events.js";
 import { TALLY_NAMES } from "./tallies.js";
 import { markHostThrown } from "../common/host-thrown.js";
 import { SignalStruct, Task } from "./task.js";
@@ -593,7 +593,7 @@ export class Kernel extends StateMap {
       }
     }
     this.deps.scheduler.update_process_times(this, t);
-    this.events.emit("tick", t);
+    this.events.fire(EV.tick, t);
   }
 
   /** Advance an idle CPU to the next event. Returns false when nothing can ever happen again. */

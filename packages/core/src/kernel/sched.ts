@@ -2,6 +2,7 @@
  * schedule(), switch_mm, switch_to and sched_yield of Linux 2.4 (kernel/sched.c). Which task runs
  * next is the run's Scheduler's choice (an extension point); the baseline one is 2.4's goodness().
  */
+import { EV } from "./events.js";
 import { TALLY } from "./tallies.js";
 import type { Scheduler } from "@siglab/plugin-api";
 import { PAGE_SHIFT } from "../machine/memory.js";
@@ -155,7 +156,7 @@ export function __schedule_tail(k: Kernel, prev: Task, yielded: boolean): void {
 /** switch_mm + switch_to/__switch_to */
 export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
   k.tally(TALLY.sched_switches);
-  k.events.emit("switch.out", prev);
+  k.events.fire(EV["switch.out"], prev);
   if (next === k.idle) {
     // kernel threads (idle) borrow the previous mm: no CR3 load (enter_lazy_tlb on SMP)
     k.cpu.tlbLazy = true;
@@ -185,7 +186,7 @@ export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
   k.current = next;
   k.ex.timelineTask = next.pid;
   k.deps.switchFpu.switchIn(k, next);
-  k.events.emit("switch.in", next);
+  k.events.fire(EV["switch.in"], next);
 }
 
 /** schedule() from generator context: yields to the run loop when another task became current. */

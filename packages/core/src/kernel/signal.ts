@@ -3,6 +3,7 @@
  * handle_signal, setup_frame/setup_rt_frame) and return (sys_sigreturn/sys_rt_sigreturn),
  * following kernel/signal.c and arch/i386/kernel/signal.c.
  */
+import { EV } from "./events.js";
 import { TALLY } from "./tallies.js";
 import type { Kernel } from "./kernel.js";
 import { NSIG, SIGKILL, SIGRTMIN, SIGSTOP, Sigset } from "./sigset.js";
@@ -55,7 +56,7 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
     // only one instance of a non-RT signal is queued
     k.runRef(P["signal_wake_up"]);
     k.count("signals.coalesced");
-    k.events.emit("signal.queued", t, sig, false);
+    k.events.fire(EV["signal.queued"], t, sig, false);
     return 0;
   }
   const globalQueued = k.queuedSignals;
@@ -63,7 +64,7 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
     k.runRef(P["sigqueue_alloc"]);
     t.queue.push({ sig, info, at: k.cycles });
     k.queuedSignals++;
-    k.events.emit("signal.queued", t, sig, true);
+    k.events.fire(EV["signal.queued"], t, sig, true);
   } else if (sig >= SIGRTMIN && info.code !== SI_USER) {
     k.runRef(P["signal_wake_up"]);
     k.count("signals.queue_overflow");
@@ -71,7 +72,7 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
   } else {
     // queue full: only the bit is set, the siginfo is lost
     k.count("signals.queue_overflow");
-    k.events.emit("signal.queued", t, sig, false);
+    k.events.fire(EV["signal.queued"], t, sig, false);
   }
   t.pending.add(sig);
   k.runRef(P["signal_wake_up"]);
@@ -100,7 +101,7 @@ export function force_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task):
 export function dequeue_signal(k: Kernel, t: Task, mask: Sigset): { sig: number; info: SigInfoK } | null {
   const sig = t.pending.firstUnblocked(mask);
   if (!sig) return null;
-  k.events.emit("signal.dequeue", t, sig);
+  k.events.fire(EV["signal.dequeue"], t, sig);
   // collect_signal: the first queued instance (loops, not findIndex/splice: no closure or array
   // per delivery), and the pending bit stays while another instance is queued
   const q = t.queue;
@@ -221,7 +222,7 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
   t.sigsuspendSaved = null;
   sc.oldmask = oldset.lo;
   const frame = new SignalFrameK(rt ? "rt_sigframe" : "sigframe", address, size, sig, sc, oldset.clone(), rt ? { ...info } : null, k.profile.features.fxsr);
-  k.events.emit("signal.interrupt", t, frame);
+  k.events.fire(EV["signal.interrupt"], t, frame);
   k.runRef(rt ? P["setup_rt_frame"] : P["setup_frame"]);
   // setup_sigcontext: tmp = save_i387(fpstate) (or a plugin's policy), between the registers and oldmask
   k.deps.signalFpu.saveToFrame(k, t, frame, ka);
@@ -237,7 +238,7 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
   t.regs.esp = address;
   t.regs.eip = 0x0804a000 + sig * 16;
   t.regs.eflags &= ~0x100;
-  k.events.emit("signal.deliver", t, frame);
+  k.events.fire(EV["signal.deliver"], t, frame);
   return frame;
 }
 
@@ -269,7 +270,7 @@ export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
   r.esp = sc.esp; r.eip = sc.eip;
   r.eflags = ((r.eflags & ~0x40dd5) | (sc.eflags & 0x40dd5)) >>> 0;
   k.deps.signalFpu.restoreFromFrame(k, t, frame);
-  k.events.emit("signal.return", t, frame);
+  k.events.fire(EV["signal.return"], t, frame);
   k.fpuPool.give(frame.fpImage);
   frame.fpImage = null;
   return r.eax;

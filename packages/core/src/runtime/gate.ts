@@ -4,6 +4,7 @@
  * running a signal handler up to its sigreturn. Generators, because the exit work may switch
  * tasks or run a handler.
  */
+import { EV } from "../kernel/events.js";
 import { markHostThrown } from "../common/host-thrown.js";
 import { do_device_not_available } from "../kernel/i387.js";
 import { SimError, SMP_SYNC, SWITCH, type Kernel } from "../kernel/kernel.js";
@@ -286,7 +287,7 @@ export class Gate {
   }
 
   private notifyReturn(intoHandler: boolean): void {
-    if (this.k.events.has("return.user")) this.k.events.emit("return.user", this.t, intoHandler);
+    if (this.k.events.hasListeners(EV["return.user"])) this.k.events.fire(EV["return.user"], this.t, intoHandler);
   }
 
   /** A timer/device interrupt taken in user mode: handlers, then ret_from_intr's work check. */

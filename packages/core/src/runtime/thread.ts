@@ -2,6 +2,7 @@
  * The `t` object a workload thread receives: the implementation of the Thread interface of
  * api/siglab.d.ts. Every method that can enter the kernel is a generator over the Gate.
  */
+import { EV } from "../kernel/events.js";
 import type { PathRef } from "../kernel/path-refs.js";
 import { readReg, writeReg, XMM_LANES } from "../machine/fpu.js";
 import { PAGE_SHIFT } from "../machine/memory.js";
@@ -899,7 +900,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
       if (user_access(k, t, addr, true)) {
         t.mm.words.set(addr, value);
         // plugins that keep kernel-visible state in user memory (user-sigmask) watch their words
-        if (k.events.has("user.store")) k.events.emit("user.store", t, addr);
+        if (k.events.hasListeners(EV["user.store"])) k.events.fire(EV["user.store"], t, addr);
         return;
       }
       // #PF -> SIGSEGV: the exception return delivers it; then the store is retried
