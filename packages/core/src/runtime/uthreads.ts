@@ -352,7 +352,10 @@ export class UThreadsBlockedChecker implements InvariantChecker {
       if (!s || s.inScheduler || !s.ready.length) return;
       this.asleep.set(t, { at: k.cycles, ready: s.ready.length, library: s.library, current: s.current.id });
     });
-    k.events.onOwn("switch.in", (t) => this.settle(k, t, "woke"));
+    // every switch in: nothing to look up while no LWP sleeps (the usual case)
+    k.events.onOwn("switch.in", (t) => {
+      if (this.asleep.size !== 0) this.settle(k, t, "woke");
+    });
     k.events.onOwn("run.end", () => {
       for (const t of [...this.asleep.keys()]) this.settle(k, t, "never woke before the run ended");
     });
