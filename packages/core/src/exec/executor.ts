@@ -67,10 +67,36 @@ export interface ExecCpu {
 
 export const TIMELINE_LIMIT = 20_000;
 
+/** The smallest double above `x` (x >= 0 or Infinity): `c > x` exactly when `c >= above(x)`. */
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+const LO = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
+export function above(x: number): number {
+  if (x === Infinity) return Infinity;
+  bits[0] = x === 0 ? 0 : x; // -0 as +0
+  const lo = (words[LO]! + 1) >>> 0;
+  words[LO] = lo;
+  if (lo === 0) words[1 - LO]!++; // the carry into the exponent's word
+  return bits[0]!;
+}
+
 export class Executor {
   cycles = 0;
+  #nextEvent = Infinity;
+  #syncAt = Infinity;
+  /**
+   * The first cycle at which an interrupt is due (Kernel.interruptDue): the next event, or the
+   * first cycle past syncAt, whichever comes first; kept by the two setters, so a poll is one compare.
+   */
+  dueAt = Infinity;
   /** cycle at which the next event is due (Infinity when none) */
-  nextEvent = Infinity;
+  get nextEvent(): number {
+    return this.#nextEvent;
+  }
+  set nextEvent(v: number) {
+    this.#nextEvent = v;
+    this.dueAt = Math.min(v, above(this.#syncAt));
+  }
   /** cycles per phase index (PhaseTable ids); sized for core + plugin phases */
   phaseCycles = hot(new Float64Array(64));
   /** called at an op boundary in kernel mode with IF=1 when an event is due */
@@ -89,7 +115,13 @@ export class Executor {
    * SMP: the cycle at which another CPU acts next (its clock, or an interrupt due to it). User-mode
    * polls stop here so the run loop can let that CPU catch up (smp.ts); Infinity on one CPU.
    */
-  syncAt = Infinity;
+  get syncAt(): number {
+    return this.#syncAt;
+  }
+  set syncAt(v: number) {
+    this.#syncAt = v;
+    this.dueAt = Math.min(this.#nextEvent, above(v));
+  }
   /**
    * The equivalence oracle's reference mode (RunEnvironment.exactPaths): every path steps op by op
    * with an interrupt check at every op boundary, as if an event were always due. Results must be

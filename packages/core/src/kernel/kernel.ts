@@ -536,7 +536,7 @@ export class Kernel extends StateMap {
 
   /** True when an interrupt is due now (the runtime polls this at user-mode op boundaries). */
   interruptDue(): boolean {
-    return this.ex.cycles >= this.ex.nextEvent || this.ex.cycles > this.ex.syncAt;
+    return this.ex.cycles >= this.ex.dueAt; // cycles >= nextEvent || cycles > syncAt
   }
 
   /** Any events other than the periodic tick? (to detect deadlock) */
