@@ -26,7 +26,10 @@ export function measureNative(): NativeLoops | { skipped: string } {
     };
     return { nullSyscallUs: loop("getppid"), killAndCatchUs: loop("sig_catch") };
   } catch (e) {
+    // no compiler, a probe that failed or printed something this version cannot read: the bench
+    // goes on without the native side and says why
     if (e instanceof ProbeError) return { skipped: e.message };
+    if (e instanceof Error) return { skipped: `probe/siglab-probe.c: ${e.message}` };
     throw e;
   }
 }

@@ -190,7 +190,6 @@ export class Kernel extends StateMap {
 
   // hot paths, resolved once
   private readonly P = new Map<string, CompiledPath>();
-  /** paths by handle id (path-refs.ts), filled on first use */
   /**
    * The core handles' paths by handle id, resolved on first use: dense from the start (null until
    * resolved), so a load is an element load whatever order the handles are first used in.
@@ -619,7 +618,7 @@ export class Kernel extends StateMap {
 
   // ---- run queue ------------------------------------------------------------------------------
 
-  /** The runnable tasks in run-queue order (a frozen view, made when read after a change). */
+  /** The runnable tasks in run-queue order (an array view, made when read after a change; writing to it changes nothing). */
   get runqueue(): readonly Task[] {
     return this.runList.toArray();
   }

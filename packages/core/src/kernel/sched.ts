@@ -92,17 +92,14 @@ export class Goodness24Scheduler implements Scheduler {
   }
 }
 
-const CORE_PICK = Goodness24Scheduler.prototype.pick_next_task;
-
 /** The run's Scheduler's choice: a task on the run queue, or the idle task; anything else is refused. */
 function pickNextTask(k: Kernel, prev: Task): Task {
   const s = k.deps.scheduler;
   // read once: what runs is what is compared (a Proxy could answer differently the second time)
   const pick = s.pick_next_task;
   const next = ownTask(pick.call(s, k, prev));
-  // 2.4's own pick_next_task returns a task of the run queue or idle by construction (its class is
-  // hardened: the method cannot be swapped); any other Scheduler's choice is checked (O(n))
-  if (next !== k.idle && pick !== CORE_PICK && !(next instanceof Task && k.onRunqueue(next))) {
+  // every Scheduler's choice is checked, 2.4's own too: membership of the run list is O(1)
+  if (next !== k.idle && !(next instanceof Task && k.onRunqueue(next))) {
     const what = next instanceof Task ? `task ${next.pid} (${next.state})` : "something that is not a task";
     throw new SimError("plugin", `the Scheduler '${String(s.id)}' picked ${what}, which is not on the run queue`);
   }

@@ -68,22 +68,21 @@ export class SchedYieldCall implements Iterator<unknown, number, unknown> {
 
   return(v?: number): IteratorResult<unknown, number> {
     if (this.#state === RUNNING_REST) return this.#rest!.return(v);
-    if (this.#state === SWITCHED_OUT) {
-      this.#state = FINISHED;
-      this.#th.yieldBack(false, this.#r);
-    }
-    this.#state = FINISHED;
+    this.#close();
     return { value: v as number, done: true };
   }
 
   throw(e?: unknown): IteratorResult<unknown, number> {
     if (this.#state === RUNNING_REST) return this.#rest!.throw(e);
-    if (this.#state === SWITCHED_OUT) {
-      this.#state = FINISHED;
-      this.#th.yieldBack(false, this.#r);
-    }
-    this.#state = FINISHED;
+    this.#close();
     throw e;
+  }
+
+  /** Finished by return()/throw(): while switched out, what the generator's `finally` would run. */
+  #close(): void {
+    const wasOut = this.#state === SWITCHED_OUT;
+    this.#state = FINISHED;
+    if (wasOut) this.#th.yieldBack(false, this.#r);
   }
 
   [Symbol.iterator](): this {
