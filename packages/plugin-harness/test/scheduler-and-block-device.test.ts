@@ -3,11 +3,10 @@
  * which task runs (and when a slice ends, and whether a wake-up preempts), a BlockDevice decides
  * when /dev/siglab-disk's requests complete; both are single-valued (`replaces`), both baselines
  * are reachable to delegate to, and plugins of API 2.0 still load.
- * (dist/harness.js carries the simulator: `pnpm --filter @siglab/plugin-api build` after changes.)
  */
 import { describe, expect, it } from "vitest";
 import { ContainerModule, TOKENS, type BlockDevice, type Kernel, type PluginManifest, type PluginModule, type RunResult, type Scheduler, type Task, type Token } from "@siglab/plugin-api";
-import { runWorkload } from "@siglab/plugin-api/harness";
+import { runWorkload } from "../src/index.js";
 
 const CPU = "p6-coppermine@1000"; // 1000 cycles per microsecond; HZ 100: a tick every 10 ms
 

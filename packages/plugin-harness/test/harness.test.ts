@@ -4,7 +4,8 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { ContainerModule, TOKENS, op, type CreateModule, type PluginModule } from "@siglab/plugin-api";
-import { runWorkload } from "@siglab/plugin-api/harness";
+import { runWorkload } from "../src/index.js";
+import { runWorkload as runWorkload22 } from "@siglab/plugin-api/harness";
 import { createNodeHost } from "@siglab/builtin-plugins/host/node";
 import { EXAMPLES } from "@siglab/core";
 import ts from "typescript";
@@ -31,7 +32,7 @@ export default workload({ name: "gettid", params: { n: 50 }, *main(t, { n }) {
 const host = createNodeHost({ transpile: (s, f) => ts.transpileModule(s, { fileName: f, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText });
 afterAll(() => host.close());
 
-describe("@siglab/plugin-api/harness", () => {
+describe("@siglab/plugin-harness", () => {
   it("runs a plugin under test: its syscall, its path, its numbers", () => {
     const r = runWorkload({ plugins: [plugin], variant: "t-gettid", workload: { file: "gettid.ts", source: SOURCE }, cpu: "p6-coppermine@1000" });
     expect(r.error).toBeUndefined();
@@ -67,5 +68,12 @@ describe("@siglab/plugin-api/harness", () => {
     const source = `import { workload } from "siglab";\nexport default workload({ name: "l", libc: "musl", params: {}, *main(t) { yield* t.getpid(); } });\n`;
     const r = runWorkload({ workload: { file: "l.ts", source } });
     expect(r.error?.message).toBe("l.ts: unknown libc model 'musl' (libc models: glibc-2.2, glibc-modern; a plugin of the variant stack may add others)");
+  });
+
+  it("the harness entry of API 2.0-2.2, @siglab/plugin-api/harness (deprecated), still runs a plugin, with the same result", () => {
+    const o = { plugins: [plugin], variant: "t-gettid", workload: { file: "gettid.ts", source: SOURCE }, cpu: "p6-coppermine@1000" };
+    const old = runWorkload22(o);
+    expect(old.error).toBeUndefined();
+    expect(JSON.stringify(old)).toBe(JSON.stringify(runWorkload(o)));
   });
 });

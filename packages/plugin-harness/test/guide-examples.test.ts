@@ -13,7 +13,7 @@ import { buildSync } from "esbuild";
 import ts from "typescript";
 import * as api from "@siglab/plugin-api";
 import type { ParamValue, PluginModule, RunResult, VariantSpec } from "@siglab/plugin-api";
-import { runWorkload } from "@siglab/plugin-api/harness";
+import { runWorkload } from "../src/index.js";
 import { createNodeHost } from "@siglab/builtin-plugins/host/node";
 import { validateManifest } from "@siglab/core/plugin-api/manifest-schema.js";
 

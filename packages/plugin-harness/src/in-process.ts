@@ -1,9 +1,9 @@
 /**
- * An in-process test harness for plugin authors: run a workload with your plugin (and SigLab's
- * built-in plugins) on a CPU profile and get the result object `siglab run --json` prints, in
- * milliseconds, without a CLI or a host process.
+ * The in-process run of the test harness for plugin authors: a workload with your plugin (and
+ * SigLab's built-in plugins) on a CPU profile, giving the result object `siglab run --json`
+ * prints, in milliseconds, without a CLI or a host process.
  *
- *   import { runWorkload } from "@siglab/plugin-api/harness";
+ *   import { runWorkload } from "@siglab/plugin-harness";
  *   import * as myPlugin from "../src/index.js";            // { manifest?, createModule, examples? }
  *   const r = runWorkload({ plugins: [{ manifest, ...myPlugin }], variant: "my-plugin", workload: "lat_syscall" });
  *
