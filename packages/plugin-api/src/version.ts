@@ -4,4 +4,4 @@
  * (new optional members, new extension points, new services); anything a plugin written for
  * this major could rely on changing or going away is a new major.
  */
-export const PLUGIN_API_VERSION = "2.2";
+export const PLUGIN_API_VERSION = "2.3";
