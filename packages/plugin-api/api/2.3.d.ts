@@ -419,6 +419,63 @@ export interface StateHolder {
 	/** forget the value (the next slot() call creates a fresh one) */
 	dropSlot(key: StateKey<unknown>): void;
 }
+/**
+ * The simulated machine's state as plugins see it: the FPU register file, the TLB, address spaces
+ * and user registers (the Cpu that holds them is in model.ts).
+ */
+/** The FPU/SSE register file with real values (x87 st as doubles, XMM as 32-bit lanes). */
+export interface FpuRegs {
+	readonly st: Float64Array;
+	readonly xmm: Uint32Array;
+	fcw: number;
+	fsw: number;
+	/** abridged tag: bit i set = st(i) valid */
+	ftw: number;
+	mxcsr: number;
+	copyFrom(o: FpuRegs): void;
+	/** the x87/SSE part only (an i386 signal frame carries no AVX state) */
+	copyLegacyFrom(o: FpuRegs): void;
+	equals(o: FpuRegs): boolean;
+	clone(): FpuRegs;
+	/** fninit + the MXCSR reset value */
+	init(): void;
+}
+export interface Tlb {
+	readonly capacity: number;
+	flushes: number;
+	misses: number;
+	/** touch a page (key from the address space and the page number); true on a miss */
+	touch(key: number): boolean;
+	/** a CR3 reload without PCID */
+	flushAll(): void;
+}
+/** A task's address space: page protections and the sparse word values user stores wrote. */
+export interface AddressSpace {
+	readonly asid: number;
+	/** page number -> prot bits (PROT_READ 1 | PROT_WRITE 2 | PROT_EXEC 4); absent = not mapped */
+	readonly pages: Map<number, number>;
+	/** word values by address (what a workload's load reads and store writes) */
+	readonly words: Map<number, number>;
+	/** tasks sharing it (threads) */
+	users: number;
+	protOf(addr: number): number | undefined;
+	/** map anonymous memory; returns its address */
+	mmapAnon(bytes: number, prot: number): number;
+	unmap(addr: number, bytes: number): void;
+}
+/** Integer user registers as saved in pt_regs. */
+export interface UserRegs {
+	eax: number;
+	ebx: number;
+	ecx: number;
+	edx: number;
+	esi: number;
+	edi: number;
+	ebp: number;
+	esp: number;
+	eip: number;
+	eflags: number;
+}
 /** How a number in a profile is known. */
 export type Provenance = 
 /** read in a source (cite the key from docs/sources, e.g. "IL P4 Northwood 2.41 GHz"). */
@@ -576,181 +633,9 @@ export interface ResolvedProfile {
 	/** Ops the CPU lacks (cost entries marked `unavailable`); their cost is 0 and must not be charged. */
 	unavailableOps?: OpClass[];
 }
-/** The FPU/SSE register file with real values (x87 st as doubles, XMM as 32-bit lanes). */
-export interface FpuRegs {
-	readonly st: Float64Array;
-	readonly xmm: Uint32Array;
-	fcw: number;
-	fsw: number;
-	/** abridged tag: bit i set = st(i) valid */
-	ftw: number;
-	mxcsr: number;
-	copyFrom(o: FpuRegs): void;
-	/** the x87/SSE part only (an i386 signal frame carries no AVX state) */
-	copyLegacyFrom(o: FpuRegs): void;
-	equals(o: FpuRegs): boolean;
-	clone(): FpuRegs;
-	/** fninit + the MXCSR reset value */
-	init(): void;
-}
-export interface Tlb {
-	readonly capacity: number;
-	flushes: number;
-	misses: number;
-	/** touch a page (key from the address space and the page number); true on a miss */
-	touch(key: number): boolean;
-	/** a CR3 reload without PCID */
-	flushAll(): void;
-}
-export interface Cpu {
-	/** API 2.2: smp_processor_id() of this CPU (0 on the UP kernel): its index in Kernel.cpus */
-	readonly id?: number;
-	/** API 2.2: this CPU's idle task (idle_task(cpu)); the CPU is idle when Kernel.currentOf(cpu) is it */
-	readonly idle?: Task;
-	cpl: number;
-	IF: number;
-	/** CR0.TS */
-	TS: boolean;
-	cr3: number;
-	/** whose FPU state is live in the registers */
-	fpuOwner: Task | null;
-	readonly fpu: FpuRegs;
-	readonly tlb: Tlb;
-}
-/** A task's address space: page protections and the sparse word values user stores wrote. */
-export interface AddressSpace {
-	readonly asid: number;
-	/** page number -> prot bits (PROT_READ 1 | PROT_WRITE 2 | PROT_EXEC 4); absent = not mapped */
-	readonly pages: Map<number, number>;
-	/** word values by address (what a workload's load reads and store writes) */
-	readonly words: Map<number, number>;
-	/** tasks sharing it (threads) */
-	users: number;
-	protOf(addr: number): number | undefined;
-	/** map anonymous memory; returns its address */
-	mmapAnon(bytes: number, prot: number): number;
-	unmap(addr: number, bytes: number): void;
-}
-/** Integer user registers as saved in pt_regs. */
-export interface UserRegs {
-	eax: number;
-	ebx: number;
-	ecx: number;
-	edx: number;
-	esi: number;
-	edi: number;
-	ebp: number;
-	esp: number;
-	eip: number;
-	eflags: number;
-}
-export interface SigInfo {
-	signo: number;
-	errno: number;
-	code: number;
-	pid?: number;
-	addr?: number;
-	band?: number;
-	fd?: number;
-	value?: number;
-}
-export interface SigAction {
-	/** the workload's handler (opaque to plugins), or a default disposition */
-	readonly handler: object | "default" | "ignore";
-	flags: number;
-	mask: Sigset;
-}
-export interface PendingSignal {
-	sig: number;
-	info: SigInfo;
-	/** cycle at which it was queued */
-	at: number;
-}
-/** struct _fpstate as a frame carries it (i387 view + the FXSR extension). */
-export interface FrameFpState {
-	cw: number;
-	sw: number;
-	tag: number;
-	st: number[];
-	magic: number;
-	mxcsr?: number;
-	xmm?: number[][];
-}
-export interface FrameSigContext {
-	eax: number;
-	ebx: number;
-	ecx: number;
-	edx: number;
-	esi: number;
-	edi: number;
-	ebp: number;
-	esp: number;
-	eip: number;
-	eflags: number;
-	trapno: number;
-	err: number;
-	cr2: number;
-	oldmask: number;
-}
-/** A signal frame on the user stack (struct sigframe / rt_sigframe); plugins keep per-frame state in slot(). */
-export interface SignalFrame extends StateHolder {
-	readonly kind: "sigframe" | "rt_sigframe";
-	readonly address: number;
-	readonly size: number;
-	readonly sig: number;
-	readonly sigcontext: FrameSigContext;
-	/** the FP image save_i387 wrote (null: none); owned by the frame until sigreturn */
-	fpImage: FpuRegs | null;
-	/** the FP area as the handler sees it (null: none); a SignalFpuPolicy may set it, e.g. to null */
-	fpstate: FrameFpState | null;
-	/** uc_sigmask / oldmask + extramask, as a list of signals */
-	sigmask: number[];
-	/** the mask as the kernel wrote it */
-	readonly savedBlocked: Sigset;
-	readonly info: SigInfo | null;
-	/** FXSR layout (xmm + mxcsr present) or fsave only */
-	readonly fxsr: boolean;
-	/** what the kernel wrote, to tell a handler's edits apart */
-	readonly original: {
-		sigcontext: FrameSigContext;
-		fpstate: FrameFpState | null;
-	};
-	/** true when the frame carries an FP image (saved or written) */
-	hasFp(): boolean;
-	/** the FP view if it was materialised (only then can a handler have edited it) */
-	materialisedView(): FrameFpState | null | undefined;
-}
+/** What an experiment asks for and what a run produces. Plain data: structured-clone-able, JSON-serialisable. */
+/** The value of a workload parameter or a plugin option. */
 export type ParamValue = number | string | boolean;
-export interface PluginOptionSpec {
-	type: "boolean" | "number" | "string" | "enum";
-	default: ParamValue;
-	description: string;
-	/** for enum */
-	values?: string[];
-	/** for number */
-	min?: number;
-	max?: number;
-	unit?: string;
-}
-export interface PluginManifest {
-	id: string;
-	version: string;
-	/** plugin-API version targeted ("major.minor"); another major, or a newer minor, is refused */
-	apiVersion: string;
-	displayName: string;
-	description: string;
-	options: Record<string, PluginOptionSpec>;
-	/** every extension point the plugin binds */
-	contributes: ExtensionPointName[];
-	/** the single-valued points it replaces (two plugins replacing the same one conflict) */
-	replaces?: ExtensionPointName[];
-	/** the JavaScript entry (third-party plugins), relative to the plugin folder, e.g. "dist/index.cjs" */
-	main?: string;
-	/** named variant stacks this plugin offers (shown by `siglab list`, used with `--preset`) */
-	presets?: Preset[];
-}
-/** Option values after validation against the manifest (defaults filled in). */
-export type PluginOptions = Readonly<Record<string, ParamValue>>;
 /** A CPU of an experiment: a profile id and its clock. */
 export interface CpuRef {
 	id: string;
@@ -849,209 +734,97 @@ export interface RunProgress {
 	cycles: number;
 	steps: number;
 }
-/** A simulated operation: call it with `yield*`. */
-export type Gen<T> = Generator<unknown, T, unknown>;
-/** A thread's code, as the runtime calls it. */
-export type ThreadBody = (t: RuntimeThread) => Gen<unknown>;
-/**
- * The runtime thread a thread library or libc model works on: one task's user-mode context with
- * its system calls (each charges the entry, the syscall body and the exit work) and user work.
- */
-export interface RuntimeThread {
-	readonly kernel: Kernel;
-	readonly task: Task;
-	readonly pid: number;
-	readonly tid: number;
-	/** the run's libc model */
-	readonly libc: LibcModel;
-	getpid(): Gen<number>;
-	gettimeofday(): Gen<{
-		sec: number;
-		usec: number;
-	}>;
-	sched_yield(): Gen<number>;
-	read(fd: number, bytes: number): Gen<number>;
-	write(fd: number, bytes: number): Gen<number>;
-	pipe(): Gen<[
-		number,
-		number
-	]>;
-	fcntl(fd: number, cmd: number, arg?: number): Gen<number>;
-	select(readFds: number[], writeFds: number[], timeoutNs?: number): Gen<{
-		readable: number[];
-		writable: number[];
-	} | number>;
-	mmap(bytes: number, prot: number): Gen<number>;
-	sigprocmask(how: 0 | 1 | 2, set: number[]): Gen<number[] | number>;
-	/** rt_sigprocmask with bit sets (for libraries that switch masks on every switch) */
-	sigprocmaskSet(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number>;
-	/**
-	 * API 2.2 (optional additions): system calls a library makes on every switch, without a
-	 * generator. `xNow(...)` makes the call when it can finish synchronously and returns its result;
-	 * `undefined` means it could not (an interrupt was due, the task is traced, the exit found work)
-	 * and `yield* xRest(...)` with the same arguments, called at once, finishes it from where it
-	 * stopped. Same cycles and order as the generator form. (Optional only for the compatibility
-	 * rules: the runtime always has them.)
-	 */
-	sigprocmaskSetNow?(how: 0 | 1 | 2, set: Sigset | null): Sigset | number | undefined;
-	sigprocmaskSetRest?(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number>;
-	/** the gettimeofday system call without a generator (see sigprocmaskSetNow) */
-	gettimeofdayNow?(): {
-		sec: number;
-		usec: number;
-	} | undefined;
-	gettimeofdayRest?(): Gen<{
-		sec: number;
-		usec: number;
-	}>;
-	sigpending(): Gen<number[]>;
-	/** clone(CLONE_VM|...): a kernel thread running `body`; returns its tid */
-	clone(body: ThreadBody): Gen<number>;
-	/** wait4(pid or -1): the reaped pid or -errno */
-	waitFor(pid: number): Gen<number>;
-	/** any system call by number (the table includes plugins' syscalls) */
-	syscall(nr: number, ...args: unknown[]): Gen<unknown>;
-	load(addr: number): Gen<number>;
-	store(addr: number, value?: number): Gen<void>;
-	compute(cycles: number): Gen<void>;
-	/** `n` user FPU instructions (#NM first if CR0.TS is set) */
-	fpuInstruction(n: number): Gen<void>;
-	/** libc memcpy of `bytes`; with SSE it uses (and clobbers) xmm0-xmm3 */
-	userMemcpy(bytes: number, sse: boolean): Gen<void>;
-	/** run a user-mode path (library code): charged to the user phase; a timer tick may land in it */
-	runUser(path: string | PathHandle, n?: number): Gen<void>;
-	/** the same without a generator when no interrupt can land: 0 done; 1/2 call runUserRest */
-	runUserNow(path: string | PathHandle): 0 | 1 | 2;
-	runUserRest(path: string | PathHandle, r: 0 | 1 | 2): Gen<void>;
-	/** the user-level thread scheduler `library` keeps in this task (made on first use) */
-	userThreads(library: string, hooks: () => UThreadHooks): UserThreadScheduler;
+export interface SigInfo {
+	signo: number;
+	errno: number;
+	code: number;
+	pid?: number;
+	addr?: number;
+	band?: number;
+	fd?: number;
+	value?: number;
 }
-/** What pthread_create returns to the workload. */
-export interface PthreadHandle {
-	readonly tid: number;
+export interface SigAction {
+	/** the workload's handler (opaque to plugins), or a default disposition */
+	readonly handler: object | "default" | "ignore";
+	flags: number;
+	mask: Sigset;
 }
-/** A thread library (LinuxThreads 1:1, NGPT M:N, libc_r N:1). Single-valued: rebind it. */
-export interface ThreadLibrary {
-	readonly id: string;
-	create(t: RuntimeThread, body: ThreadBody): Gen<PthreadHandle>;
-	join(t: RuntimeThread, th: PthreadHandle): Gen<number>;
-	yield(t: RuntimeThread): Gen<void>;
-	read(t: RuntimeThread, fd: number, bytes: number): Gen<number>;
-	write(t: RuntimeThread, fd: number, bytes: number): Gen<number>;
-	sigmask(t: RuntimeThread, how: 0 | 1 | 2, set: number[]): Gen<number[]>;
-	self(t: RuntimeThread): number;
+export interface PendingSignal {
+	sig: number;
+	info: SigInfo;
+	/** cycle at which it was queued */
+	at: number;
 }
-/** A libc model, selected by a workload's `libc` id. Multi-valued: add with bind; ids are unique. */
-export interface LibcModel {
-	readonly id: string;
-	readonly sseMemcpy: boolean;
-	readonly sseThreshold: number;
-	memcpy(t: RuntimeThread, bytes: number): Gen<void>;
-	gettimeofday(t: RuntimeThread): Gen<{
-		sec: number;
-		usec: number;
-	}>;
-	/**
-	 * API 2.2, optional: gettimeofday without a generator, as RuntimeThread.sigprocmaskSetNow
-	 * (undefined: finish with `yield* gettimeofdayRest(t)`). A model without them is called through
-	 * gettimeofday.
-	 */
-	gettimeofdayNow?(t: RuntimeThread): {
-		sec: number;
-		usec: number;
-	} | undefined;
-	gettimeofdayRest?(t: RuntimeThread): Gen<{
-		sec: number;
-		usec: number;
-	}>;
+/** struct _fpstate as a frame carries it (i387 view + the FXSR extension). */
+export interface FrameFpState {
+	cw: number;
+	sw: number;
+	tag: number;
+	st: number[];
+	magic: number;
+	mxcsr?: number;
+	xmm?: number[][];
 }
-/**
- * API 2.2: the functions of a vDSO (see MmFunctions.map_vdso): user-mode code the kernel maps into
- * every process, which libc calls instead of the system call. Each runs on the calling thread in
- * user mode and charges its own paths (th.runUser); a timer tick may land between them.
- */
-export interface Vdso {
-	readonly id: string;
-	/** __vdso_gettimeofday: the time of day from the simulated clock, without entering the kernel */
-	gettimeofday(th: RuntimeThread): Gen<{
-		sec: number;
-		usec: number;
-	}>;
+export interface FrameSigContext {
+	eax: number;
+	ebx: number;
+	ecx: number;
+	edx: number;
+	esi: number;
+	edi: number;
+	ebp: number;
+	esp: number;
+	eip: number;
+	eflags: number;
+	trapno: number;
+	err: number;
+	cr2: number;
+	oldmask: number;
 }
-export type UThreadState = "ready" | "running" | "waiting" | "done";
-/** A user-level thread of an M:N or N:1 library. */
-export interface UThread {
-	readonly id: number;
-	state: UThreadState;
-	/** why it waits ("join", "fd", ...), for deadlock messages */
-	waitingOn: string;
-	result: number;
-	readonly joiners: UThread[];
-	/** the runtime thread its code runs with (the same kernel task as every other user thread) */
-	readonly th: RuntimeThread;
-	/** the library's per-thread data */
-	mask: Sigset | null;
+/** A signal frame on the user stack (struct sigframe / rt_sigframe); plugins keep per-frame state in slot(). */
+export interface SignalFrame extends StateHolder {
+	readonly kind: "sigframe" | "rt_sigframe";
+	readonly address: number;
+	readonly size: number;
+	readonly sig: number;
+	readonly sigcontext: FrameSigContext;
+	/** the FP image save_i387 wrote (null: none); owned by the frame until sigreturn */
+	fpImage: FpuRegs | null;
+	/** the FP area as the handler sees it (null: none); a SignalFpuPolicy may set it, e.g. to null */
+	fpstate: FrameFpState | null;
+	/** uc_sigmask / oldmask + extramask, as a list of signals */
+	sigmask: number[];
+	/** the mask as the kernel wrote it */
+	readonly savedBlocked: Sigset;
+	readonly info: SigInfo | null;
+	/** FXSR layout (xmm + mxcsr present) or fsave only */
+	readonly fxsr: boolean;
+	/** what the kernel wrote, to tell a handler's edits apart */
+	readonly original: {
+		sigcontext: FrameSigContext;
+		fpstate: FrameFpState | null;
+	};
+	/** true when the frame carries an FP image (saved or written) */
+	hasFp(): boolean;
+	/** the FP view if it was materialised (only then can a handler have edited it) */
+	materialisedView(): FrameFpState | null | undefined;
 }
-/** The library's side of a user-level switch, run in the scheduler's context. */
-export interface UThreadHooks {
-	/** `prev` just switched to the scheduler (it is ready, waiting or done) */
-	returned(s: UserThreadScheduler, prev: UThread): Gen<void>;
-	/** nothing is ready: wait for an event; false if nothing can ever wake a thread */
-	idle(s: UserThreadScheduler): Gen<boolean>;
-	/** switch from the scheduler into `next` (time stamps, mask install, register restore) */
-	enter(s: UserThreadScheduler, next: UThread): Gen<void>;
-	/**
-	 * API 2.2, optional: `returned` and `enter` without a generator, as RuntimeThread.
-	 * sigprocmaskSetNow: true when done; false when the hook stopped where it would first have to
-	 * yield, and the scheduler then runs `returnedRest` / `enterRest` (required with the Now form),
-	 * which finishes it from there. The runtime calls the Now form when there is one.
-	 */
-	returnedNow?(s: UserThreadScheduler, prev: UThread): boolean;
-	returnedRest?(s: UserThreadScheduler, prev: UThread): Gen<void>;
-	enterNow?(s: UserThreadScheduler, next: UThread): boolean;
-	enterRest?(s: UserThreadScheduler, next: UThread): Gen<void>;
-}
-export interface FdWait {
-	ut: UThread;
-	fd: number;
-	write: boolean;
-}
-/** The user-level threads of one kernel task, multiplexed by a library (its own state: slot()). */
-export interface UserThreadScheduler extends StateHolder {
-	readonly task: Task;
-	readonly library: string;
-	readonly root: UThread;
-	current: UThread;
-	readonly threads: ReadonlyMap<number, UThread>;
-	/** the ready queue (the scheduler takes from its head) */
-	readonly ready: readonly UThread[];
-	/** threads waiting for an fd to become ready */
-	readonly fdWaits: FdWait[];
-	/** the scheduler's own runtime thread (its syscalls are the LWP's) */
-	readonly sched: RuntimeThread;
-	/** a new ready thread running `body` */
-	create(body: ThreadBody): UThread;
-	/**
-	 * API 2.2, optional: a new ready thread running `body`, then `exit(t, body's result)` (the
-	 * library's exit work, e.g. its last switch out) in the same thread. The same as create with a
-	 * wrapping generator, but every switch in and out passes one generator level fewer.
-	 */
-	createWithExit?(body: ThreadBody, exit: (t: RuntimeThread, result: unknown) => Gen<unknown>): UThread;
-	/** give up the CPU from `me`'s context; returns when the scheduler switched back into `me` */
-	park(me: UThread): Gen<void>;
-	/**
-	 * API 2.2, optional: park written out for a library's own generator (one generator level fewer
-	 * per switch). parkOut makes park's checks and returns the value to `yield`, or undefined when
-	 * `me` is the LWP's own stack (then `yield* park(me)`); after the yield, call parkBack(me,
-	 * resumed) in a `finally` (resumed false when the yield completed abruptly):
-	 * `let ok = false; try { yield v; ok = true; } finally { s.parkBack(me, ok); }`
-	 */
-	parkOut?(me: UThread): unknown;
-	parkBack?(me: UThread, resumed: boolean): void;
-	/** mark a waiting thread ready */
-	wake(ut: UThread): void;
-	/** poll (or block in select on) the fds threads wait for, plus `alsoRead`; wakes the ready ones */
-	pollFdWaits(block: boolean, alsoRead?: number[]): Gen<number>;
+/** One CPU of the simulated machine: its privilege level, flags, control registers, FPU and TLB. */
+export interface Cpu {
+	/** API 2.2: smp_processor_id() of this CPU (0 on the UP kernel): its index in Kernel.cpus */
+	readonly id?: number;
+	/** API 2.2: this CPU's idle task (idle_task(cpu)); the CPU is idle when Kernel.currentOf(cpu) is it */
+	readonly idle?: Task;
+	cpl: number;
+	IF: number;
+	/** CR0.TS */
+	TS: boolean;
+	cr3: number;
+	/** whose FPU state is live in the registers */
+	fpuOwner: Task | null;
+	readonly fpu: FpuRegs;
+	readonly tlb: Tlb;
 }
 export type TaskState = "running" | "interruptible" | "zombie" | "dead";
 /** task_struct: what a plugin may read and change (its own state goes in slot()). */
@@ -1270,12 +1043,12 @@ export interface KernelPolicies {
 	/** since 2.1 */
 	readonly blockDevice?: BlockDevice;
 }
-/** The simulated kernel of one run (one CPU). Per-run plugin state goes in slot(). */
 /** A kernel path resolved once per run (Kernel.pathHandle): opaque, made only by the kernel. */
 export interface PathHandle {
 	readonly name: string;
 	readonly id: number;
 }
+/** The simulated kernel of one run. Per-run plugin state goes in slot(). */
 export interface Kernel extends StateHolder {
 	readonly profile: ResolvedProfile;
 	readonly config: KernelConfig;
@@ -1439,6 +1212,202 @@ export interface BlockDevice {
 	 */
 	configure(k: Kernel, cfg: Readonly<BlockDeviceConfig>, who: string): void;
 }
+/**
+ * The user-space signal mask (a service the user-sigmask plugin provides, thread libraries use):
+ * sigprocmask through a page the kernel reads at delivery, instead of a system call.
+ */
+export interface UserSigmaskService {
+	sigprocmask(th: RuntimeThread, how: 0 | 1 | 2, set: number[] | null): Gen<number[]>;
+}
+/** A simulated operation: call it with `yield*`. */
+export type Gen<T> = Generator<unknown, T, unknown>;
+/** A thread's code, as the runtime calls it. */
+export type ThreadBody = (t: RuntimeThread) => Gen<unknown>;
+/**
+ * The runtime thread a thread library or libc model works on: one task's user-mode context with
+ * its system calls (each charges the entry, the syscall body and the exit work) and user work.
+ */
+export interface RuntimeThread {
+	readonly kernel: Kernel;
+	readonly task: Task;
+	readonly pid: number;
+	readonly tid: number;
+	/** the run's libc model */
+	readonly libc: LibcModel;
+	getpid(): Gen<number>;
+	gettimeofday(): Gen<{
+		sec: number;
+		usec: number;
+	}>;
+	sched_yield(): Gen<number>;
+	read(fd: number, bytes: number): Gen<number>;
+	write(fd: number, bytes: number): Gen<number>;
+	pipe(): Gen<[
+		number,
+		number
+	]>;
+	fcntl(fd: number, cmd: number, arg?: number): Gen<number>;
+	select(readFds: number[], writeFds: number[], timeoutNs?: number): Gen<{
+		readable: number[];
+		writable: number[];
+	} | number>;
+	mmap(bytes: number, prot: number): Gen<number>;
+	sigprocmask(how: 0 | 1 | 2, set: number[]): Gen<number[] | number>;
+	/** rt_sigprocmask with bit sets (for libraries that switch masks on every switch) */
+	sigprocmaskSet(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number>;
+	/**
+	 * API 2.2 (optional additions): system calls a library makes on every switch, without a
+	 * generator. `xNow(...)` makes the call when it can finish synchronously and returns its result;
+	 * `undefined` means it could not (an interrupt was due, the task is traced, the exit found work)
+	 * and `yield* xRest(...)` with the same arguments, called at once, finishes it from where it
+	 * stopped. Same cycles and order as the generator form. (Optional only for the compatibility
+	 * rules: the runtime always has them.)
+	 */
+	sigprocmaskSetNow?(how: 0 | 1 | 2, set: Sigset | null): Sigset | number | undefined;
+	sigprocmaskSetRest?(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number>;
+	/** the gettimeofday system call without a generator (see sigprocmaskSetNow) */
+	gettimeofdayNow?(): {
+		sec: number;
+		usec: number;
+	} | undefined;
+	gettimeofdayRest?(): Gen<{
+		sec: number;
+		usec: number;
+	}>;
+	sigpending(): Gen<number[]>;
+	/** clone(CLONE_VM|...): a kernel thread running `body`; returns its tid */
+	clone(body: ThreadBody): Gen<number>;
+	/** wait4(pid or -1): the reaped pid or -errno */
+	waitFor(pid: number): Gen<number>;
+	/** any system call by number (the table includes plugins' syscalls) */
+	syscall(nr: number, ...args: unknown[]): Gen<unknown>;
+	load(addr: number): Gen<number>;
+	store(addr: number, value?: number): Gen<void>;
+	compute(cycles: number): Gen<void>;
+	/** `n` user FPU instructions (#NM first if CR0.TS is set) */
+	fpuInstruction(n: number): Gen<void>;
+	/** libc memcpy of `bytes`; with SSE it uses (and clobbers) xmm0-xmm3 */
+	userMemcpy(bytes: number, sse: boolean): Gen<void>;
+	/** run a user-mode path (library code): charged to the user phase; a timer tick may land in it */
+	runUser(path: string | PathHandle, n?: number): Gen<void>;
+	/** the same without a generator when no interrupt can land: 0 done; 1/2 call runUserRest */
+	runUserNow(path: string | PathHandle): 0 | 1 | 2;
+	runUserRest(path: string | PathHandle, r: 0 | 1 | 2): Gen<void>;
+	/** the user-level thread scheduler `library` keeps in this task (made on first use) */
+	userThreads(library: string, hooks: () => UThreadHooks): UserThreadScheduler;
+}
+/** A libc model, selected by a workload's `libc` id. Multi-valued: add with bind; ids are unique. */
+export interface LibcModel {
+	readonly id: string;
+	readonly sseMemcpy: boolean;
+	readonly sseThreshold: number;
+	memcpy(t: RuntimeThread, bytes: number): Gen<void>;
+	gettimeofday(t: RuntimeThread): Gen<{
+		sec: number;
+		usec: number;
+	}>;
+	/**
+	 * API 2.2, optional: gettimeofday without a generator, as RuntimeThread.sigprocmaskSetNow
+	 * (undefined: finish with `yield* gettimeofdayRest(t)`). A model without them is called through
+	 * gettimeofday.
+	 */
+	gettimeofdayNow?(t: RuntimeThread): {
+		sec: number;
+		usec: number;
+	} | undefined;
+	gettimeofdayRest?(t: RuntimeThread): Gen<{
+		sec: number;
+		usec: number;
+	}>;
+}
+/**
+ * API 2.2: the functions of a vDSO (see MmFunctions.map_vdso): user-mode code the kernel maps into
+ * every process, which libc calls instead of the system call. Each runs on the calling thread in
+ * user mode and charges its own paths (th.runUser); a timer tick may land between them.
+ */
+export interface Vdso {
+	readonly id: string;
+	/** __vdso_gettimeofday: the time of day from the simulated clock, without entering the kernel */
+	gettimeofday(th: RuntimeThread): Gen<{
+		sec: number;
+		usec: number;
+	}>;
+}
+export type UThreadState = "ready" | "running" | "waiting" | "done";
+/** A user-level thread of an M:N or N:1 library. */
+export interface UThread {
+	readonly id: number;
+	state: UThreadState;
+	/** why it waits ("join", "fd", ...), for deadlock messages */
+	waitingOn: string;
+	result: number;
+	readonly joiners: UThread[];
+	/** the runtime thread its code runs with (the same kernel task as every other user thread) */
+	readonly th: RuntimeThread;
+	/** the library's per-thread data */
+	mask: Sigset | null;
+}
+/** The library's side of a user-level switch, run in the scheduler's context. */
+export interface UThreadHooks {
+	/** `prev` just switched to the scheduler (it is ready, waiting or done) */
+	returned(s: UserThreadScheduler, prev: UThread): Gen<void>;
+	/** nothing is ready: wait for an event; false if nothing can ever wake a thread */
+	idle(s: UserThreadScheduler): Gen<boolean>;
+	/** switch from the scheduler into `next` (time stamps, mask install, register restore) */
+	enter(s: UserThreadScheduler, next: UThread): Gen<void>;
+	/**
+	 * API 2.2, optional: `returned` and `enter` without a generator, as RuntimeThread.
+	 * sigprocmaskSetNow: true when done; false when the hook stopped where it would first have to
+	 * yield, and the scheduler then runs `returnedRest` / `enterRest` (required with the Now form),
+	 * which finishes it from there. The runtime calls the Now form when there is one.
+	 */
+	returnedNow?(s: UserThreadScheduler, prev: UThread): boolean;
+	returnedRest?(s: UserThreadScheduler, prev: UThread): Gen<void>;
+	enterNow?(s: UserThreadScheduler, next: UThread): boolean;
+	enterRest?(s: UserThreadScheduler, next: UThread): Gen<void>;
+}
+export interface FdWait {
+	ut: UThread;
+	fd: number;
+	write: boolean;
+}
+/** The user-level threads of one kernel task, multiplexed by a library (its own state: slot()). */
+export interface UserThreadScheduler extends StateHolder {
+	readonly task: Task;
+	readonly library: string;
+	readonly root: UThread;
+	current: UThread;
+	readonly threads: ReadonlyMap<number, UThread>;
+	/** the ready queue (the scheduler takes from its head) */
+	readonly ready: readonly UThread[];
+	/** threads waiting for an fd to become ready */
+	readonly fdWaits: FdWait[];
+	/** the scheduler's own runtime thread (its syscalls are the LWP's) */
+	readonly sched: RuntimeThread;
+	/** a new ready thread running `body` */
+	create(body: ThreadBody): UThread;
+	/**
+	 * API 2.2, optional: a new ready thread running `body`, then `exit(t, body's result)` (the
+	 * library's exit work, e.g. its last switch out) in the same thread. The same as create with a
+	 * wrapping generator, but every switch in and out passes one generator level fewer.
+	 */
+	createWithExit?(body: ThreadBody, exit: (t: RuntimeThread, result: unknown) => Gen<unknown>): UThread;
+	/** give up the CPU from `me`'s context; returns when the scheduler switched back into `me` */
+	park(me: UThread): Gen<void>;
+	/**
+	 * API 2.2, optional: park written out for a library's own generator (one generator level fewer
+	 * per switch). parkOut makes park's checks and returns the value to `yield`, or undefined when
+	 * `me` is the LWP's own stack (then `yield* park(me)`); after the yield, call parkBack(me,
+	 * resumed) in a `finally` (resumed false when the yield completed abruptly):
+	 * `let ok = false; try { yield v; ok = true; } finally { s.parkBack(me, ok); }`
+	 */
+	parkOut?(me: UThread): unknown;
+	parkBack?(me: UThread, resumed: boolean): void;
+	/** mark a waiting thread ready */
+	wake(ut: UThread): void;
+	/** poll (or block in select on) the fds threads wait for, plus `alsoRead`; wakes the ready ones */
+	pollFdWaits(block: boolean, alsoRead?: number[]): Gen<number>;
+}
 /** A system call added to the table; reached by a workload's `t.syscall(nr, ...args)`. */
 export interface SyscallContribution {
 	nr: number;
@@ -1474,49 +1443,24 @@ export interface InvariantChecker {
 export interface CpuProfileContribution {
 	profiles(): CpuProfileFile[];
 }
-/**
- * A workload shipped with a plugin (shown in `siglab list` and the app's example list). A
- * third-party plugin ships them as .ts files in its examples/ folder.
- */
-export interface ExampleWorkload {
-	id: string;
-	title: string;
-	file: string;
-	/** the workload's TypeScript source */
-	source: string;
-	/** plugins this example needs to show its point (e.g. sa_nofp_hazard -> sa-nofp) */
-	suggestedVariants?: {
-		id: string;
-		options?: Record<string, string | number | boolean>;
-	}[];
-	/** API 2.2: the CPU the example is made for, when the suggested stack needs one (e.g. long mode); mhz 0 or absent: its default clock */
-	suggestedCpu?: {
-		id: string;
-		mhz?: number;
-	};
-}
-/** A named variant stack (shown by `siglab list`, used with `--preset`); in plugin.json's "presets". */
-export interface Preset {
-	/** e.g. "linux-2.5.53" */
-	id: string;
-	/** e.g. "Linux 2.5.53 + SYSENTER" */
-	name: string;
-	description: string;
-	stack: {
-		id: string;
-		options?: Record<string, string | number | boolean>;
-	}[];
-}
 /** Runs when a kernel is created for a run, before the first task exists. */
 export interface KernelSetupContribution {
 	setup(k: Kernel): void;
 }
-/**
- * The user-space signal mask (a service the user-sigmask plugin provides, thread libraries use):
- * sigprocmask through a page the kernel reads at delivery, instead of a system call.
- */
-export interface UserSigmaskService {
-	sigprocmask(th: RuntimeThread, how: 0 | 1 | 2, set: number[] | null): Gen<number[]>;
+/** What pthread_create returns to the workload. */
+export interface PthreadHandle {
+	readonly tid: number;
+}
+/** A thread library (LinuxThreads 1:1, NGPT M:N, libc_r N:1). Single-valued: rebind it. */
+export interface ThreadLibrary {
+	readonly id: string;
+	create(t: RuntimeThread, body: ThreadBody): Gen<PthreadHandle>;
+	join(t: RuntimeThread, th: PthreadHandle): Gen<number>;
+	yield(t: RuntimeThread): Gen<void>;
+	read(t: RuntimeThread, fd: number, bytes: number): Gen<number>;
+	write(t: RuntimeThread, fd: number, bytes: number): Gen<number>;
+	sigmask(t: RuntimeThread, how: 0 | 1 | 2, set: number[]): Gen<number[]>;
+	self(t: RuntimeThread): number;
 }
 /** A token for values of type T (a symbol at run time). */
 export type Token<T> = symbol & {
@@ -1579,6 +1523,81 @@ export declare const ALL_SIGNALS: readonly number[];
 export declare function allSignals(): Sigset;
 /** The mask after sigprocmask(how, set) on `old`: a new set, SIGKILL and SIGSTOP never in it. */
 export declare function applyHowSet(old: Sigset, how: 0 | 1 | 2, set: Sigset): Sigset;
+export interface PluginOptionSpec {
+	type: "boolean" | "number" | "string" | "enum";
+	default: ParamValue;
+	description: string;
+	/** for enum */
+	values?: string[];
+	/** for number */
+	min?: number;
+	max?: number;
+	unit?: string;
+}
+export interface PluginManifest {
+	id: string;
+	version: string;
+	/** plugin-API version targeted ("major.minor"); another major, or a newer minor, is refused */
+	apiVersion: string;
+	displayName: string;
+	description: string;
+	options: Record<string, PluginOptionSpec>;
+	/** every extension point the plugin binds */
+	contributes: ExtensionPointName[];
+	/** the single-valued points it replaces (two plugins replacing the same one conflict) */
+	replaces?: ExtensionPointName[];
+	/** the JavaScript entry (third-party plugins), relative to the plugin folder, e.g. "dist/index.cjs" */
+	main?: string;
+	/** named variant stacks this plugin offers (shown by `siglab list`, used with `--preset`) */
+	presets?: Preset[];
+}
+/** Option values after validation against the manifest (defaults filled in). */
+export type PluginOptions = Readonly<Record<string, ParamValue>>;
+/** A named variant stack (shown by `siglab list`, used with `--preset`); in plugin.json's "presets". */
+export interface Preset {
+	/** e.g. "linux-2.5.53" */
+	id: string;
+	/** e.g. "Linux 2.5.53 + SYSENTER" */
+	name: string;
+	description: string;
+	stack: {
+		id: string;
+		options?: Record<string, string | number | boolean>;
+	}[];
+}
+/** What `require("@siglab/plugin-api")` returns (also passed to createModule): the API's values. */
+export type PluginApi = typeof values;
+/** The signature of a plugin's `createModule` export. */
+export type CreateModule = (options: PluginOptions, api: PluginApi) => ContainerModule;
+/**
+ * A workload shipped with a plugin (shown in `siglab list` and the app's example list). A
+ * third-party plugin ships them as .ts files in its examples/ folder.
+ */
+export interface ExampleWorkload {
+	id: string;
+	title: string;
+	file: string;
+	/** the workload's TypeScript source */
+	source: string;
+	/** plugins this example needs to show its point (e.g. sa_nofp_hazard -> sa-nofp) */
+	suggestedVariants?: {
+		id: string;
+		options?: Record<string, string | number | boolean>;
+	}[];
+	/** API 2.2: the CPU the example is made for, when the suggested stack needs one (e.g. long mode); mhz 0 or absent: its default clock */
+	suggestedCpu?: {
+		id: string;
+		mhz?: number;
+	};
+}
+/** What a plugin's entry exports (a built-in plugin's module, a third-party plugin's main). */
+export interface PluginModule<M = unknown> {
+	/** plugin.json (the host validates it) */
+	readonly manifest: M;
+	readonly createModule: CreateModule;
+	/** example workloads it ships (a third-party plugin may also use its examples/ folder) */
+	readonly examples?: readonly ExampleWorkload[];
+}
 export interface HarnessOptions {
 	/** your plugin(s): their entry's exports plus the manifest (plugin.json) */
 	plugins?: PluginModule[];
@@ -1603,18 +1622,6 @@ export interface HarnessOptions {
 }
 /** The harness's entry: one run, in process; the result as `siglab run --json` prints it. */
 export type RunWorkload = (o: HarnessOptions) => RunResult;
-/** What `require("@siglab/plugin-api")` returns (also passed to createModule): the API's values. */
-export type PluginApi = typeof values;
-/** The signature of a plugin's `createModule` export. */
-export type CreateModule = (options: PluginOptions, api: PluginApi) => ContainerModule;
-/** What a plugin's entry exports (a built-in plugin's module, a third-party plugin's main). */
-export interface PluginModule<M = unknown> {
-	/** plugin.json (the host validates it) */
-	readonly manifest: M;
-	readonly createModule: CreateModule;
-	/** example workloads it ships (a third-party plugin may also use its examples/ folder) */
-	readonly examples?: readonly ExampleWorkload[];
-}
 
 declare namespace values {
 	export { ALL_SIGNALS, ContainerModule, EAGAIN, EBADF, ECHILD, EFAULT, EINTR, EINVAL, ENOENT, ENOMEM, ENOSYS, EPERM, EPIPE, ERESTARTNOHAND, ERESTARTNOINTR, ERESTARTSYS, ESRCH, FP_FRAME_BYTES_FSAVE, FP_FRAME_BYTES_FXSR, F_GETFL, F_SETFL, F_SETOWN, F_SETSIG, I386_XMM_REGS, NR, NR_NAME, NSIG, OP_CLASSES, OP_CLASS_IDS, O_ASYNC, O_NONBLOCK, PAGE_SHIFT, PAGE_SIZE, PLUGIN_API_VERSION, POLL_IN, POLL_OUT, PROT_EXEC, PROT_NONE, PROT_READ, PROT_WRITE, RT_SIGFRAME_BYTES, SA_NODEFER, SA_NOFP, SA_ONSTACK, SA_RESETHAND, SA_RESTART, SA_RESTORER, SA_SIGINFO, SEGV_ACCERR, SEGV_MAPERR, SERVICES, SIGFRAME_BYTES, SIGKILL, SIGRTMIN, SIGSTOP, SINGLE_VALUED, SI_QUEUE, SI_TKILL, SI_USER, SMP_OP_CLASSES, SMP_OP_CLASS_IDS, SYSCALL_EIP, Sigset, TOKENS, allSignals, applyHowSet, op, setMask, setMaskSet, stateKey };

@@ -1,8 +1,7 @@
 /** The types of the test harness (@siglab/plugin-api/harness). */
-import type { PluginModule } from "./index.js";
-import type { ParamValue } from "./manifest.js";
+import type { PluginModule } from "./plugin-module.js";
 import type { CpuProfileFile } from "./profile-types.js";
-import type { RunResult, VariantSpec } from "./results.js";
+import type { ParamValue, RunResult, VariantSpec } from "./results.js";
 
 export interface HarnessOptions {
   /** your plugin(s): their entry's exports plus the manifest (plugin.json) */

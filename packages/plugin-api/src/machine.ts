@@ -1,5 +1,7 @@
-/** The simulated machine as plugins see it: CPU state, the FPU register file, TLB, address spaces. */
-import type { Task } from "./kernel.js";
+/**
+ * The simulated machine's state as plugins see it: the FPU register file, the TLB, address spaces
+ * and user registers (the Cpu that holds them is in model.ts).
+ */
 
 /** The FPU/SSE register file with real values (x87 st as doubles, XMM as 32-bit lanes). */
 export interface FpuRegs {
@@ -27,22 +29,6 @@ export interface Tlb {
   touch(key: number): boolean;
   /** a CR3 reload without PCID */
   flushAll(): void;
-}
-
-export interface Cpu {
-  /** API 2.2: smp_processor_id() of this CPU (0 on the UP kernel): its index in Kernel.cpus */
-  readonly id?: number;
-  /** API 2.2: this CPU's idle task (idle_task(cpu)); the CPU is idle when Kernel.currentOf(cpu) is it */
-  readonly idle?: Task;
-  cpl: number;
-  IF: number;
-  /** CR0.TS */
-  TS: boolean;
-  cr3: number;
-  /** whose FPU state is live in the registers */
-  fpuOwner: Task | null;
-  readonly fpu: FpuRegs;
-  readonly tlb: Tlb;
 }
 
 /** A task's address space: page protections and the sparse word values user stores wrote. */

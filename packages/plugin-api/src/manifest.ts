@@ -1,8 +1,6 @@
 /** plugin.json: what a plugin declares about itself (plain data). */
-import type { Preset } from "./extension-points.js";
+import type { ParamValue } from "./results.js";
 import type { ExtensionPointName } from "./tokens.js";
-
-export type ParamValue = number | string | boolean;
 
 export interface PluginOptionSpec {
   type: "boolean" | "number" | "string" | "enum";
@@ -36,3 +34,13 @@ export interface PluginManifest {
 
 /** Option values after validation against the manifest (defaults filled in). */
 export type PluginOptions = Readonly<Record<string, ParamValue>>;
+
+/** A named variant stack (shown by `siglab list`, used with `--preset`); in plugin.json's "presets". */
+export interface Preset {
+  /** e.g. "linux-2.5.53" */
+  id: string;
+  /** e.g. "Linux 2.5.53 + SYSENTER" */
+  name: string;
+  description: string;
+  stack: { id: string; options?: Record<string, string | number | boolean> }[];
+}

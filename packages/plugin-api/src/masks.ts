@@ -4,7 +4,7 @@
  * user-sigmask plugin), stores into the registered user page.
  */
 import { Sigset } from "./sigset.js";
-import type { Gen, RuntimeThread } from "./threads.js";
+import type { Gen, RuntimeThread } from "./model.js";
 
 /** Set (or with `set` null, read) the calling LWP's mask; returns the old mask. */
 export function* setMask(th: RuntimeThread, how: 0 | 1 | 2, set: number[] | null): Gen<number[]> {

@@ -1,5 +1,7 @@
-/** What a run produces. Plain data: structured-clone-able, JSON-serialisable. */
-import type { ParamValue } from "./manifest.js";
+/** What an experiment asks for and what a run produces. Plain data: structured-clone-able, JSON-serialisable. */
+
+/** The value of a workload parameter or a plugin option. */
+export type ParamValue = number | string | boolean;
 
 /** A CPU of an experiment: a profile id and its clock. */
 export interface CpuRef {

@@ -1,4 +1,5 @@
 /** Signal state: sigset_t, sigaction, siginfo and the signal frame built on the user stack. */
+import type { FpuRegs } from "./machine.js";
 import type { Sigset } from "./sigset.js";
 import type { StateHolder } from "./state.js";
 
@@ -52,7 +53,7 @@ export interface SignalFrame extends StateHolder {
   readonly sig: number;
   readonly sigcontext: FrameSigContext;
   /** the FP image save_i387 wrote (null: none); owned by the frame until sigreturn */
-  fpImage: import("./machine.js").FpuRegs | null;
+  fpImage: FpuRegs | null;
   /** the FP area as the handler sees it (null: none); a SignalFpuPolicy may set it, e.g. to null */
   fpstate: FrameFpState | null;
   /** uc_sigmask / oldmask + extramask, as a list of signals */

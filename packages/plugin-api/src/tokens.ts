@@ -5,23 +5,17 @@
  * host refuses anything else at bind time.
  */
 import type {
-  BlockDevice,
   CpuProfileContribution,
-  EntryMechanism,
   FpuTrapHook,
   InvariantChecker,
   KernelSetupContribution,
   PageFaultHook,
   PathContribution,
   PathTransformContribution,
-  Scheduler,
-  SignalFpuPolicy,
-  SignalMaskStore,
-  SwitchFpuPolicy,
   SyscallContribution,
-  UserSigmaskService,
+  ThreadLibrary,
 } from "./extension-points.js";
-import type { LibcModel, ThreadLibrary } from "./threads.js";
+import type { BlockDevice, EntryMechanism, LibcModel, Scheduler, SignalFpuPolicy, SignalMaskStore, SwitchFpuPolicy, UserSigmaskService } from "./model.js";
 
 /** A token for values of type T (a symbol at run time). */
 export type Token<T> = symbol & { readonly __bound?: T };
