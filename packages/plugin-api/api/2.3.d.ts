@@ -1090,7 +1090,7 @@ export interface Kernel extends StateHolder {
 	runN(path: string | PathHandle, n: number): void;
 	/**
 	 * API 2.2: a handle of path `name` for call sites that run it often (every switch, every
-	 * delivery): run, runN and RuntimeThread.runUser/runUserNow/runUserRest take it in place of the
+	 * delivery): run, runN and RuntimeThread.runUser take it in place of the
 	 * name and skip the lookup by name. Valid in this run only (get handles at setup, or on first
 	 * use in a run); an unknown name is refused here, as run(name) would refuse it.
 	 */
@@ -1255,25 +1255,6 @@ export interface RuntimeThread {
 	sigprocmask(how: 0 | 1 | 2, set: number[]): Gen<number[] | number>;
 	/** rt_sigprocmask with bit sets (for libraries that switch masks on every switch) */
 	sigprocmaskSet(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number>;
-	/**
-	 * API 2.2 (optional additions): system calls a library makes on every switch, without a
-	 * generator. `xNow(...)` makes the call when it can finish synchronously and returns its result;
-	 * `undefined` means it could not (an interrupt was due, the task is traced, the exit found work)
-	 * and `yield* xRest(...)` with the same arguments, called at once, finishes it from where it
-	 * stopped. Same cycles and order as the generator form. (Optional only for the compatibility
-	 * rules: the runtime always has them.)
-	 */
-	sigprocmaskSetNow?(how: 0 | 1 | 2, set: Sigset | null): Sigset | number | undefined;
-	sigprocmaskSetRest?(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number>;
-	/** the gettimeofday system call without a generator (see sigprocmaskSetNow) */
-	gettimeofdayNow?(): {
-		sec: number;
-		usec: number;
-	} | undefined;
-	gettimeofdayRest?(): Gen<{
-		sec: number;
-		usec: number;
-	}>;
 	sigpending(): Gen<number[]>;
 	/** clone(CLONE_VM|...): a kernel thread running `body`; returns its tid */
 	clone(body: ThreadBody): Gen<number>;
@@ -1290,9 +1271,6 @@ export interface RuntimeThread {
 	userMemcpy(bytes: number, sse: boolean): Gen<void>;
 	/** run a user-mode path (library code): charged to the user phase; a timer tick may land in it */
 	runUser(path: string | PathHandle, n?: number): Gen<void>;
-	/** the same without a generator when no interrupt can land: 0 done; 1/2 call runUserRest */
-	runUserNow(path: string | PathHandle): 0 | 1 | 2;
-	runUserRest(path: string | PathHandle, r: 0 | 1 | 2): Gen<void>;
 	/** the user-level thread scheduler `library` keeps in this task (made on first use) */
 	userThreads(library: string, hooks: () => UThreadHooks): UserThreadScheduler;
 }
@@ -1303,19 +1281,6 @@ export interface LibcModel {
 	readonly sseThreshold: number;
 	memcpy(t: RuntimeThread, bytes: number): Gen<void>;
 	gettimeofday(t: RuntimeThread): Gen<{
-		sec: number;
-		usec: number;
-	}>;
-	/**
-	 * API 2.2, optional: gettimeofday without a generator, as RuntimeThread.sigprocmaskSetNow
-	 * (undefined: finish with `yield* gettimeofdayRest(t)`). A model without them is called through
-	 * gettimeofday.
-	 */
-	gettimeofdayNow?(t: RuntimeThread): {
-		sec: number;
-		usec: number;
-	} | undefined;
-	gettimeofdayRest?(t: RuntimeThread): Gen<{
 		sec: number;
 		usec: number;
 	}>;
@@ -1355,16 +1320,6 @@ export interface UThreadHooks {
 	idle(s: UserThreadScheduler): Gen<boolean>;
 	/** switch from the scheduler into `next` (time stamps, mask install, register restore) */
 	enter(s: UserThreadScheduler, next: UThread): Gen<void>;
-	/**
-	 * API 2.2, optional: `returned` and `enter` without a generator, as RuntimeThread.
-	 * sigprocmaskSetNow: true when done; false when the hook stopped where it would first have to
-	 * yield, and the scheduler then runs `returnedRest` / `enterRest` (required with the Now form),
-	 * which finishes it from there. The runtime calls the Now form when there is one.
-	 */
-	returnedNow?(s: UserThreadScheduler, prev: UThread): boolean;
-	returnedRest?(s: UserThreadScheduler, prev: UThread): Gen<void>;
-	enterNow?(s: UserThreadScheduler, next: UThread): boolean;
-	enterRest?(s: UserThreadScheduler, next: UThread): Gen<void>;
 }
 export interface FdWait {
 	ut: UThread;
@@ -1386,23 +1341,8 @@ export interface UserThreadScheduler extends StateHolder {
 	readonly sched: RuntimeThread;
 	/** a new ready thread running `body` */
 	create(body: ThreadBody): UThread;
-	/**
-	 * API 2.2, optional: a new ready thread running `body`, then `exit(t, body's result)` (the
-	 * library's exit work, e.g. its last switch out) in the same thread. The same as create with a
-	 * wrapping generator, but every switch in and out passes one generator level fewer.
-	 */
-	createWithExit?(body: ThreadBody, exit: (t: RuntimeThread, result: unknown) => Gen<unknown>): UThread;
 	/** give up the CPU from `me`'s context; returns when the scheduler switched back into `me` */
 	park(me: UThread): Gen<void>;
-	/**
-	 * API 2.2, optional: park written out for a library's own generator (one generator level fewer
-	 * per switch). parkOut makes park's checks and returns the value to `yield`, or undefined when
-	 * `me` is the LWP's own stack (then `yield* park(me)`); after the yield, call parkBack(me,
-	 * resumed) in a `finally` (resumed false when the yield completed abruptly):
-	 * `let ok = false; try { yield v; ok = true; } finally { s.parkBack(me, ok); }`
-	 */
-	parkOut?(me: UThread): unknown;
-	parkBack?(me: UThread, resumed: boolean): void;
 	/** mark a waiting thread ready */
 	wake(ut: UThread): void;
 	/** poll (or block in select on) the fds threads wait for, plus `alsoRead`; wakes the ready ones */
@@ -1523,6 +1463,16 @@ export declare const ALL_SIGNALS: readonly number[];
 export declare function allSignals(): Sigset;
 /** The mask after sigprocmask(how, set) on `old`: a new set, SIGKILL and SIGSTOP never in it. */
 export declare function applyHowSet(old: Sigset, how: 0 | 1 | 2, set: Sigset): Sigset;
+/**
+ * Runs the user-mode path `path` on `t` (as `t.runUser(path)`) and returns what `read()` returns,
+ * called after the path's ops and before a timer or device interrupt that fell due during them
+ * lands: what the path's loads saw. An interrupt that was already due lands first, and `read()`
+ * then follows the path. A seqlock reader (a vsyscall or vDSO gettimeofday) reads this way: the
+ * interrupt that updates the data may land between its loads and its retry test, never inside
+ * the loads. Same cycles and order as `yield* t.runUser(path)` with the read in its middle.
+ * @since 2.3
+ */
+export declare function runUserAndRead<T>(t: RuntimeThread, path: string | PathHandle, read: () => T): Gen<T>;
 export interface PluginOptionSpec {
 	type: "boolean" | "number" | "string" | "enum";
 	default: ParamValue;
@@ -1624,7 +1574,7 @@ export interface HarnessOptions {
 export type RunWorkload = (o: HarnessOptions) => RunResult;
 
 declare namespace values {
-	export { ALL_SIGNALS, ContainerModule, EAGAIN, EBADF, ECHILD, EFAULT, EINTR, EINVAL, ENOENT, ENOMEM, ENOSYS, EPERM, EPIPE, ERESTARTNOHAND, ERESTARTNOINTR, ERESTARTSYS, ESRCH, FP_FRAME_BYTES_FSAVE, FP_FRAME_BYTES_FXSR, F_GETFL, F_SETFL, F_SETOWN, F_SETSIG, I386_XMM_REGS, NR, NR_NAME, NSIG, OP_CLASSES, OP_CLASS_IDS, O_ASYNC, O_NONBLOCK, PAGE_SHIFT, PAGE_SIZE, PLUGIN_API_VERSION, POLL_IN, POLL_OUT, PROT_EXEC, PROT_NONE, PROT_READ, PROT_WRITE, RT_SIGFRAME_BYTES, SA_NODEFER, SA_NOFP, SA_ONSTACK, SA_RESETHAND, SA_RESTART, SA_RESTORER, SA_SIGINFO, SEGV_ACCERR, SEGV_MAPERR, SERVICES, SIGFRAME_BYTES, SIGKILL, SIGRTMIN, SIGSTOP, SINGLE_VALUED, SI_QUEUE, SI_TKILL, SI_USER, SMP_OP_CLASSES, SMP_OP_CLASS_IDS, SYSCALL_EIP, Sigset, TOKENS, allSignals, applyHowSet, op, setMask, setMaskSet, stateKey };
+	export { ALL_SIGNALS, ContainerModule, EAGAIN, EBADF, ECHILD, EFAULT, EINTR, EINVAL, ENOENT, ENOMEM, ENOSYS, EPERM, EPIPE, ERESTARTNOHAND, ERESTARTNOINTR, ERESTARTSYS, ESRCH, FP_FRAME_BYTES_FSAVE, FP_FRAME_BYTES_FXSR, F_GETFL, F_SETFL, F_SETOWN, F_SETSIG, I386_XMM_REGS, NR, NR_NAME, NSIG, OP_CLASSES, OP_CLASS_IDS, O_ASYNC, O_NONBLOCK, PAGE_SHIFT, PAGE_SIZE, PLUGIN_API_VERSION, POLL_IN, POLL_OUT, PROT_EXEC, PROT_NONE, PROT_READ, PROT_WRITE, RT_SIGFRAME_BYTES, SA_NODEFER, SA_NOFP, SA_ONSTACK, SA_RESETHAND, SA_RESTART, SA_RESTORER, SA_SIGINFO, SEGV_ACCERR, SEGV_MAPERR, SERVICES, SIGFRAME_BYTES, SIGKILL, SIGRTMIN, SIGSTOP, SINGLE_VALUED, SI_QUEUE, SI_TKILL, SI_USER, SMP_OP_CLASSES, SMP_OP_CLASS_IDS, SYSCALL_EIP, Sigset, TOKENS, allSignals, applyHowSet, op, runUserAndRead, setMask, setMaskSet, stateKey };
 }
 
 export {};

@@ -13,15 +13,28 @@
  * nothing under src/ imports it, and package.json names no other SigLab package.
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
+import ts from "typescript";
 
 const PKG = join(import.meta.dirname, "..");
 const OUT = join(PKG, "dist");
 const TMP = join(PKG, ".dist-tmp");
 /** The 2.x harness entry's code: @siglab/plugin-harness's in-process run (a build input only). */
 const HARNESS_SOURCE = join(PKG, "../plugin-harness/src/in-process.ts");
+
+/**
+ * dist/internal.d.ts (`@siglab/plugin-api/internal`, the unstable fast-call protocol): src/internal.ts's
+ * declarations, its imports of the API's own files pointed at ./index.js, so that its interfaces
+ * extend the very types of dist/index.d.ts.
+ */
+function internalDeclarations(): string {
+  const file = join(PKG, "src/internal.ts");
+  const out = ts.transpileDeclaration(readFileSync(file, "utf8"), { fileName: file, reportDiagnostics: true, compilerOptions: { strict: true } });
+  if (out.diagnostics?.length) throw new Error(`src/internal.ts: ${out.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")).join("; ")}`);
+  return out.outputText.replace(/ from "\.\/[a-z-]+\.js";/g, ' from "./index.js";');
+}
 
 rmSync(TMP, { recursive: true, force: true });
 mkdirSync(TMP, { recursive: true });
@@ -30,6 +43,7 @@ try {
   // the workload API (the "siglab" module workloads import): for type-checking a plugin's example workloads
   copyFileSync(join(PKG, "../core/src/api/siglab.d.ts"), join(TMP, "workload.d.ts"));
   copyFileSync(join(PKG, "scripts/harness.d.ts"), join(TMP, "harness.d.ts"));
+  writeFileSync(join(TMP, "internal.d.ts"), internalDeclarations());
   const common = { bundle: true, format: "esm", platform: "neutral", target: "es2022", logLevel: "error", absWorkingDir: PKG, mainFields: ["module", "main"] } as const;
   await build({ ...common, entryPoints: { index: join(PKG, "src/index.ts") }, outdir: TMP });
   // the harness carries the simulator; the API module itself (and inversify) stay shared with the

@@ -283,7 +283,7 @@ export interface Kernel extends StateHolder {
   runN(path: string | PathHandle, n: number): void;
   /**
    * API 2.2: a handle of path `name` for call sites that run it often (every switch, every
-   * delivery): run, runN and RuntimeThread.runUser/runUserNow/runUserRest take it in place of the
+   * delivery): run, runN and RuntimeThread.runUser take it in place of the
    * name and skip the lookup by name. Valid in this run only (get handles at setup, or on first
    * use in a run); an unknown name is refused here, as run(name) would refuse it.
    */
@@ -456,19 +456,6 @@ export interface RuntimeThread {
   sigprocmask(how: 0 | 1 | 2, set: number[]): Gen<number[] | number>;
   /** rt_sigprocmask with bit sets (for libraries that switch masks on every switch) */
   sigprocmaskSet(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number>;
-  /**
-   * API 2.2 (optional additions): system calls a library makes on every switch, without a
-   * generator. `xNow(...)` makes the call when it can finish synchronously and returns its result;
-   * `undefined` means it could not (an interrupt was due, the task is traced, the exit found work)
-   * and `yield* xRest(...)` with the same arguments, called at once, finishes it from where it
-   * stopped. Same cycles and order as the generator form. (Optional only for the compatibility
-   * rules: the runtime always has them.)
-   */
-  sigprocmaskSetNow?(how: 0 | 1 | 2, set: Sigset | null): Sigset | number | undefined;
-  sigprocmaskSetRest?(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number>;
-  /** the gettimeofday system call without a generator (see sigprocmaskSetNow) */
-  gettimeofdayNow?(): { sec: number; usec: number } | undefined;
-  gettimeofdayRest?(): Gen<{ sec: number; usec: number }>;
   sigpending(): Gen<number[]>;
   /** clone(CLONE_VM|...): a kernel thread running `body`; returns its tid */
   clone(body: ThreadBody): Gen<number>;
@@ -488,9 +475,6 @@ export interface RuntimeThread {
 
   /** run a user-mode path (library code): charged to the user phase; a timer tick may land in it */
   runUser(path: string | PathHandle, n?: number): Gen<void>;
-  /** the same without a generator when no interrupt can land: 0 done; 1/2 call runUserRest */
-  runUserNow(path: string | PathHandle): 0 | 1 | 2;
-  runUserRest(path: string | PathHandle, r: 0 | 1 | 2): Gen<void>;
 
   /** the user-level thread scheduler `library` keeps in this task (made on first use) */
   userThreads(library: string, hooks: () => UThreadHooks): UserThreadScheduler;
@@ -503,13 +487,6 @@ export interface LibcModel {
   readonly sseThreshold: number;
   memcpy(t: RuntimeThread, bytes: number): Gen<void>;
   gettimeofday(t: RuntimeThread): Gen<{ sec: number; usec: number }>;
-  /**
-   * API 2.2, optional: gettimeofday without a generator, as RuntimeThread.sigprocmaskSetNow
-   * (undefined: finish with `yield* gettimeofdayRest(t)`). A model without them is called through
-   * gettimeofday.
-   */
-  gettimeofdayNow?(t: RuntimeThread): { sec: number; usec: number } | undefined;
-  gettimeofdayRest?(t: RuntimeThread): Gen<{ sec: number; usec: number }>;
 }
 
 /**
@@ -547,16 +524,6 @@ export interface UThreadHooks {
   idle(s: UserThreadScheduler): Gen<boolean>;
   /** switch from the scheduler into `next` (time stamps, mask install, register restore) */
   enter(s: UserThreadScheduler, next: UThread): Gen<void>;
-  /**
-   * API 2.2, optional: `returned` and `enter` without a generator, as RuntimeThread.
-   * sigprocmaskSetNow: true when done; false when the hook stopped where it would first have to
-   * yield, and the scheduler then runs `returnedRest` / `enterRest` (required with the Now form),
-   * which finishes it from there. The runtime calls the Now form when there is one.
-   */
-  returnedNow?(s: UserThreadScheduler, prev: UThread): boolean;
-  returnedRest?(s: UserThreadScheduler, prev: UThread): Gen<void>;
-  enterNow?(s: UserThreadScheduler, next: UThread): boolean;
-  enterRest?(s: UserThreadScheduler, next: UThread): Gen<void>;
 }
 
 export interface FdWait {
@@ -580,23 +547,8 @@ export interface UserThreadScheduler extends StateHolder {
   readonly sched: RuntimeThread;
   /** a new ready thread running `body` */
   create(body: ThreadBody): UThread;
-  /**
-   * API 2.2, optional: a new ready thread running `body`, then `exit(t, body's result)` (the
-   * library's exit work, e.g. its last switch out) in the same thread. The same as create with a
-   * wrapping generator, but every switch in and out passes one generator level fewer.
-   */
-  createWithExit?(body: ThreadBody, exit: (t: RuntimeThread, result: unknown) => Gen<unknown>): UThread;
   /** give up the CPU from `me`'s context; returns when the scheduler switched back into `me` */
   park(me: UThread): Gen<void>;
-  /**
-   * API 2.2, optional: park written out for a library's own generator (one generator level fewer
-   * per switch). parkOut makes park's checks and returns the value to `yield`, or undefined when
-   * `me` is the LWP's own stack (then `yield* park(me)`); after the yield, call parkBack(me,
-   * resumed) in a `finally` (resumed false when the yield completed abruptly):
-   * `let ok = false; try { yield v; ok = true; } finally { s.parkBack(me, ok); }`
-   */
-  parkOut?(me: UThread): unknown;
-  parkBack?(me: UThread, resumed: boolean): void;
   /** mark a waiting thread ready */
   wake(ut: UThread): void;
   /** poll (or block in select on) the fds threads wait for, plus `alsoRead`; wakes the ready ones */

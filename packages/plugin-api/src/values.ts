@@ -9,3 +9,4 @@ export { stateKey } from "./state.js";
 export { TOKENS, SINGLE_VALUED, SERVICES } from "./tokens.js";
 export { ContainerModule } from "./container.js";
 export { setMask, setMaskSet, applyHowSet, allSignals, ALL_SIGNALS } from "./masks.js";
+export { runUserAndRead } from "./user-paths.js";
