@@ -17,6 +17,7 @@ import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { join } from "node:path";
 import { build } from "esbuild";
 import ts from "typescript";
+import { documentOpClasses } from "./op-class-docs.js";
 
 const PKG = join(import.meta.dirname, "..");
 const OUT = join(PKG, "dist");
@@ -40,6 +41,7 @@ rmSync(TMP, { recursive: true, force: true });
 mkdirSync(TMP, { recursive: true });
 try {
   execFileSync(process.execPath, [join(PKG, "node_modules/dts-bundle-generator/dist/bin/dts-bundle-generator.js"), "--silent", "--no-banner", "--project", join(PKG, "tsconfig.json"), "-o", join(TMP, "index.d.ts"), join(PKG, "src/index.ts")], { stdio: ["ignore", "inherit", "inherit"] });
+  writeFileSync(join(TMP, "index.d.ts"), documentOpClasses(readFileSync(join(TMP, "index.d.ts"), "utf8")));
   // the workload API (the "siglab" module workloads import): for type-checking a plugin's example workloads
   copyFileSync(join(PKG, "../core/src/api/siglab.d.ts"), join(TMP, "workload.d.ts"));
   copyFileSync(join(PKG, "scripts/harness.d.ts"), join(TMP, "harness.d.ts"));

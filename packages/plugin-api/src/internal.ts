@@ -17,7 +17,7 @@
  * these interfaces — the core's threads, schedulers and libc models implement them.
  * @packageDocumentation
  */
-import type { Gen, LibcModel, PathHandle, RuntimeThread, UThread, UThreadHooks, UserThreadScheduler, ThreadBody } from "./model.js";
+import type { Gen, LibcModel, PathHandle, RuntimeThread, ThreadBody, Timeval, UThread, UThreadHooks, UserThreadScheduler } from "./model.js";
 import type { Sigset } from "./sigset.js";
 
 /** A runtime thread with the synchronous forms of the calls a library makes on every switch. */
@@ -33,9 +33,9 @@ export interface FastRuntimeThread extends RuntimeThread {
   /** Finishes what sigprocmaskSetNow left (called at once after it returned undefined). */
   sigprocmaskSetRest?(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number>;
   /** The gettimeofday system call without a generator (see sigprocmaskSetNow). */
-  gettimeofdayNow?(): { sec: number; usec: number } | undefined;
+  gettimeofdayNow?(): Timeval | undefined;
   /** Finishes what gettimeofdayNow left. */
-  gettimeofdayRest?(): Gen<{ sec: number; usec: number }>;
+  gettimeofdayRest?(): Gen<Timeval>;
   /**
    * runUser without a generator: 0 when the path ran and no interrupt is due; otherwise finish
    * with `yield* runUserRest(path, r)` (1: the path ran and an interrupt is now due; 2: one was
@@ -52,9 +52,9 @@ export interface FastLibcModel extends LibcModel {
    * gettimeofday without a generator, as FastRuntimeThread.sigprocmaskSetNow (undefined: finish
    * with `yield* gettimeofdayRest(t)`). A model without them is called through gettimeofday.
    */
-  gettimeofdayNow?(t: RuntimeThread): { sec: number; usec: number } | undefined;
+  gettimeofdayNow?(t: RuntimeThread): Timeval | undefined;
   /** Finishes what gettimeofdayNow left. */
-  gettimeofdayRest?(t: RuntimeThread): Gen<{ sec: number; usec: number }>;
+  gettimeofdayRest?(t: RuntimeThread): Gen<Timeval>;
 }
 
 /** A library's switch hooks with synchronous forms, which the core calls when they are there. */

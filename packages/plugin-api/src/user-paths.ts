@@ -10,6 +10,7 @@ import type { Gen, PathHandle, RuntimeThread } from "./model.js";
  * interrupt that updates the data may land between its loads and its retry test, never inside
  * the loads. Same cycles and order as `yield* t.runUser(path)` with the read in its middle.
  * @since 2.3
+ * @category User space
  */
 export function* runUserAndRead<T>(t: RuntimeThread, path: string | PathHandle, read: () => T): Gen<T> {
   // the core's threads implement the fast protocol (see internal.ts); its synchronous form is
