@@ -261,8 +261,8 @@ describe("manifests and versions", () => {
 
   it("a plugin of API 2.0 cannot name a 2.1 extension point", () => {
     const mislabelled: PluginModule = { ...roundRobin, manifest: { ...(roundRobin.manifest as PluginManifest), apiVersion: "2.0" } };
-    expect(() => runWorkload({ plugins: [mislabelled], variant: "t-round-robin", workload: "lat_syscall" })).toThrow(
-      `harness plugin 1/plugin.json: Scheduler is an extension point of plugin API 2.1, but "apiVersion" is "2.0" (raise it to "2.1")`,
-    );
+    const r = runWorkload({ plugins: [mislabelled], variant: "t-round-robin", workload: "lat_syscall" });
+    expect(r.error?.kind).toBe("plugin");
+    expect(r.error?.message).toContain(`harness plugin 1/plugin.json: Scheduler is an extension point of plugin API 2.1, but "apiVersion" is "2.0" (raise it to "2.1")`);
   });
 });
