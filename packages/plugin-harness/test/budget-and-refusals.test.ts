@@ -40,7 +40,7 @@ exports.createModule = () => new ContainerModule(({ rebind }) => {
 });`;
 const schedulerManifest = (id: string) => manifest(id, { contributes: ["Scheduler"], replaces: ["Scheduler"] });
 
-const BUDGET = { hostMs: 1000 };
+const BUDGET = { hostMs: 1500 };
 
 describe("refusals are the result's error, not thrown (in process)", () => {
   const noop: PluginModule["createModule"] = () => new ContainerModule(() => {});
@@ -78,7 +78,7 @@ describe("runInWorker: a host-time budget that names the plugin", () => {
     const dir = pluginFolder("looping-hook", schedulerManifest("looping-hook"), SCHEDULER("for (;;) {}"));
     const r = await runInWorker({ plugins: [{ dir }], variant: "looping-hook", workload: "lat_ctx", budget: BUDGET });
     expect(r.error?.kind).toBe("budget");
-    expect(r.error?.message).toBe("lat_ctx: stopped after 1 s of host time (the run's budget.hostMs) in plugin 'looping-hook' (Scheduler.pick_next_task), which had not returned");
+    expect(r.error?.message).toBe("lat_ctx: stopped after 1.5 s of host time (the run's budget.hostMs) in plugin 'looping-hook' (Scheduler.pick_next_task), which had not returned");
   });
 
   it("an event handler that loops (a checker's handler of 'tick')", async () => {
@@ -88,7 +88,9 @@ exports.createModule = () => new ContainerModule(({ bind }) => {
   bind(TOKENS.InvariantChecker).toDynamicValue(() => ({ id: "looping-checker", attach(k) { k.events.on("tick", () => { for (;;) {} }); } }));
 });`;
     const dir = pluginFolder("looping-checker", manifest("looping-checker", { contributes: ["InvariantChecker"] }), main);
-    const r = await runInWorker({ plugins: [{ dir }], variant: "looping-checker", workload: "lat_ctx", budget: BUDGET });
+    // a tick within the first millisecond of simulated time (a workload that only computes)
+    const source = `import { workload } from "siglab";\nexport default workload({ name: "compute", params: {}, hz: 1000, *main(t) { yield* t.compute(10_000_000); } });\n`;
+    const r = await runInWorker({ plugins: [{ dir }], variant: "looping-checker", workload: { file: "compute.ts", source }, budget: BUDGET });
     expect(r.error?.message).toMatch(/in plugin 'looping-checker' \(its handler of event 'tick'\), which had not returned$/);
   });
 
@@ -107,7 +109,7 @@ exports.createModule = () => new ContainerModule(({ bind }) => {
   it("a workload that loops: no plugin code was running", async () => {
     const source = `import { workload } from "siglab";\nexport default workload({ name: "loop", params: {}, *main(t) { yield* t.getpid(); for (;;) {} } });\n`;
     const r = await runInWorker({ workload: { file: "loop.ts", source }, budget: BUDGET });
-    expect(r.error).toMatchObject({ kind: "budget", message: "loop: stopped after 1 s of host time (the run's budget.hostMs) while the workload (loop.ts) or the simulator was running: no plugin code was" });
+    expect(r.error).toMatchObject({ kind: "budget", message: "loop: stopped after 1.5 s of host time (the run's budget.hostMs) while the workload (loop.ts) or the simulator was running: no plugin code was" });
   });
 
   it("refusals in a worker too: another API version, a main not built", async () => {
