@@ -1,5 +1,5 @@
 /** Signal state: siginfo, sigaction, queued signals and the signal frame built on the user stack. */
-import type { FpuRegs } from "./machine.js";
+import type { FpuRegs, UserRegs } from "./machine.js";
 import type { Sigset } from "./sigset.js";
 import type { StateHolder } from "./state.js";
 
@@ -79,30 +79,12 @@ export interface FrameFpState {
 
 /**
  * The interrupted context saved in the frame (struct sigcontext): the user registers at
- * interruption, which sigreturn restores (a handler may edit them).
+ * interruption (which sigreturn restores; a handler may edit them; eax holds a system call's
+ * result, or -ERESTART... before the restart decision), and what the trap that raised the signal
+ * left.
  * @category Signals
  */
-export interface FrameSigContext {
-  /** User eax at interruption (a system call's result, or -ERESTART... before the restart decision). */
-  eax: number;
-  /** User ebx. */
-  ebx: number;
-  /** User ecx. */
-  ecx: number;
-  /** User edx. */
-  edx: number;
-  /** User esi. */
-  esi: number;
-  /** User edi. */
-  edi: number;
-  /** User ebp. */
-  ebp: number;
-  /** User stack pointer at interruption. */
-  esp: number;
-  /** Where the interrupted code resumes after sigreturn. */
-  eip: number;
-  /** User flags at interruption. */
-  eflags: number;
+export interface FrameSigContext extends UserRegs {
   /** The trap number when a fault raised the signal (14 for #PF), else 0. */
   trapno: number;
   /** The fault's error code (#PF: the page-fault error code bits), else 0. */
