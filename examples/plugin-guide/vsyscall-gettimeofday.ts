@@ -14,7 +14,7 @@
  * before the read of last_tsc gives a torn value, the old xtime plus the offset from the new tick,
  * one tick (10 ms) in the past. The checker reports a task whose time went backwards.
  */
-import { ContainerModule, TOKENS, op, stateKey } from "@siglab/plugin-api";
+import { ContainerModule, TOKENS, op, runUserAndRead, stateKey } from "@siglab/plugin-api";
 import type { CreateModule, Gen, InvariantChecker, Kernel, LibcModel, PathDef, PluginManifest, RuntimeThread, Task } from "@siglab/plugin-api";
 
 export const ID = "vsyscall-gettimeofday";
@@ -72,15 +72,6 @@ const PATHS: PathDef[] = [
   },
 ];
 
-/** Runs user path `path`; `read()` is what its loads saw: a tick that fell due inside it lands after them. */
-function* loads<T>(t: RuntimeThread, path: string, read: () => T): Gen<T> {
-  const r = t.runUserNow(path);
-  if (r === 2) yield* t.runUserRest(path, 2); // a tick was due: it lands first, then the path runs
-  const value = read();
-  if (r === 1) yield* t.runUserRest(path, 1);
-  return value;
-}
-
 class GlibcVsyscall implements LibcModel {
   readonly id = "glibc-vsyscall";
   readonly sseMemcpy = false;
@@ -95,10 +86,10 @@ class GlibcVsyscall implements LibcModel {
     const k = t.kernel, page = k.slot(VXTIME);
     let usec: number;
     for (;;) {
-      const [seq, xtime] = yield* loads(t, "vgettimeofday.xtime", () => [page.seq, page.xtime]);
-      const [lastTsc, tsc] = yield* loads(t, "vgettimeofday.tsc", () => [page.lastTsc, k.cycles]);
+      const [seq, xtime] = yield* runUserAndRead(t, "vgettimeofday.xtime", () => [page.seq, page.xtime]);
+      const [lastTsc, tsc] = yield* runUserAndRead(t, "vgettimeofday.tsc", () => [page.lastTsc, k.cycles]);
       usec = Math.floor((xtime + tsc - lastTsc) / k.profile.mhz);
-      const changed = yield* loads(t, "vgettimeofday.retry", () => page.seq !== seq);
+      const changed = yield* runUserAndRead(t, "vgettimeofday.retry", () => page.seq !== seq);
       if (!changed || !this.seqlock) break;
       k.count(`${ID}.retries`);
     }

@@ -22,14 +22,16 @@ function capture() {
 
 /**
  * What `npm install` would give the skeleton, without the network: its dev dependencies linked
- * from this checkout (@siglab/plugin-api is a file: dependency on it anyway).
+ * from this checkout (the packed packages, installed outside the repository with npm, are
+ * packages/plugin-harness/test/packed.test.ts's).
  */
 function installFromCheckout(folder: string): void {
   const nm = join(folder, "node_modules");
   mkdirSync(join(nm, "@siglab"), { recursive: true });
   const pkg = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
-  expect(pkg.devDependencies["@siglab/plugin-api"]).toBe(`file:${join(ROOT, "packages/plugin-api")}`);
+  expect(pkg.devDependencies["@siglab/plugin-api"]).toBe(`^${PLUGIN_API_VERSION}.0`);
   symlinkSync(join(ROOT, "packages/plugin-api"), join(nm, "@siglab/plugin-api"));
+  symlinkSync(join(ROOT, "packages/plugin-harness"), join(nm, "@siglab/plugin-harness"));
   symlinkSync(realpathSync(join(ROOT, "node_modules/tsx")), join(nm, "tsx"));
 }
 
@@ -54,8 +56,9 @@ describe("siglab plugin new", () => {
     expect(files).toEqual([".gitignore", "README.md", "examples/my-gettid-demo.ts", "package.json", "plugin.json", "src/index.ts", "test/cli.test.mjs", "test/plugin.test.mjs", "tsconfig.examples.json", "tsconfig.json"]);
     const manifest = JSON.parse(readFileSync(join(folder, "plugin.json"), "utf8"));
     expect(manifest).toMatchObject({ id: "my-gettid", apiVersion: PLUGIN_API_VERSION, main: "dist/index.cjs", contributes: ["SyscallContribution", "PathContribution"] });
-    // no copy of the API's declarations: the skeleton depends on the package
-    expect(JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).devDependencies).toMatchObject({ "@siglab/plugin-api": `file:${join(ROOT, "packages/plugin-api")}` });
+    // no copy of the API's declarations, no path into this checkout: the packages, by version range
+    expect(JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).devDependencies).toMatchObject({ "@siglab/plugin-api": `^${PLUGIN_API_VERSION}.0`, "@siglab/plugin-harness": `^${PLUGIN_API_VERSION}.0` });
+    for (const f of files) expect(readFileSync(join(folder, f), "utf8"), f).not.toContain(ROOT);
     for (const f of files) expect(readFileSync(join(folder, f), "utf8"), f).not.toMatch(/__ID__|__API_VERSION__/);
     expect(c.out.join("\n")).toMatch(/npm run build/);
   });

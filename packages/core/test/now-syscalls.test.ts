@@ -6,7 +6,8 @@
  * new mask unblocks runs its handler from inside the Rest).
  */
 import { describe, expect, it } from "vitest";
-import { ContainerModule, Sigset, TOKENS, type Gen, type PluginModule, type RuntimeThread, type ThreadBody, type ThreadLibrary } from "@siglab/plugin-api";
+import { ContainerModule, Sigset, TOKENS, type Gen, type PluginModule, type ThreadBody, type ThreadLibrary } from "@siglab/plugin-api";
+import type { FastRuntimeThread as RuntimeThread } from "@siglab/plugin-api/internal";
 import { runSource } from "./harness.js";
 
 /** A 1:1 library (LinuxThreads' calls) whose pthread_sigmask also stamps the time, as NGPT's switch does. */

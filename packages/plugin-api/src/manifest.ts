@@ -1,28 +1,47 @@
 /** plugin.json: what a plugin declares about itself (plain data). */
-import type { Preset } from "./extension-points.js";
+import type { ParamValue, VariantSpec } from "./results.js";
 import type { ExtensionPointName } from "./tokens.js";
 
-export type ParamValue = number | string | boolean;
-
+/**
+ * One option of a plugin (plugin.json's "options"): its type, default and what it does. Users set
+ * it as `--variant id:name=value`; the host checks the value against this spec before
+ * createModule sees it.
+ * @category Manifest
+ */
 export interface PluginOptionSpec {
+  /** The value's type ("enum": one of `values`). */
   type: "boolean" | "number" | "string" | "enum";
+  /** The value when the user gives none. */
   default: ParamValue;
+  /** What the option changes, for `siglab plugins info` and the app. */
   description: string;
   /** for enum */
   values?: string[];
   /** for number */
   min?: number;
+  /** For a number: the highest value accepted. */
   max?: number;
+  /** For a number: its unit, e.g. "us" or "cycles". */
   unit?: string;
 }
 
+/**
+ * plugin.json: what a plugin declares about itself. The host checks it before any plugin code
+ * runs, and enforces `contributes` and `replaces` when the plugin's module binds.
+ * @category Manifest
+ */
 export interface PluginManifest {
+  /** The plugin's id: lower-case letters, digits and '-' (at most 64); what `--variant` names. */
   id: string;
+  /** The plugin's version, SemVer ("1.2.0"); bundles record it. Raise it with every change. */
   version: string;
   /** plugin-API version targeted ("major.minor"); another major, or a newer minor, is refused */
   apiVersion: string;
+  /** Its name as lists show it. */
   displayName: string;
+  /** What the variant changes, in a sentence or two. */
   description: string;
+  /** Its options by name (empty: none). */
   options: Record<string, PluginOptionSpec>;
   /** every extension point the plugin binds */
   contributes: ExtensionPointName[];
@@ -34,5 +53,23 @@ export interface PluginManifest {
   presets?: Preset[];
 }
 
-/** Option values after validation against the manifest (defaults filled in). */
+/**
+ * Option values after validation against the manifest (defaults filled in): what createModule gets.
+ * @category Manifest
+ */
 export type PluginOptions = Readonly<Record<string, ParamValue>>;
+
+/**
+ * A named variant stack (shown by `siglab list`, used with `--preset`); in plugin.json's "presets".
+ * @category Manifest
+ */
+export interface Preset {
+  /** e.g. "linux-2.5.53" */
+  id: string;
+  /** e.g. "Linux 2.5.53 + SYSENTER" */
+  name: string;
+  /** What the stack stands for (a kernel release, a what-if). */
+  description: string;
+  /** The plugins of the stack, bottom first, with their options. */
+  stack: VariantSpec[];
+}

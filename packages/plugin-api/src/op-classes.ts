@@ -1,16 +1,26 @@
+/** The op classes the executor charges (every CPU profile gives a cost for each). */
 /**
- * The op classes the executor charges. Every CPU profile must give a cost for each of them
- * (the loader refuses a profile that lacks one, naming the op and the profile).
- *
- * Costs are in core clock cycles per occurrence. Ops that move data are charged per unit named in
- * `unit` (a cache line of the profile's line size, or a 64-byte XSAVE chunk).
+ * What the executor needs to know of an op class: the unit it is charged per, and what it is.
+ * @category Paths and ops
  */
 export interface OpClassInfo {
+  /** What the op is, in a sentence (the path inspector and the profile docs show it). */
   readonly description: string;
-  /** What one occurrence is: an instruction, or a unit of data. */
+  /**
+   * What one occurrence is, i.e. what a profile's cost is per: "instr" one instruction, "event"
+   * one hardware event (an exception, an interrupt delivery, a TLB miss), "line" one unit of data
+   * moved (a cache line of the profile's line size; for XSAVE/XRSTOR a 64-byte chunk).
+   */
   readonly unit: "instr" | "line" | "event";
 }
 
+/**
+ * Every op class a kernel path may use, with its unit and description. Every CPU profile must give
+ * a cost for each (CpuProfileFile.costs; the loader refuses a profile that lacks one, naming the
+ * op and the profile), in core clock cycles per occurrence — per `unit` for ops that move data.
+ * The path inspector shows ops by these names.
+ * @category Paths and ops
+ */
 export const OP_CLASSES = {
   // --- privilege transitions --------------------------------------------------------------
   int_gate: { unit: "instr", description: "`int n` through a trap/interrupt gate with a CPL 3->0 change: IDT lookup, TSS stack switch, 5-word push" },
@@ -72,11 +82,20 @@ export const OP_CLASSES = {
   fxsr_convert_reg: { unit: "event", description: "convert_fxsr_to_user/from_user: one x87 register converted between the 16-byte FXSR slot and the 10-byte i387 layout (incl. twd classification)" },
 } as const satisfies Record<string, OpClassInfo>;
 
+/**
+ * The name of an op class (a key of OP_CLASSES), e.g. "int_gate", "fxsave", "copy_user_line".
+ * @category Paths and ops
+ */
 export type OpClass = keyof typeof OP_CLASSES;
+/**
+ * The op classes' names in OP_CLASSES' order.
+ * @category Paths and ops
+ */
 export const OP_CLASS_IDS = Object.keys(OP_CLASSES) as OpClass[];
 /**
  * API 2.2: the op classes only an SMP machine runs. A profile may leave them out (it then runs one
  * CPU only); core paths of the SMP kernel use them (paths of plugins cannot).
+ * @category Paths and ops
  */
 export const SMP_OP_CLASSES = {
   apic_access: { unit: "instr", description: "a read or write of a local APIC register (ICR, EOI): an uncached access to the on-chip APIC" },
@@ -84,5 +103,13 @@ export const SMP_OP_CLASSES = {
   cacheline_transfer: { unit: "line", description: "a cache line modified in another CPU's cache read or written here (snoop hit on a modified line, the line moves)" },
 } as const satisfies Record<string, OpClassInfo>;
 
+/**
+ * The name of an SMP op class (a key of SMP_OP_CLASSES).
+ * @category Paths and ops
+ */
 export type SmpOpClass = keyof typeof SMP_OP_CLASSES;
+/**
+ * The SMP op classes' names in SMP_OP_CLASSES' order.
+ * @category Paths and ops
+ */
 export const SMP_OP_CLASS_IDS = Object.keys(SMP_OP_CLASSES) as SmpOpClass[];

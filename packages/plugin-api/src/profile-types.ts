@@ -1,6 +1,10 @@
+/** The CPU profile types: the file a profile is written as, and the profile resolved for one clock. */
 import type { OpClass, SmpOpClass } from "./op-classes.js";
 
-/** How a number in a profile is known. */
+/**
+ * How a number in a profile is known (every number cites its source or says what it was fitted to).
+ * @category CPU profiles
+ */
 export type Provenance =
   /** read in a source (cite the key from docs/sources, e.g. "IL P4 Northwood 2.41 GHz"). */
   | "sourced"
@@ -11,8 +15,14 @@ export type Provenance =
   /** no source: a reasoned estimate (say the reasoning). */
   | "estimated";
 
+/**
+ * The cost of one op class in a profile, with where the number comes from.
+ * @category CPU profiles
+ */
 export interface CostEntry {
+  /** Core clock cycles per occurrence of the op (per its unit: an instruction, an event, a line). */
   cycles: number;
+  /** How the number is known. */
   kind: Provenance;
   /** Source key + short reference, or the reasoning for an estimate. */
   source: string;
@@ -38,7 +48,12 @@ export interface CostEntry {
   inheritedFrom?: string;
 }
 
+/**
+ * An estimate defined from another op's cost of the same profile: cycles(op) × factor + plus.
+ * @category CPU profiles
+ */
 export interface RelativeCost {
+  /** The op whose cost this one follows. */
   op: OpClass;
   /** Default 1. */
   factor?: number;
@@ -46,25 +61,47 @@ export interface RelativeCost {
   plus?: number;
 }
 
+/**
+ * A number of a profile's geometry with its provenance.
+ * @category CPU profiles
+ */
 export interface SourcedNumber {
+  /** The number (in the unit its field names). */
   value: number;
+  /** How it is known. */
   kind: Provenance;
+  /** Source key + short reference, or the reasoning for an estimate. */
   source: string;
   /** Set by the loader: the ancestor profile this entry was inherited from (not written by hand). */
   inheritedFrom?: string;
 }
 
+/**
+ * The CPUID feature flags the simulated kernel and plugins act on.
+ * @category CPU profiles
+ */
 export interface CpuFeatures {
+  /** fxsave/fxrstor available: the kernel saves FPU state with them and frames carry the FXSR layout. */
   fxsr: boolean;
+  /** SYSENTER/SYSEXIT usable (the sysenter plugin refuses a CPU without it). */
   sep: boolean;
+  /** SSE: XMM registers, MXCSR. */
   sse: boolean;
+  /** SSE2. */
   sse2: boolean;
+  /** AVX: the YMM upper halves are part of the FPU state. */
   avx: boolean;
+  /** AVX-512: ZMM upper halves and opmask registers. */
   avx512: boolean;
+  /** xsave/xrstor. */
   xsave: boolean;
+  /** xsaveopt (skips unmodified state). */
   xsaveopt: boolean;
+  /** xsaves/xrstors (compacted, supervisor state). */
   xsaves: boolean;
+  /** Process-context identifiers: CR3 loads may keep other address spaces' TLB entries. */
   pcid: boolean;
+  /** Global pages: kernel TLB entries survive CR3 loads. */
   pge: boolean;
   /** SYSCALL/SYSRET usable (AMD legacy-mode SYSCALL on K7; x86-64 long mode on modern CPUs). */
   syscall?: boolean;
@@ -72,20 +109,33 @@ export interface CpuFeatures {
   lm?: boolean;
 }
 
+/**
+ * The clocks a profile may run at.
+ * @category CPU profiles
+ */
 export interface ClockRange {
+  /** The clock a run gets when it names none (MHz). */
   defaultMhz: number;
+  /** The lowest clock accepted (MHz). */
   minMhz: number;
+  /** The highest clock accepted (MHz). */
   maxMhz: number;
   /** Clocks the UI offers; any MHz in [minMhz, maxMhz] is accepted. */
   presets: number[];
 }
 
-/** A profile as stored on disk (after inheritance is applied). */
+/**
+ * A profile as stored on disk (after inheritance is applied): what a CpuProfileContribution returns.
+ * @category CPU profiles
+ */
 export interface CpuProfileFile {
   /** Runnable ids match /^[A-Za-z0-9][A-Za-z0-9._+~-]*$/; abstract ones may start with "_". */
   id: string;
+  /** Its name as the UI shows it, e.g. "Pentium 4 (Northwood)". */
   name: string;
+  /** "Intel", "AMD", ... */
   vendor: string;
+  /** What the CPU is and what the profile is for, in a sentence or two. */
   description: string;
   /** Optional parent profile id whose fields this one overrides (deep merge; costs per op). */
   inherits?: string;
@@ -99,12 +149,19 @@ export interface CpuProfileFile {
   featureNotes?: Partial<Record<keyof CpuFeatures, string>>;
   /** Free-form remarks on the profile as a whole (shown by the UI). */
   notes?: string[];
+  /** The clocks it runs at. */
   clock: ClockRange;
+  /** Its feature flags. */
   features: CpuFeatures;
+  /** Cache and TLB sizes, register counts: what the executor's per-line and per-entry ops use. */
   geometry: {
+    /** Bytes per cache line (the unit of the "line" ops). */
     cacheLineBytes: SourcedNumber;
+    /** First-level data TLB entries (4 KB pages). */
     dtlbEntries: SourcedNumber;
+    /** L1 data cache, KB. */
     l1dKB: SourcedNumber;
+    /** L2 cache, KB. */
     l2KB: SourcedNumber;
     /** Number of XMM registers architecturally visible (8 on i386, 16 in 64-bit mode). */
     xmmRegs: SourcedNumber;
@@ -117,8 +174,14 @@ export interface CpuProfileFile {
   costs: Record<OpClass, CostEntry> & Partial<Record<SmpOpClass, CostEntry>>;
 }
 
+/**
+ * A profile's CPUID family and model.
+ * @category CPU profiles
+ */
 export interface CpuIdInfo {
+  /** The CPUID family (6 for P6, 15 for the Pentium 4, ...). */
   family: number;
+  /** The CPUID model, where variants check it. */
   model?: number;
   /** Where the numbers come from. */
   source: string;
@@ -126,39 +189,68 @@ export interface CpuIdInfo {
 
 /**
  * A profile file as written (before inheritance): only `id` is required; an inheriting or
- * abstract profile gives just the fields it overrides (deep merge, `costs` per op).
+ * abstract profile gives just the fields it overrides (deep merge, `costs` per op). Each field
+ * means what it means in CpuProfileFile.
+ * @category CPU profiles
  */
 export interface CpuProfileSource {
+  /** As CpuProfileFile.id. */
   id: string;
+  /** As CpuProfileFile.name. */
   name?: string;
+  /** As CpuProfileFile.vendor. */
   vendor?: string;
+  /** As CpuProfileFile.description. */
   description?: string;
+  /** The parent profile whose fields this one overrides. */
   inherits?: string;
+  /** Shared defaults only: cannot be run, only inherited. */
   abstract?: boolean;
+  /** Set by the loader (not written by hand). */
   inheritedFrom?: string[];
+  /** As CpuProfileFile.cpuid. */
   cpuid?: CpuIdInfo;
+  /** As CpuProfileFile.featureNotes. */
   featureNotes?: Partial<Record<keyof CpuFeatures, string>>;
+  /** As CpuProfileFile.notes. */
   notes?: string[];
+  /** The clock fields it overrides. */
   clock?: Partial<ClockRange>;
+  /** The feature flags it overrides. */
   features?: Partial<CpuFeatures>;
+  /** The geometry fields it overrides. */
   geometry?: Partial<CpuProfileFile["geometry"]>;
+  /** The op costs it overrides (per op). */
   costs?: Partial<Record<OpClass, CostEntry>>;
 }
 
-/** A profile resolved for one clock: what the simulator consumes. */
+/**
+ * A profile resolved for one clock: what the simulator consumes (k.profile).
+ * @category CPU profiles
+ */
 export interface ResolvedProfile {
+  /** The profile's id. */
   id: string;
+  /** Its display name. */
   name: string;
+  /** Its vendor. */
   vendor: string;
+  /** The clock of this run, MHz (cycles per microsecond). */
   mhz: number;
+  /** Its feature flags. */
   features: CpuFeatures;
+  /** Bytes per cache line. */
   cacheLineBytes: number;
+  /** First-level data TLB entries. */
   dtlbEntries: number;
+  /** L1 data cache, KB. */
   l1dKB: number;
+  /** L2 cache, KB. */
   l2KB: number;
+  /** XMM registers visible (8 on i386, 16 in 64-bit mode). */
   xmmRegs: number;
+  /** Bytes of the XSAVE area for the enabled components (512 with FXSR only, 108 with fsave only). */
   xsaveBytes: number;
-  /** cycles per op class */
   /** cycles per op class (the SMP ones, API 2.2: NaN when the profile leaves them out) */
   costs: Record<OpClass, number> & Partial<Record<SmpOpClass, number>>;
   /** The full file (for provenance display and bundles). */

@@ -1,10 +1,15 @@
+/** State slots: typed plugin state on kernel objects, in place of untyped string-keyed bags. */
 /**
- * Typed state a plugin keeps on kernel objects (per run, per task, per signal frame), in place of
- * untyped string-keyed bags: a key is an object only its plugin holds, so two plugins cannot
- * collide and the value has one type everywhere.
+ * The key of one piece of typed state a plugin keeps on kernel objects (the kernel of a run, a
+ * task, a signal frame, a user-level thread scheduler): make it once with stateKey() at module
+ * level, and use it with `slot(key)`. A key is an object only its plugin holds, so two plugins
+ * cannot collide, and the value has one type everywhere.
  *
- *   const LAZY = stateKey("lazy-fpu-frame.records", (): LazyRecord[] => []);
- *   task.slot(LAZY).push(rec);
+ * ```ts
+ * const LAZY = stateKey("lazy-fpu-frame.records", (): LazyRecord[] => []);
+ * task.slot(LAZY).push(rec);
+ * ```
+ * @category State
  */
 export interface StateKey<T> {
   /** for messages and debugging, e.g. "lazy-fpu-frame.records" */
@@ -13,11 +18,21 @@ export interface StateKey<T> {
   create(): T;
 }
 
+/**
+ * Makes a state key: `name` for messages (prefix it with your plugin id), `create` makes the
+ * initial value the first time a holder's slot(key) is read (once per holder: per run for the
+ * kernel, per task for a task).
+ * @category State
+ */
 export function stateKey<T>(name: string, create: () => T): StateKey<T> {
   return Object.freeze({ name, create });
 }
 
-/** Something that holds plugin state. */
+/**
+ * Something that holds plugin state by StateKey: the Kernel (per run), a Task, a SignalFrame, a
+ * UserThreadScheduler. The state lives as long as its holder.
+ * @category State
+ */
 export interface StateHolder {
   /** the value for `key`, created on first use */
   slot<T>(key: StateKey<T>): T;

@@ -5,6 +5,11 @@
  *   - every earlier baseline of the same major must still be satisfied: each name it exports still
  *     exists, and its type is assignable both ways (members may be added only as optional ones;
  *     nothing a plugin of that version reads or implements may change or go away);
+ *   - the members that left the public API for @siglab/plugin-api/internal in 2.3 (the
+ *     generator-free fast-call protocol) count as still there for the 2.x baselines: the core still
+ *     implements them, so the baselines are checked against the public declarations with
+ *     dist/internal.d.ts merged back into the interfaces it extends (a plugin built against 2.2
+ *     keeps working; packages/plugin-harness/test/api-2.2-plugin.test.ts runs one);
  *   - except the registries a minor version grows (REGISTRIES: the version, the extension points'
  *     tokens and names, the API's values): each may only gain entries, every old entry unchanged.
  *     Inside every other type the baseline's registries are read as the current ones, so that a
@@ -21,6 +26,11 @@ import { PLUGIN_API_VERSION } from "../src/version.js";
 
 const PKG = join(import.meta.dirname, "..");
 const CURRENT = join(PKG, "dist/index.d.ts");
+const INTERNAL = join(PKG, "dist/internal.d.ts");
+/** The minor version in which the fast-call protocol left the public API (baselines before it had it). */
+const FAST_PROTOCOL_INTERNAL_SINCE = 3;
+/** The fast-call protocol's members (dist/internal.d.ts): none may be in the public declarations. */
+const FAST_MEMBERS = ["runUserNow", "runUserRest", "sigprocmaskSetNow", "sigprocmaskSetRest", "gettimeofdayNow", "gettimeofdayRest", "returnedNow", "returnedRest", "enterNow", "enterRest", "createWithExit", "parkOut", "parkBack"];
 const [MAJOR, MINOR] = PLUGIN_API_VERSION.split(".");
 
 /** What a minor version may add to (checked by registryChecks); the values are declared by `const`, the others by `type`. */
@@ -140,6 +150,22 @@ function compatSource(old: Map<string, { type: boolean; value: boolean; params: 
   return lines.join("\n") + "\n";
 }
 
+/**
+ * What the core implements for 2.x plugins: the public declarations plus, for each interface of
+ * dist/internal.d.ts (`interface FastX extends X { … }`), its members merged back into X.
+ */
+function withInternal(current: string): string {
+  const sf = ts.createSourceFile("internal.d.ts", readFileSync(INTERNAL, "utf8"), ts.ScriptTarget.ES2022, true);
+  const merged: string[] = [];
+  for (const st of sf.statements) {
+    if (!ts.isInterfaceDeclaration(st)) continue;
+    const base = st.heritageClauses?.[0]?.types[0]?.expression.getText(sf);
+    if (!base) throw new Error(`dist/internal.d.ts: interface ${st.name.text} extends no interface of the API`);
+    merged.push(`export interface ${base} {${st.members.map((m) => m.getFullText(sf)).join("")}\n}`);
+  }
+  return `${current}\n${merged.join("\n")}\n`;
+}
+
 /** Checks the declarations `current` against the baseline `baseline`; returns the errors. */
 function compatErrors(baseline: string, current: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), "siglab-api-exports-"));
@@ -175,7 +201,17 @@ describe("plugin API compatibility", () => {
     const now = exportsOf(CURRENT);
     const missing = [...old.keys()].filter((n) => !now.has(n));
     expect(missing).toEqual([]);
-    expect(compatErrors(readFileSync(join(PKG, "api", file), "utf8"), readFileSync(CURRENT, "utf8"))).toEqual([]);
+    const current = readFileSync(CURRENT, "utf8");
+    const implemented = Number(file.split(".")[1]) < FAST_PROTOCOL_INTERNAL_SINCE ? withInternal(current) : current;
+    expect(compatErrors(readFileSync(join(PKG, "api", file), "utf8"), implemented)).toEqual([]);
+  });
+
+  it("the fast-call protocol is not in the public declarations, only in @siglab/plugin-api/internal", () => {
+    const current = readFileSync(CURRENT, "utf8"), internal = readFileSync(INTERNAL, "utf8");
+    for (const m of FAST_MEMBERS) {
+      expect(current, m).not.toMatch(new RegExp(`\\b${m}\\b`));
+      expect(internal, m).toMatch(new RegExp(`\\b${m}\\??\\(`));
+    }
   });
 
   describe("the check can fail", () => {
@@ -198,6 +234,11 @@ describe("plugin API compatibility", () => {
     it("catches a value of the API taken away (one plugins get from require)", () => {
       const errors = compatErrors(base, changed("SYSCALL_EIP, Sigset, TOKENS,", "SYSCALL_EIP, Sigset, TOKENS,".replace(" Sigset,", "")));
       expect(errors.join("\n")).toMatch(/^registry PluginApi: every old value, unchanged: /m);
+    });
+
+    it("catches the 2.2 fast-call members gone (were they not implemented as the internal protocol)", () => {
+      const errors = compatErrors(readFileSync(join(PKG, "api", "2.2.d.ts"), "utf8"), readFileSync(CURRENT, "utf8"));
+      expect(errors.join("\n")).toMatch(/^type RuntimeThread: .*"changed"/m);
     });
 
     it("lets a minor version add an extension point and a value", () => {

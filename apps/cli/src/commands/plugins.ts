@@ -7,7 +7,7 @@ import { dirname, resolve } from "node:path";
 import type { CAC } from "cac";
 import { PLUGIN_API_VERSION, type PluginOptionSpec } from "@siglab/core";
 import { allPresets, listPlugins, type PluginInfo } from "../plugins/catalog.js";
-import { renderPluginSkeleton } from "../plugins/template/render.js";
+import { PLUGIN_API_SPEC, renderPluginSkeleton } from "../plugins/template/render.js";
 import { NewFolderRefusal, writeNewFolder } from "../new-folder.js";
 
 export interface PluginsIo {
@@ -135,6 +135,7 @@ export function pluginNew(name: string | undefined, opts: { dir?: string }, io: 
   io.log(`created ${target} (${Object.keys(files).length} files):`);
   for (const rel of Object.keys(files).sort()) io.log(`  ${rel}`);
   io.log(`\nnext:\n  cd ${target}\n  npm install && npm run build\n  siglab run ${name}-demo --plugin-dir ${target} --variant ${name} --baseline\n  SIGLAB=siglab npm test`);
+  io.log(`\n@siglab/plugin-api and @siglab/plugin-harness are dev dependencies (${PLUGIN_API_SPEC}); until they are on the npm registry, install their tarballs first (README.md, "pnpm ... pack").`);
   return 0;
 }
 

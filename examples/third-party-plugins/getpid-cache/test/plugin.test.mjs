@@ -1,8 +1,8 @@
-// The plugin's own tests, in process with @siglab/plugin-api's harness (run: npm test).
+// The plugin's own tests, in process with the test harness @siglab/plugin-harness (run: npm test).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { runWorkload } from "@siglab/plugin-api/harness";
+import { runWorkload } from "@siglab/plugin-harness";
 import * as entry from "../src/index.ts";
 
 const manifest = JSON.parse(readFileSync(new URL("../plugin.json", import.meta.url), "utf8"));

@@ -33,7 +33,7 @@ import type { Collector } from "./collector.js";
 import { isHostThrown } from "../common/host-thrown.js";
 import { Gate, LongJmp, SYSCALL_EIP, TaskExit, type Gen, type HandlerRunner } from "./gate.js";
 import type { LibcModel, ThreadBody, ThreadLibrary } from "./libraries.js";
-import type { RuntimeThread } from "@siglab/plugin-api";
+import type { FastRuntimeThread } from "@siglab/plugin-api/internal";
 import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks } from "./uthreads.js";
 import { pathRefs } from "../kernel/path-refs.js";
 import { QuickCall, QUICK_GETPID, QUICK_GETPPID, QUICK_KILL, QUICK_TKILL, type QuickKind } from "./quick-call.js";
@@ -83,7 +83,7 @@ interface JmpBufImpl {
   readonly mask: number[] | null;
 }
 
-export class ThreadImpl implements HandlerRunner, RuntimeThread {
+export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
   readonly #s: RuntimeShared;
   readonly #t: Task;
   readonly #gate: Gate;

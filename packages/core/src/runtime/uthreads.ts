@@ -16,10 +16,9 @@ import {
   type RuntimeThread,
   type ThreadBody as ApiThreadBody,
   type UThread as ApiUThread,
-  type UThreadHooks as ApiUThreadHooks,
   type UThreadState,
-  type UserThreadScheduler,
 } from "@siglab/plugin-api";
+import type { FastUThreadHooks as ApiUThreadHooks, FastUserThreadScheduler } from "@siglab/plugin-api/internal";
 import type { Sigset } from "../kernel/sigset.js";
 import { ThreadImpl } from "./thread.js";
 
@@ -63,7 +62,7 @@ export interface FdWait {
   write: boolean;
 }
 
-export class UThreadScheduler extends StateMap implements UserThreadScheduler {
+export class UThreadScheduler extends StateMap implements FastUserThreadScheduler {
   readonly root: UThread;
   current: UThread;
   readonly ready: UThread[] = [];

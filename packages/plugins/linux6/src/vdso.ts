@@ -13,6 +13,7 @@
  * it at boot from the measured TSC frequency). u64 arithmetic as the kernel's (BigInt).
  */
 import { op, stateKey, type Kernel, type PathDef, type RuntimeThread, type Vdso } from "@siglab/plugin-api";
+import type { FastRuntimeThread } from "@siglab/plugin-api/internal";
 import { p } from "./defs.js";
 
 const SHIFT = 24n;
@@ -109,7 +110,10 @@ export function updateVsyscall(k: Kernel): void {
 export class Linux6Vdso implements Vdso {
   readonly id = "linux6:vdso";
 
-  *gettimeofday(th: RuntimeThread): Generator<unknown, { sec: number; usec: number }, unknown> {
+  *gettimeofday(t: RuntimeThread): Generator<unknown, { sec: number; usec: number }, unknown> {
+    // the core's threads implement @siglab/plugin-api/internal (unstable, for built-in plugins):
+    // runUserNow separates "do_hres ran" from "the interrupt due at its end landed"
+    const th = t as FastRuntimeThread;
     const k = th.kernel;
     const vv = k.slot(VVAR);
     if (vv.mult === 0n) vv.mult = multFor(k.profile.mhz);

@@ -29,9 +29,9 @@ import {
   type ThreadBody,
   type ThreadLibrary,
   type UThread,
-  type UThreadHooks,
   type UserThreadScheduler,
 } from "@siglab/plugin-api";
+import type { FastLibcModel, FastRuntimeThread, FastUThreadHooks, FastUserThreadScheduler } from "@siglab/plugin-api/internal";
 import { SwitchTallies } from "./tallies.js";
 
 export interface NgptOptions {
@@ -62,7 +62,7 @@ const LWP = stateKey("ngpt.lwp", (): LwpState => ({ init: false, intended: null,
 
 /**
  * The switch's sequences run without generators while every step finishes synchronously (no
- * interrupt due, no exit work; see RuntimeThread.sigprocmaskSetNow). A `…Steps(…, first)` function
+ * interrupt due, no exit work; see FastRuntimeThread.sigprocmaskSetNow). A `…Steps(…, first)` function
  * runs the steps from `first` and returns -1 when all are done, or where it stopped: the step's
  * index and what it left (a runUserNow result, or a nested sequence's own stop). The `…Rest`
  * generator finishes that step and goes on with the Steps function from the next one.
@@ -105,18 +105,24 @@ class SwitchPaths {
   }
 }
 
+/**
+ * The core's threads, schedulers and libc models implement the fast-call protocol of
+ * @siglab/plugin-api/internal (unstable, for built-in plugins): the switch uses its synchronous forms.
+ */
+const fast = (th: RuntimeThread): FastRuntimeThread => th as FastRuntimeThread;
+
 /** Masks are kept as bit sets and never mutated once stored (the switch runs millions of times). */
 const EMPTY = new Sigset();
 
 export class NgptLibrary implements ThreadLibrary {
   readonly id = "ngpt";
   /** made once: lwp() runs several times per switch */
-  private readonly makeHooks = (): UThreadHooks => this.hooks();
+  private readonly makeHooks = (): FastUThreadHooks => this.hooks();
   constructor(private readonly opts: NgptOptions) {}
 
   /** the last LWP looked up and its state (a switch stays on one LWP; lwp() runs several times per switch) */
   private lastTask: object | null = null;
-  private lastLwp: UserThreadScheduler | null = null;
+  private lastLwp: FastUserThreadScheduler | null = null;
   private lastState: LwpState | null = null;
 
   /** the switch's paths in this run (a handle is valid in the kernel that made it only) */
@@ -131,9 +137,9 @@ export class NgptLibrary implements ThreadLibrary {
     return this.switchPaths!;
   }
 
-  private lwp(th: RuntimeThread): UserThreadScheduler {
+  private lwp(th: RuntimeThread): FastUserThreadScheduler {
     if (th.task === this.lastTask) return this.lastLwp!;
-    const s = th.userThreads(this.id, this.makeHooks);
+    const s = th.userThreads(this.id, this.makeHooks) as FastUserThreadScheduler;
     const st = s.slot(LWP);
     this.lastTask = th.task;
     this.lastLwp = s;
@@ -156,7 +162,7 @@ export class NgptLibrary implements ThreadLibrary {
   }
 
   /** Set the LWP's mask (or, in a switch with switchMask off, only the library's idea of it). */
-  private *mask(th: RuntimeThread, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Gen<Sigset> {
+  private *mask(th: FastRuntimeThread, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Gen<Sigset> {
     const r = this.maskNow(th, how, set, inSwitch);
     return r !== undefined ? r : yield* this.maskRest(th, how, set);
   }
@@ -165,7 +171,7 @@ export class NgptLibrary implements ThreadLibrary {
    * mask() without a generator (it runs four times per switch): the old mask, or undefined when the
    * system call could not finish synchronously — then `yield* maskRest(th, how, set)` at once.
    */
-  private maskNow(th: RuntimeThread, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Sigset | undefined {
+  private maskNow(th: FastRuntimeThread, how: 0 | 1 | 2, set: Sigset | null, inSwitch: boolean): Sigset | undefined {
     const st = this.lwpState(th);
     const before = st.intended ?? th.task.blocked.clone();
     // a stored mask is never mutated: SETMASK of one the kernel would not change is itself
@@ -177,7 +183,7 @@ export class NgptLibrary implements ThreadLibrary {
   }
 
   /** The rest of a maskNow that returned undefined (the library's own state is already updated). */
-  private *maskRest(th: RuntimeThread, how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset> {
+  private *maskRest(th: FastRuntimeThread, how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset> {
     if (th.kernel.userSigmask) return yield* setMaskSet(th, how, set);
     const r = yield* (th.sigprocmaskSetRest ? th.sigprocmaskSetRest(how, set) : th.sigprocmaskSet(how, set));
     return typeof r === "number" ? EMPTY : r;
@@ -188,12 +194,12 @@ export class NgptLibrary implements ThreadLibrary {
     yield* this.sigpipe(th, s);
     yield* th.runUser("ngpt.pth_spawn");
     // pth_mctx_set saves a context (sigsetjmp): it starts with the creator's mask (one sigprocmask)
-    const mask = yield* this.mask(th, 0, null, true);
+    const mask = yield* this.mask(fast(th), 0, null, true);
     const lib = this;
     // pth_exit: dead, then one last switch into the scheduler
     const exit = function* (uth: RuntimeThread): Gen<void> {
       yield* uth.runUser("ngpt.pth_exit");
-      yield* lib.mctxSwitch(uth, s.current, ALL_SIGNALS_SET);
+      yield* lib.mctxSwitch(fast(uth), s.current, ALL_SIGNALS_SET);
     };
     const ut = s.createWithExit
       ? s.createWithExit(body, exit)
@@ -219,12 +225,13 @@ export class NgptLibrary implements ThreadLibrary {
       me.waitingOn = `join of thread ${target.id}`;
       target.joiners.push(me);
       yield* th.runUser("ngpt.pth_wait"); // pth_join -> pth_wait(PTH_EVENT_TID)
-      yield* this.toScheduler(th, me);
+      yield* this.toScheduler(fast(th), me);
     }
     return target.id;
   }
 
-  *yield(th: RuntimeThread): Gen<void> {
+  *yield(t: RuntimeThread): Gen<void> {
+    const th = fast(t);
     const s = this.lwp(th);
     const me = s.current;
     { const r = th.runUserNow(this.paths(th).pth_yield); if (r) yield* th.runUserRest(this.paths(th).pth_yield, r); }
@@ -287,7 +294,7 @@ export class NgptLibrary implements ThreadLibrary {
 
   *sigmask(th: RuntimeThread, how: 0 | 1 | 2, set: number[]): Gen<number[]> {
     yield* th.runUser("ngpt.pth_sigmask");
-    return (yield* this.mask(th, how, Sigset.of(set), false)).toList();
+    return (yield* this.mask(fast(th), how, Sigset.of(set), false)).toList();
   }
 
   self(th: RuntimeThread): number {
@@ -305,11 +312,11 @@ export class NgptLibrary implements ThreadLibrary {
     me.waitingOn = `fd ${fd} ${write ? "writable" : "readable"}`;
     s.fdWaits.push({ ut: me, fd, write });
     th.kernel.count("ngpt.fd_waits");
-    yield* this.toScheduler(th, me);
+    yield* this.toScheduler(fast(th), me);
   }
 
   /** pth_mctx_switch(&current->mctx, &descr->sched->mctx), then run the scheduler until we are chosen. */
-  private *toScheduler(th: RuntimeThread, me: UThread): Gen<void> {
+  private *toScheduler(th: FastRuntimeThread, me: UThread): Gen<void> {
     const s = this.lwp(th);
     const stop = this.mctxSteps(th, me, ALL_SIGNALS_SET, 0);
     if (stop >= 0) yield* this.mctxRest(th, me, ALL_SIGNALS_SET, stop);
@@ -321,13 +328,13 @@ export class NgptLibrary implements ThreadLibrary {
    * and queries the mask (rt_sigprocmask(SIG_BLOCK, NULL, &saved)); siglongjmp(new->jb) installs
    * the target's saved mask (rt_sigprocmask(SIG_SETMASK)) and jumps. No FPU state is touched.
    */
-  *mctxSwitch(th: RuntimeThread, from: UThread | null, toMask: Sigset): Gen<void> {
+  *mctxSwitch(th: FastRuntimeThread, from: UThread | null, toMask: Sigset): Gen<void> {
     const stop = this.mctxSteps(th, from, toMask, 0);
     if (stop >= 0) yield* this.mctxRest(th, from, toMask, stop);
   }
 
   /** mctxSwitch's steps from `first` without a generator (see stopAt) */
-  private mctxSteps(th: RuntimeThread, from: UThread | null, toMask: Sigset, first: number): number {
+  private mctxSteps(th: FastRuntimeThread, from: UThread | null, toMask: Sigset, first: number): number {
     if (first <= 0) { const r = th.runUserNow(this.paths(th).sigsetjmp); if (r) return stopAt(0, r); }
     if (first <= 1) {
       const old = this.maskNow(th, 0, null, true);
@@ -341,7 +348,7 @@ export class NgptLibrary implements ThreadLibrary {
     return -1;
   }
 
-  private *mctxRest(th: RuntimeThread, from: UThread | null, toMask: Sigset, stopped: number): Gen<void> {
+  private *mctxRest(th: FastRuntimeThread, from: UThread | null, toMask: Sigset, stopped: number): Gen<void> {
     for (let stop = stopped; stop >= 0; stop = this.mctxSteps(th, from, toMask, stepOf(stop) + 1)) {
       const step = stepOf(stop), r = leftOf(stop) as 1 | 2;
       if (step === 0) yield* th.runUserRest(this.paths(th).sigsetjmp, r);
@@ -371,14 +378,15 @@ export class NgptLibrary implements ThreadLibrary {
    * Stamp the time (three times per switch), without a generator when it can: true when done,
    * false when `yield* nowRest(th)` must follow at once (nothing done yet with HP_TIMING).
    */
-  private nowNow(th: RuntimeThread): boolean {
+  private nowNow(th: FastRuntimeThread): boolean {
     if (this.opts.hpTiming) return false;
-    const libc = th.libc;
+    const libc = th.libc as FastLibcModel;
     return libc.gettimeofdayNow !== undefined && libc.gettimeofdayNow(th) !== undefined;
   }
-  private *nowRest(th: RuntimeThread): Gen<void> {
+  private *nowRest(th: FastRuntimeThread): Gen<void> {
+    const libc = th.libc as FastLibcModel;
     if (this.opts.hpTiming) { const r = th.runUserNow(this.paths(th).hp_timing); if (r) yield* th.runUserRest(this.paths(th).hp_timing, r); }
-    else if (th.libc.gettimeofdayRest) yield* th.libc.gettimeofdayRest(th);
+    else if (libc.gettimeofdayRest) yield* libc.gettimeofdayRest(th);
     else yield* th.libc.gettimeofday(th);
   }
 
@@ -388,7 +396,7 @@ export class NgptLibrary implements ThreadLibrary {
    * the pipe, close the mask again.
    */
   private *eventManager(s: UserThreadScheduler, poll: boolean): Gen<void> {
-    const th = s.sched;
+    const th = fast(s.sched);
     th.kernel.count("ngpt.eventmanager");
     yield* th.runUser("ngpt.eventmanager");
     yield* th.sigpending();
@@ -406,7 +414,7 @@ export class NgptLibrary implements ThreadLibrary {
 
   /** The scheduler's side of a switch: the steps of `returned` from `first` (see stopAt). */
   private returnedSteps(s: UserThreadScheduler, first: number): number {
-    const th = s.sched;
+    const th = fast(s.sched);
     if (first <= 0) { const r = th.runUserNow(this.paths(th).cameback); if (r) return stopAt(0, r); }
     if (first <= 1 && !this.nowNow(th)) return stopAt(1, 0); // snapshot
     if (first <= 2) { const r = th.runUserNow(this.paths(th).requeue); if (r) return stopAt(2, r); }
@@ -417,7 +425,7 @@ export class NgptLibrary implements ThreadLibrary {
   }
 
   private *returnedRest(s: UserThreadScheduler, stopped: number): Gen<void> {
-    const th = s.sched;
+    const th = fast(s.sched);
     for (let stop = stopped; stop >= 0; stop = this.returnedSteps(s, stepOf(stop) + 1)) {
       const step = stepOf(stop), r = leftOf(stop) as 1 | 2;
       if (step === 0) yield* th.runUserRest(this.paths(th).cameback, r);
@@ -429,7 +437,7 @@ export class NgptLibrary implements ThreadLibrary {
 
   /** Switching into `next`: the steps of `enter` from `first` (see stopAt). */
   private enterSteps(s: UserThreadScheduler, next: UThread, first: number): number {
-    const th = s.sched;
+    const th = fast(s.sched);
     if (first <= 0) { const r = th.runUserNow(this.paths(th).pick); if (r) return stopAt(0, r); }
     if (first <= 1 && !this.nowNow(th)) return stopAt(1, 0); // lastran
     if (first <= 2) { const r = th.runUserNow(this.paths(th).dispatch); if (r) return stopAt(2, r); }
@@ -442,7 +450,7 @@ export class NgptLibrary implements ThreadLibrary {
   }
 
   private *enterRest(s: UserThreadScheduler, next: UThread, stopped: number): Gen<void> {
-    const th = s.sched;
+    const th = fast(s.sched);
     for (let stop = stopped; stop >= 0; stop = this.enterSteps(s, next, stepOf(stop) + 1)) {
       if (stop >= IN_ENTER_SWITCH) {
         yield* this.mctxRest(th, null, maskOf(next), stop - IN_ENTER_SWITCH);
@@ -456,7 +464,7 @@ export class NgptLibrary implements ThreadLibrary {
     }
   }
 
-  private hooks(): UThreadHooks {
+  private hooks(): FastUThreadHooks {
     const lib = this;
     const st = (s: UserThreadScheduler) => s.slot(LWP);
     return {
