@@ -20,7 +20,9 @@ export { contributionProviderToken, bindContributionProvider, type ContributionP
 export { op, type OpLine, type PathDef } from "./exec/path.js";
 export type { PathTransform } from "./exec/registry.js";
 export { CORE_PHASES } from "./exec/phases.js";
-export { Kernel, SimError, SWITCH } from "./kernel/kernel.js";
+export { Kernel } from "./kernel/kernel.js";
+export { SimError } from "./kernel/sim-error.js";
+export { SWITCH, type Gen } from "./kernel/yields.js";
 export type { Task, SignalFrameK, SigAction } from "./kernel/task.js";
 export { Sigset } from "./kernel/sigset.js";
 export { NR } from "./kernel/syscall-nr.js";
@@ -29,6 +31,6 @@ export * as i387 from "./kernel/i387.js";
 export * as sched from "./kernel/sched.js";
 export { ThreadImpl } from "./runtime/thread.js";
 export type { ThreadLibrary, LibcModel, ThreadBody } from "./runtime/libraries.js";
-export { Gate, type Gen } from "./runtime/gate.js";
+export { Gate } from "./runtime/gate.js";
 export { ALL_SIGNALS, allSignals, applyHowSet, setMask, setMaskSet } from "./runtime/uthread-masks.js";
 export { UThreadScheduler, UThread, UT_PARK, pollFdWaits, runUser, runUserNow, runUserRest, UThreadsBlockedChecker, type UThreadHooks, type UThreadState, type FdWait } from "./runtime/uthreads.js";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { QuickCall, QUICK_GETPID, type QuickRunner } from "../src/runtime/quick-call.js";
-import type { Gen } from "../src/runtime/gate.js";
+import type { Gen } from "../src/kernel/yields.js";
 import { runSource } from "./harness.js";
 
 /** a runner whose synchronous attempt succeeds (`now` set) or hands over to a rest generator yielding `yields` */

@@ -9,7 +9,7 @@
  */
 import { BUILTIN_PROFILE_FILES, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { asWorkload, createSiglabModule, WAIT_MACROS, workload } from "../api/runtime-module.js";
-import { SimError } from "../kernel/kernel.js";
+import { SimError } from "../kernel/sim-error.js";
 import { PluginError, type LoadedPlugin } from "../plugin-api/loaded-plugin.js";
 import { createPluginApi } from "../plugin-api/host-api.js";
 import { loadThirdPartyPlugin, refusedPluginStandIn } from "../plugin-api/third-party.js";

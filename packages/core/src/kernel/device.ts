@@ -8,7 +8,8 @@
  * completion sees the same device.
  */
 import type { BlockDevice, LatencyDevice as DiskView } from "@siglab/plugin-api";
-import { SimError, type Kernel } from "./kernel.js";
+import type { Kernel } from "./kernel.js";
+import { SimError } from "./sim-error.js";
 
 export const DISK_PATH = "/dev/siglab-disk";
 /** What read() on the disk returns per finished request (the size of an io_event). */

@@ -29,7 +29,7 @@ import type {
 import { fileFunctions, fpuFunctions, mmFunctions, schedFunctions, signalFunctions } from "./services.js";
 import { EV, KernelEvents } from "./events.js";
 import { TALLY_NAMES } from "./tallies.js";
-import { markHostThrown } from "../common/host-thrown.js";
+import { SimError } from "./sim-error.js";
 import { SignalStruct, Task } from "./task.js";
 import { LineOwners, smp_send_reschedule } from "./smp.js";
 import { RunList } from "./run-list.js";
@@ -37,18 +37,6 @@ import { isPathRef, pathRefCount, pathRefs, type PathRef } from "./path-refs.js"
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
 const P = pathRefs(["restore_all_kernel", "try_to_wake_up"]);
-
-/** What a generator yields to the run loop: "another task is current now". */
-export const SWITCH = Object.freeze({ switch: true });
-/** What a generator yields to the run loop on SMP: "let the CPUs behind this one catch up". */
-export const SMP_SYNC = Object.freeze({ sync: true });
-
-export class SimError extends Error {
-  constructor(readonly kind: string, message: string, readonly task?: number) {
-    super(message);
-    markHostThrown(this);
-  }
-}
 
 export interface KernelConfig {
   /** timer interrupts per second (2.4 i386: 100) */

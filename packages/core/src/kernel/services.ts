@@ -6,7 +6,8 @@ import type { FileFunctions, FpuFunctions, MmFunctions, SchedFunctions, SignalFu
 import { flush_tlb_page } from "./smp.js";
 import { configureDevice, deviceOf } from "./device.js";
 import { cloneFpstate, do_device_not_available, fpstateFromRegs, regsFromFpstate, restore_i387, unlazy_fpu, userFpuView } from "./i387.js";
-import { SimError, type Kernel } from "./kernel.js";
+import type { Kernel } from "./kernel.js";
+import { SimError } from "./sim-error.js";
 import { ownFrame, ownRegs, ownTask } from "./own.js";
 import { do_page_fault } from "./mm.js";
 import { filesOf, roundUpToTick } from "./pipe.js";

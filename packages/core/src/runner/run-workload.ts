@@ -18,12 +18,14 @@ import { SMP_PATHS, SMP_SCHEDULE_TAIL_PATHS } from "../kernel/i386/paths-smp.js"
 import { smpKernelPath } from "../kernel/i386/smp-kernel.js";
 import { smp_next_cpu, smp_sync_horizon } from "../kernel/smp.js";
 import { SMP_OP_CLASS_IDS } from "@siglab/plugin-api";
-import { Kernel, SimError, type KernelConfig } from "../kernel/kernel.js";
+import { Kernel, type KernelConfig } from "../kernel/kernel.js";
+import { SimError } from "../kernel/sim-error.js";
+import type { Gen } from "../kernel/yields.js";
 import { __schedule } from "../kernel/sched.js";
 import type { Task } from "../kernel/task.js";
 import { checkApiVersion, checkConflicts, resolveOptions, PluginError, type LoadedPlugin } from "../plugin-api/loaded-plugin.js";
 import { Collector } from "../runtime/collector.js";
-import { syscallCounterName, TaskExit, type Gen } from "../runtime/gate.js";
+import { syscallCounterName, TaskExit } from "../runtime/gate.js";
 import type { ThreadBody } from "../runtime/libraries.js";
 import { threadFacade } from "../runtime/facade.js";
 import { thrownMessage } from "../runtime/sanitize.js";

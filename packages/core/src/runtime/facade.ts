@@ -7,7 +7,7 @@
  * (see host/realm.ts); instances are frozen as they are made.
  */
 import type { FrameFpStateK, FrameSigContextK, HandlerFn, SignalFrameK } from "../kernel/task.js";
-import type { Gen } from "./gate.js";
+import type { Gen } from "../kernel/yields.js";
 import type { PthreadHandleImpl, ThreadBody } from "./libraries.js";
 import { describe, fn, num, numList, optNum, plainData, str } from "./sanitize.js";
 import type { ThreadImpl } from "./thread.js";

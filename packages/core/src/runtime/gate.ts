@@ -7,7 +7,9 @@
 import { EV } from "../kernel/events.js";
 import { markHostThrown } from "../common/host-thrown.js";
 import { do_device_not_available } from "../kernel/i387.js";
-import { SimError, SMP_SYNC, SWITCH, type Kernel } from "../kernel/kernel.js";
+import type { Kernel } from "../kernel/kernel.js";
+import { SimError } from "../kernel/sim-error.js";
+import { SMP_SYNC, SWITCH, type Gen } from "../kernel/yields.js";
 import { __schedule, switchedBack, sys_sched_yield, touchHotPages } from "../kernel/sched.js";
 import { do_signal, sys_sigreturn, type SignalAction } from "../kernel/signal.js";
 import { StartedIterator } from "./started-iterator.js";
@@ -21,8 +23,6 @@ const P = pathRefs(["iret_sti", "reschedule", "restore_all", "ret_from_exception
 
 /** EIP just after the `int $0x80` of the libc stub (restart rewinds it by 2). */
 export const SYSCALL_EIP = 0x08049002;
-
-export type Gen<T> = Generator<unknown, T, unknown>;
 
 /** Thrown by longjmp; caught by the matching setjmp frame. The kernel never sees it. */
 export class LongJmp {

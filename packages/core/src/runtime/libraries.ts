@@ -3,8 +3,8 @@
  * implemented on top of the Thread API, exactly as a real library sits on top of syscalls.
  */
 import type { Vdso } from "@siglab/plugin-api";
-import { SimError } from "../kernel/kernel.js";
-import type { Gen } from "./gate.js";
+import { SimError } from "../kernel/sim-error.js";
+import type { Gen } from "../kernel/yields.js";
 import type { ThreadImpl } from "./thread.js";
 
 export interface PthreadHandleImpl {

@@ -7,7 +7,8 @@ import type { PathRef } from "../kernel/path-refs.js";
 import { readReg, writeReg, XMM_LANES } from "../machine/fpu.js";
 import { PAGE_SHIFT } from "../machine/memory.js";
 import type { Kernel } from "../kernel/kernel.js";
-import { SimError, SWITCH } from "../kernel/kernel.js";
+import { SimError } from "../kernel/sim-error.js";
+import { SWITCH, type Gen } from "../kernel/yields.js";
 import { exit_mm, user_access, sys_mmap, sys_mprotect, sys_munmap } from "../kernel/mm.js";
 import { filesOf, sys_close, sys_fcntl, sys_open, sys_pipe, sys_read, sys_select, sys_write, roundUpToTick } from "../kernel/pipe.js";
 import { schedule, sys_sched_yield } from "../kernel/sched.js";
@@ -31,7 +32,7 @@ import { forget_tracees, parentOf, PT_PTRACED, PT_TRACESYS, sys_ptrace, wake_up_
 import type { HandlerFn, SignalFrameK, SigAction, Task } from "../kernel/task.js";
 import type { Collector } from "./collector.js";
 import { isHostThrown } from "../common/host-thrown.js";
-import { Gate, LongJmp, SYSCALL_EIP, TaskExit, type Gen, type HandlerRunner } from "./gate.js";
+import { Gate, LongJmp, SYSCALL_EIP, TaskExit, type HandlerRunner } from "./gate.js";
 import type { LibcModel, ThreadBody, ThreadLibrary } from "./libraries.js";
 import type { RuntimeThread } from "@siglab/plugin-api";
 import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks } from "./uthreads.js";

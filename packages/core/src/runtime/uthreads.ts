@@ -7,10 +7,11 @@
  * Costs and policy (mask installs, time stamps, I/O polling) come from the library's hooks.
  */
 import type { PathRef } from "../kernel/path-refs.js";
-import { SimError, type Kernel } from "../kernel/kernel.js";
+import type { Kernel } from "../kernel/kernel.js";
+import { SimError } from "../kernel/sim-error.js";
 import type { Task } from "../kernel/task.js";
 import type { InvariantChecker } from "../plugin-api/extension-points.js";
-import type { Gen } from "./gate.js";
+import type { Gen } from "../kernel/yields.js";
 import { StateMap } from "../kernel/slots.js";
 import {
   type RuntimeThread,
