@@ -7,7 +7,7 @@ import type { Kernel } from "./kernel.js";
 import { schedule } from "./sched.js";
 import { send_sig_info, ESRCH, EFAULT } from "./signal.js";
 import { NSIG, SIGKILL, SIGSTOP } from "./sigset.js";
-import type { SigInfoK, Task, UserRegs } from "./task.js";
+import { PT_PTRACED, PT_TRACESYS, PT_TRACESYSGOOD, type SigInfoK, type Task, type UserRegs } from "./task.js";
 
 export const PTRACE_TRACEME = 0;
 export const PTRACE_PEEKTEXT = 1;
@@ -26,11 +26,6 @@ export const PTRACE_DETACH = 17;
 export const PTRACE_SYSCALL = 24;
 export const PTRACE_SETOPTIONS = 0x4200;
 export const PTRACE_O_TRACESYSGOOD = 1;
-
-/** task->ptrace bits (include/linux/sched.h, 2.4) */
-export const PT_PTRACED = 0x1;
-export const PT_TRACESYS = 0x2;
-export const PT_TRACESYSGOOD = 0x8;
 
 const EPERM = 1;
 const EIO = 5;

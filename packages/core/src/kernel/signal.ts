@@ -7,11 +7,10 @@ import { EV } from "./events.js";
 import { TALLY } from "./tallies.js";
 import type { Kernel } from "./kernel.js";
 import { NSIG, SIGKILL, SIGRTMIN, SIGSTOP, Sigset } from "./sigset.js";
-import { PT_PTRACED } from "./ptrace.js";
 import { kick_if_running } from "./smp.js";
 
 const SIGCONT = 18;
-import { SignalFrameK, type FrameSigContextK, type SigAction, type SigInfoK, type Task } from "./task.js";
+import { PT_PTRACED, SignalFrameK, type FrameSigContextK, type SigAction, type SigInfoK, type Task } from "./task.js";
 
 // the ABI's constants are the plugin API's (the values plugins see are the kernel's own)
 export { SA_SIGINFO, SA_NOFP, SA_RESTORER, SA_ONSTACK, SA_RESTART, SA_NODEFER, SA_RESETHAND, SI_USER, SI_QUEUE, SI_TKILL, SEGV_ACCERR, SIGFRAME_BYTES, RT_SIGFRAME_BYTES, ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, EINTR, EAGAIN, ESRCH, EINVAL, EFAULT, ENOMEM } from "@siglab/plugin-api";

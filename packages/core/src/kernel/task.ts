@@ -8,6 +8,11 @@ import { RunListNode } from "./run-list.js";
 
 export type TaskState = "running" | "interruptible" | "zombie" | "dead";
 
+/** task->ptrace bits (include/linux/sched.h, 2.4; kernel/ptrace.ts sets them) */
+export const PT_PTRACED = 0x1;
+export const PT_TRACESYS = 0x2;
+export const PT_TRACESYSGOOD = 0x8;
+
 /** Integer user registers, as saved in pt_regs / sigcontext. */
 export const INT_REGS = ["eax", "ebx", "ecx", "edx", "esi", "edi", "ebp"] as const;
 export type IntRegName = (typeof INT_REGS)[number];

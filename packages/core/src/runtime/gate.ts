@@ -14,8 +14,8 @@ import { __schedule, switchedBack, sys_sched_yield, touchHotPages } from "../ker
 import { do_signal, sys_sigreturn, type SignalAction } from "../kernel/signal.js";
 import { StartedIterator } from "./started-iterator.js";
 import { CORE_NR_NAME, NR, NR_NAME, NR_SYSCALLS } from "../kernel/syscall-nr.js";
-import { PT_PTRACED, PT_TRACESYS, ptrace_signal_stop, syscall_trace } from "../kernel/ptrace.js";
-import type { SigAction, SignalFrameK, Task } from "../kernel/task.js";
+import { ptrace_signal_stop, syscall_trace } from "../kernel/ptrace.js";
+import { PT_PTRACED, PT_TRACESYS, type SigAction, type SignalFrameK, type Task } from "../kernel/task.js";
 import { pathRefs } from "../kernel/path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
