@@ -30,7 +30,7 @@ import { fileFunctions, fpuFunctions, mmFunctions, schedFunctions, signalFunctio
 import { EV, KernelEvents } from "./events.js";
 import { TALLY_NAMES } from "./tallies.js";
 import { SimError } from "./sim-error.js";
-import { SignalStruct, Task } from "./task.js";
+import { SignalStruct, Task, type SignalFrameK } from "./task.js";
 import { LineOwners, smp_send_reschedule } from "./smp.js";
 import { RunList } from "./run-list.js";
 import { isPathRef, pathRefCount, pathRefs, type PathRef } from "./path-refs.js";
@@ -227,7 +227,7 @@ export class Kernel extends StateMap {
     this.maxCycles = config.maxCycles;
     this.rng = (config.seed >>> 0) || 0x9e3779b9;
     for (const s of deps.syscalls) this.syscallTable.set(s.nr, s);
-    const idleMm = new AddressSpace(0);
+    const idleMm = new AddressSpace<SignalFrameK>(0);
     for (const c of this.cpus) {
       // one idle task per CPU (pid 0 on each, as 2.4's init_tasks), with init_mm
       c.idle = c.current = new Task(0, 0, 0, idleMm, new SignalStruct(), this.ncpus > 1 ? `swapper/${c.id}` : "swapper");
@@ -467,7 +467,7 @@ export class Kernel extends StateMap {
   // ---- tasks ---------------------------------------------------------------------------------
 
   /** The address space whose page tables have this asid (null: none, e.g. swapper_pg_dir). */
-  mmOfAsid(asid: number): AddressSpace | null {
+  mmOfAsid(asid: number): AddressSpace<SignalFrameK> | null {
     for (const t of this.tasks.values()) if (t.mm.asid === asid) return t.mm;
     return null;
   }
@@ -478,7 +478,7 @@ export class Kernel extends StateMap {
 
   createTask(parent: Task | null, opts: { shareVm: boolean; shareSighand: boolean; name: string }): Task {
     const pid = this.nextPid++;
-    const mm = parent ? (opts.shareVm ? parent.mm : parent.mm.cloneInto(this.newAsid())) : new AddressSpace(this.newAsid());
+    const mm = parent ? (opts.shareVm ? parent.mm : parent.mm.cloneInto(this.newAsid())) : new AddressSpace<SignalFrameK>(this.newAsid());
     if (parent && opts.shareVm) mm.users++;
     const sig = parent ? (opts.shareSighand ? parent.sig : parent.sig.clone()) : new SignalStruct();
     const t = new Task(pid, opts.shareVm && parent ? parent.tgid : pid, parent ? parent.pid : 0, mm, sig, opts.name);

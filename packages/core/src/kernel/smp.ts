@@ -102,7 +102,7 @@ function sendNowIdle(k: Kernel, c: Cpu): void {
  * reschedule_idle on SMP: the woken task's last CPU if it is idle; else the idle CPU that has been
  * idle longest; else the CPU whose task `p` preempts most (preemption_goodness), told by IPI.
  */
-export function reschedule_idle_smp(k: Kernel, p: Task, goodness: (p: Task, cpu: Cpu, mm: AddressSpace) => number): void {
+export function reschedule_idle_smp(k: Kernel, p: Task, goodness: (p: Task, cpu: Cpu, mm: Task["mm"]) => number): void {
   k.run("smp.reschedule_idle");
   const best = k.cpus[p.processor] ?? k.cpus[0]!;
   if (allowedOn(p, best) && k.currentOf(best) === best.idle) return sendNowIdle(k, best);

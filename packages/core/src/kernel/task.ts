@@ -298,7 +298,7 @@ export class Task extends StateMap {
     public readonly pid: number,
     public readonly tgid: number,
     public ppid: number,
-    public mm: AddressSpace,
+    public mm: AddressSpace<SignalFrameK>,
     public sig: SignalStruct,
     public readonly name: string,
   ) {
