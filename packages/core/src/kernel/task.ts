@@ -268,8 +268,6 @@ export class Task extends StateMap {
   lastReaped = 0;
   /** the status word wait4 wrote last: (code << 8) exited, sig killed, (sig << 8) | 0x7f stopped */
   lastStatus = 0;
-  /** the user-level threads a library multiplexes on this task (M:N, N:1), if any */
-  userThreads: import("../runtime/uthreads.js").UThreadScheduler | null = null;
   waitingOn: unknown = null;
   /** task->ptrace: PT_PTRACED | PT_TRACESYS | PT_TRACESYSGOOD (kernel/ptrace.ts) */
   ptrace = 0;

@@ -133,6 +133,10 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   userThreads(library: string, hooks: () => UThreadHooks): UThreadScheduler {
     return UThreadScheduler.of(this, library, hooks);
   }
+  /** Another Thread object of this task (a user-level thread's, uthreads.ts). */
+  sibling(): ThreadImpl {
+    return new ThreadImpl(this.#s, this.#t);
+  }
 
   get pid(): number {
     return this.#t.tgid;
