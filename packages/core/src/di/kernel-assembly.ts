@@ -17,7 +17,7 @@ import type {
   SyscallContribution,
 } from "../plugin-api/extension-points.js";
 import type { UserSigmaskService } from "@siglab/plugin-api";
-import type { CorePolicies } from "../kernel/kernel.js";
+import type { CorePolicies } from "../kernel/core.js";
 import { TOKENS } from "../plugin-api/extension-points.js";
 import { CORE_TOKENS } from "./core-module.js";
 import type { LibcModel, ThreadLibrary } from "../runtime/libraries.js";

@@ -8,7 +8,7 @@
  * completion sees the same device.
  */
 import type { BlockDevice, LatencyDevice as DiskView } from "@siglab/plugin-api";
-import type { Kernel } from "./kernel.js";
+import type { KernelCore } from "./core.js";
 import { SimError } from "./sim-error.js";
 
 export const DISK_PATH = "/dev/siglab-disk";
@@ -38,12 +38,12 @@ export class LatencyDevice implements BlockDevice {
   constructor(public config: DeviceConfig = { ...DEFAULT_DEVICE }) {}
 
   /** configureDisk's settings (checked by configureDevice) replace the defaults, key by key. */
-  configure(_k: Kernel, cfg: Readonly<Partial<DeviceConfig>>): void {
+  configure(_k: KernelCore, cfg: Readonly<Partial<DeviceConfig>>): void {
     this.config = { ...this.config, ...cfg };
   }
 
   /** Start a request of `bytes` (the driver's make_request); `complete(res)` runs in its interrupt. */
-  submit(k: Kernel, bytes: number, complete: (res: number) => void): void {
+  submit(k: KernelCore, bytes: number, complete: (res: number) => void): void {
     k.run("siglab_disk.make_request");
     const mhz = k.profile.mhz;
     const jitter = this.config.jitterUs > 0 ? k.random() * this.config.jitterUs : 0;
@@ -64,7 +64,7 @@ export class LatencyDevice implements BlockDevice {
  * Start a request of `bytes` on the run's disk; `complete(res)` runs in its completion interrupt.
  * The device model may call it once per request: a second call ends the run with an error.
  */
-export function submitToDisk(k: Kernel, bytes: number, complete: (res: number) => void): void {
+export function submitToDisk(k: KernelCore, bytes: number, complete: (res: number) => void): void {
   k.diskInUse = true;
   const dev = k.deps.blockDevice;
   let done = false;
@@ -77,13 +77,13 @@ export function submitToDisk(k: Kernel, bytes: number, complete: (res: number) =
 }
 
 /** The run's disk as plugins' drivers see it (k.files.disk()): requests only. */
-export function deviceOf(k: Kernel): DiskView {
+export function deviceOf(k: KernelCore): DiskView {
   k.diskInUse = true;
   return (k.diskView ??= Object.freeze({ submit: (_k: unknown, bytes: number, done: (res: number) => void) => submitToDisk(k, bytes, done) }));
 }
 
 /** Set the disk's timing for this run (a plugin's KernelSetupContribution); refuses bad values. */
-export function configureDevice(k: Kernel, cfg: Partial<DeviceConfig>, who: string): void {
+export function configureDevice(k: KernelCore, cfg: Partial<DeviceConfig>, who: string): void {
   const checked: Partial<DeviceConfig> = {};
   for (const [key, v] of Object.entries(cfg)) {
     if (!(key === "latencyUs" || key === "intervalUs" || key === "jitterUs")) throw new Error(`${who}: unknown device setting '${key}' (latencyUs, intervalUs, jitterUs)`);

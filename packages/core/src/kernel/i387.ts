@@ -5,7 +5,7 @@
 import { TALLY } from "./tallies.js";
 import { FpuRegs, XMM_LANES } from "../machine/fpu.js";
 import type { SignalFpuPolicy, SwitchFpuPolicy } from "../plugin-api/extension-points.js";
-import type { Kernel } from "./kernel.js";
+import type { KernelCore } from "./core.js";
 import { cloneFpstate, fpstateOf, type FrameFpStateK, type SignalFrameK, type Task } from "./task.js";
 import { pathRefs } from "./path-refs.js";
 
@@ -18,12 +18,12 @@ export const I386_XMM_REGS = 8;
 export const FP_FRAME_BYTES_FXSR = 624;
 export const FP_FRAME_BYTES_FSAVE = 112;
 
-export function fxsrMagic(k: Kernel): number {
+export function fxsrMagic(k: KernelCore): number {
   return k.profile.features.fxsr ? 0x0000 : 0xffff;
 }
 
 /** unlazy_fpu: if the task's state is live in the registers, save it to thread.i387 and set TS. */
-export function unlazy_fpu(k: Kernel, t: Task, pathFxsr: string, pathFsave: string): void {
+export function unlazy_fpu(k: KernelCore, t: Task, pathFxsr: string, pathFsave: string): void {
   if (!t.usedFpu) return;
   k.run(k.profile.features.fxsr ? pathFxsr : pathFsave);
   t.fpu.copyFrom(k.cpu.fpu);
@@ -35,12 +35,12 @@ export function unlazy_fpu(k: Kernel, t: Task, pathFxsr: string, pathFsave: stri
 }
 
 /** The i387 view + FXSR image of thread.i387, as convert_fxsr_to_user lays it out in the frame. */
-export function fpstateFromRegs(k: Kernel, f: FpuRegs): FrameFpStateK {
+export function fpstateFromRegs(k: KernelCore, f: FpuRegs): FrameFpStateK {
   return fpstateOf(f, k.profile.features.fxsr);
 }
 
 /** restore_i387: the FXSR part first, then the i387 part over it (so handler edits of st/cw win). */
-export function regsFromFpstate(k: Kernel, s: FrameFpStateK, into: FpuRegs): void {
+export function regsFromFpstate(k: KernelCore, s: FrameFpStateK, into: FpuRegs): void {
   if (k.profile.features.fxsr && s.xmm) {
     for (let i = 0; i < I386_XMM_REGS; i++) {
       const lanes = s.xmm[i] ?? [];
@@ -55,7 +55,7 @@ export function regsFromFpstate(k: Kernel, s: FrameFpStateK, into: FpuRegs): voi
 }
 
 /** Load a frame's FP image into thread.i387: the edited view if materialised, else the raw image. */
-export function loadFrameFp(k: Kernel, frame: SignalFrameK, into: FpuRegs): void {
+export function loadFrameFp(k: KernelCore, frame: SignalFrameK, into: FpuRegs): void {
   const view = frame.materialisedView();
   if (view) regsFromFpstate(k, view, into);
   else if (frame.fpImage) {
@@ -71,7 +71,7 @@ export { cloneFpstate };
 export class I387SignalFpu implements SignalFpuPolicy {
   readonly id = "core:save_i387";
 
-  saveToFrame(k: Kernel, t: Task, frame: SignalFrameK): void {
+  saveToFrame(k: KernelCore, t: Task, frame: SignalFrameK): void {
     k.runRef(P["save_i387"]);
     if (!t.usedMath) {
       frame.fpstate = null;
@@ -95,7 +95,7 @@ export class I387SignalFpu implements SignalFpuPolicy {
     k.tally(TALLY.fpu_frame_saves);
   }
 
-  restoreFromFrame(k: Kernel, t: Task, frame: SignalFrameK): void {
+  restoreFromFrame(k: KernelCore, t: Task, frame: SignalFrameK): void {
     if (frame.hasFp()) restore_i387(k, t, frame);
   }
 }
@@ -105,7 +105,7 @@ export class I387SignalFpu implements SignalFpuPolicy {
  * back into thread.i387 (the i387 part over the FXSR part), used_math = 1. The next FPU
  * instruction of the interrupted code traps (#NM) and reloads it.
  */
-export function restore_i387(k: Kernel, t: Task, frame: SignalFrameK): void {
+export function restore_i387(k: KernelCore, t: Task, frame: SignalFrameK): void {
   k.runRef(P["restore_i387"]);
   if (t.usedFpu) {
     // clear_fpu: the handler's live FPU state is discarded
@@ -132,7 +132,7 @@ export function restore_i387(k: Kernel, t: Task, frame: SignalFrameK): void {
 export class LazySwitchFpu implements SwitchFpuPolicy {
   readonly id = "core:lazy-fpu";
 
-  switchOut(k: Kernel, prev: Task): void {
+  switchOut(k: KernelCore, prev: Task): void {
     unlazy_fpu(k, prev, "unlazy_fpu.switch", "unlazy_fpu.switch.fnsave");
   }
 
@@ -140,7 +140,7 @@ export class LazySwitchFpu implements SwitchFpuPolicy {
     // TS stays set: next's first FPU instruction traps (#NM)
   }
 
-  deviceNotAvailable(k: Kernel, t: Task): void {
+  deviceNotAvailable(k: KernelCore, t: Task): void {
     k.runRef(P["device_not_available"]);
     k.cpu.TS = false;
     if (t.usedMath) {
@@ -163,14 +163,14 @@ export class LazySwitchFpu implements SwitchFpuPolicy {
  * #NM dispatch: plugins' trap hooks first (lazy frame variants), then the switch policy.
  * Called by the runtime before a user FPU instruction when CR0.TS is set.
  */
-export function do_device_not_available(k: Kernel, t: Task): void {
+export function do_device_not_available(k: KernelCore, t: Task): void {
   k.tally(TALLY.fpu_nm_traps);
   for (const h of k.deps.fpuTrapHooks) if (h.onDeviceNotAvailable(k, t)) return;
   k.deps.switchFpu.deviceNotAvailable(k, t);
 }
 
 /** What the task would see if it executed an FPU instruction now (for the checkers). */
-export function userFpuView(k: Kernel, t: Task): FpuRegs {
+export function userFpuView(k: KernelCore, t: Task): FpuRegs {
   if (k.cpu.fpuOwner === t && t.usedFpu) return k.cpu.fpu;
   if (t.usedMath) return t.fpu;
   return INIT_FPU;

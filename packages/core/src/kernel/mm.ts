@@ -1,7 +1,7 @@
 /** Page faults, mmap and mprotect (arch/i386/mm/fault.c, mm/mmap.c, mm/mprotect.c). */
 import { PAGE_SHIFT, PAGE_SIZE, PROT_WRITE, type MprotectFixup } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
-import type { Kernel } from "./kernel.js";
+import type { KernelCore } from "./core.js";
 import { flush_tlb_mm, flush_tlb_page, flush_tlb_range } from "./smp.js";
 import { force_sig_info, SEGV_ACCERR, EINVAL, ENOMEM } from "./signal.js";
 import type { Task } from "./task.js";
@@ -13,7 +13,7 @@ export const SEGV_MAPERR = 1;
  * resolved the fault (a write to a copy-on-write page) or a signal is now pending; the runtime
  * makes the exception return (which delivers a SIGSEGV) and then retries the access.
  */
-export function user_access(k: Kernel, t: Task, addr: number, write: boolean): boolean {
+export function user_access(k: KernelCore, t: Task, addr: number, write: boolean): boolean {
   const tlb = k.cpu.tlb;
   const prot = t.mm.protOf(addr);
   if (prot !== undefined && (!write || prot & PROT_WRITE) && !(write && t.mm.cow.has(addr >>> PAGE_SHIFT))) {
@@ -28,7 +28,7 @@ export function user_access(k: Kernel, t: Task, addr: number, write: boolean): b
 }
 
 /** #PF -> do_page_fault -> bad_area -> force_sig_info(SIGSEGV) with si_addr. */
-export function do_page_fault(k: Kernel, t: Task, addr: number, write: boolean, code: number): void {
+export function do_page_fault(k: KernelCore, t: Task, addr: number, write: boolean, code: number): void {
   k.count("faults.page");
   k.run("page_fault");
   // good_area: a write the vma allows to a PTE fork write-protected
@@ -54,7 +54,7 @@ export function do_page_fault(k: Kernel, t: Task, addr: number, write: boolean, 
  * charged), break_cow's establish_pte, lru_cache_add, page_cache_release of the old frame. Then
  * min_flt++ and up_read; the caller returns from the exception and the store is re-executed.
  */
-export function handle_mm_fault_wp(k: Kernel, t: Task, addr: number): void {
+export function handle_mm_fault_wp(k: KernelCore, t: Task, addr: number): void {
   k.run("handle_mm_fault");
   k.run("do_wp_page");
   const r = t.mm.breakCow(addr >>> PAGE_SHIFT);
@@ -78,7 +78,7 @@ export function handle_mm_fault_wp(k: Kernel, t: Task, addr: number): void {
  * kmem_cache_free of the vma; clear_page_tables; flush_tlb_mm. Other users (threads): only the
  * mm_users decrement.
  */
-export function exit_mm(k: Kernel, t: Task): void {
+export function exit_mm(k: KernelCore, t: Task): void {
   k.run("exit_mm");
   if (--t.mm.users > 0) return;
   k.run("exit_mmap");
@@ -99,7 +99,7 @@ export function exit_mm(k: Kernel, t: Task): void {
   flush_tlb_mm(k, t.mm);
 }
 
-export function sys_mmap(k: Kernel, t: Task, len: number, prot: number): number {
+export function sys_mmap(k: KernelCore, t: Task, len: number, prot: number): number {
   k.run("sys_mmap");
   if (!(len > 0) || len > 0x40000000) return -EINVAL;
   return t.mm.mmapAnon(len, prot);
@@ -123,7 +123,7 @@ const FIXUP_PATHS: Record<MprotectFixup, readonly string[]> = {
  * only the changed pages when they are few enough); a vma whose flags do not change costs
  * neither. Then the merge with the next vma, and up_write.
  */
-export function sys_mprotect(k: Kernel, t: Task, addr: number, len: number, prot: number): number {
+export function sys_mprotect(k: KernelCore, t: Task, addr: number, len: number, prot: number): number {
   if (addr % PAGE_SIZE !== 0) {
     k.run("sys_mprotect");
     return -EINVAL;
@@ -154,7 +154,7 @@ export function sys_mprotect(k: Kernel, t: Task, addr: number, len: number, prot
 }
 
 /** sys_munmap -> do_munmap: unmap_fixup, zap_page_range (one zap_pte_range per page), flush_tlb_range. */
-export function sys_munmap(k: Kernel, t: Task, addr: number, len: number): number {
+export function sys_munmap(k: KernelCore, t: Task, addr: number, len: number): number {
   k.run("sys_munmap");
   if (addr % PAGE_SIZE !== 0) return -EINVAL;
   const n = t.mm.unmapPages(addr, len);

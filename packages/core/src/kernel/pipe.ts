@@ -5,7 +5,8 @@
 import { TALLY } from "./tallies.js";
 import { DISK_PATH, DISK_RECORD_BYTES, submitToDisk } from "./device.js";
 import { schedule } from "./sched.js";
-import type { Kernel } from "./kernel.js";
+import { roundUpToTick } from "./timer.js";
+import type { KernelCore } from "./core.js";
 import { send_sig_info, EAGAIN, EINVAL, ERESTARTSYS } from "./signal.js";
 import type { Task } from "./task.js";
 import { pathRefs } from "./path-refs.js";
@@ -45,7 +46,7 @@ export class File {
 export const ENOENT = 2;
 
 /** open() of the character devices the model has. */
-export function sys_open(k: Kernel, t: Task, path: string): number {
+export function sys_open(k: KernelCore, t: Task, path: string): number {
   k.runRef(P["sys_open"]);
   const dev = path === "/dev/null" ? "null" : path === "/dev/zero" ? "zero" : path === DISK_PATH ? "disk" : null;
   if (!dev) return -ENOENT;
@@ -90,7 +91,7 @@ export function filesOf(t: Task): FileTable {
   return ft;
 }
 
-export function sys_pipe(k: Kernel, t: Task): [number, number] {
+export function sys_pipe(k: KernelCore, t: Task): [number, number] {
   k.runRef(P["sys_pipe"]);
   const p = new Pipe();
   const ft = filesOf(t);
@@ -100,7 +101,7 @@ export function sys_pipe(k: Kernel, t: Task): [number, number] {
 /** SMP: lines of the pipe's inode a read or write writes (i_sem, pipe_inode_info, its wait queue heads). */
 const PIPE_INODE_LINES = 2;
 
-function wakeAll(k: Kernel, q: Task[]): void {
+function wakeAll(k: KernelCore, q: Task[]): void {
   k.runRef(P["__wake_up"]);
   while (q.length) {
     const w = q.shift()!;
@@ -110,7 +111,7 @@ function wakeAll(k: Kernel, q: Task[]): void {
 }
 
 /** kill_fasync -> send_sigio: one signal per event (F_SETSIG queues an RT signal with si_fd). */
-function kill_fasync(k: Kernel, f: File, fd: number, band: number): void {
+function kill_fasync(k: KernelCore, f: File, fd: number, band: number): void {
   if (!(f.flags & O_ASYNC) || !f.owner) return;
   k.runRef(P["send_sigio"]);
   const t = k.tasks.get(f.owner);
@@ -122,26 +123,26 @@ function kill_fasync(k: Kernel, f: File, fd: number, band: number): void {
   k.count("signals.sigio");
 }
 
-function sleepOn(k: Kernel, t: Task, q: Task[]): void {
+function sleepOn(k: KernelCore, t: Task, q: Task[]): void {
   k.runRef(P["add_wait_queue"]);
   t.state = "interruptible";
   t.wakeReason = "";
   q.push(t);
 }
 
-function unqueue(k: Kernel, t: Task, q: Task[]): void {
+function unqueue(k: KernelCore, t: Task, q: Task[]): void {
   const i = q.indexOf(t);
   if (i >= 0) q.splice(i, 1);
   k.runRef(P["remove_wait_queue"]);
 }
 
-function copyLines(k: Kernel, bytes: number): void {
+function copyLines(k: KernelCore, bytes: number): void {
   k.runRef(P["copy.pipe.io.setup"]);
   k.runNRef(P["copy.pipe.io"], Math.ceil(bytes / k.profile.cacheLineBytes));
   k.tally(TALLY.bytes_copied, bytes);
 }
 
-export function* sys_read(k: Kernel, t: Task, fd: number, bytes: number): Generator<unknown, number, unknown> {
+export function* sys_read(k: KernelCore, t: Task, fd: number, bytes: number): Generator<unknown, number, unknown> {
   const f = filesOf(t).get(fd);
   if (f?.dev === "disk") return yield* diskRead(k, t, f, bytes);
   if (f?.dev) return devRead(k, f, bytes);
@@ -166,7 +167,7 @@ export function* sys_read(k: Kernel, t: Task, fd: number, bytes: number): Genera
   return n;
 }
 
-export function* sys_write(k: Kernel, t: Task, fd: number, bytes: number): Generator<unknown, number, unknown> {
+export function* sys_write(k: KernelCore, t: Task, fd: number, bytes: number): Generator<unknown, number, unknown> {
   const ft = filesOf(t);
   const f = ft.get(fd);
   if (f?.dev === "disk") return diskWrite(k, f, fd, bytes);
@@ -205,7 +206,7 @@ export function* sys_write(k: Kernel, t: Task, fd: number, bytes: number): Gener
 }
 
 /** The read ends of a pipe with O_ASYNC set, across all tasks' file tables (for send_sigio). */
-function readersOf(k: Kernel, p: Pipe): [number, File][] {
+function readersOf(k: KernelCore, p: Pipe): [number, File][] {
   const out: [number, File][] = [];
   const seen = new Set<File>();
   for (const t of k.tasks.values()) {
@@ -222,7 +223,7 @@ function readersOf(k: Kernel, p: Pipe): [number, File][] {
 }
 
 /** read_zero: clear_user of the buffer; read_null: EOF. */
-function devRead(k: Kernel, f: File, bytes: number): number {
+function devRead(k: KernelCore, f: File, bytes: number): number {
   k.runRef(P["dev_read"]);
   if (f.dev === "null") return 0;
   k.runRef(P["copy.pipe.io.setup"]);
@@ -236,7 +237,7 @@ function devRead(k: Kernel, f: File, bytes: number): number {
  * DMA). Its completion interrupt makes a 32-byte record readable, wakes readers and sends
  * SIGIO (or the F_SETSIG signal with si_fd) to the owner, as a 2.4 driver does with kill_fasync.
  */
-function diskWrite(k: Kernel, f: File, fd: number, bytes: number): number {
+function diskWrite(k: KernelCore, f: File, fd: number, bytes: number): number {
   k.runRef(P["siglab_disk_write"]);
   if (!(bytes > 0)) return -EINVAL;
   submitToDisk(k, bytes, () => {
@@ -249,7 +250,7 @@ function diskWrite(k: Kernel, f: File, fd: number, bytes: number): number {
 }
 
 /** read() on the disk: whole completion records; sleeps until one is there (unless O_NONBLOCK). */
-function* diskRead(k: Kernel, t: Task, f: File, bytes: number): Generator<unknown, number, unknown> {
+function* diskRead(k: KernelCore, t: Task, f: File, bytes: number): Generator<unknown, number, unknown> {
   k.runRef(P["siglab_disk_read"]);
   const p = f.pipe;
   if (bytes < DISK_RECORD_BYTES) return -EINVAL;
@@ -267,12 +268,12 @@ function* diskRead(k: Kernel, t: Task, f: File, bytes: number): Generator<unknow
 }
 
 /** write_null: returns count without touching the data; /dev/zero likewise. */
-function devWrite(k: Kernel, _f: File, bytes: number): number {
+function devWrite(k: KernelCore, _f: File, bytes: number): number {
   k.runRef(P["dev_write"]);
   return bytes;
 }
 
-export function sys_close(k: Kernel, t: Task, fd: number): number {
+export function sys_close(k: KernelCore, t: Task, fd: number): number {
   k.runRef(P["sys_close"]);
   const ft = filesOf(t);
   const f = ft.get(fd);
@@ -286,7 +287,7 @@ export function sys_close(k: Kernel, t: Task, fd: number): number {
   return 0;
 }
 
-export function sys_fcntl(k: Kernel, t: Task, fd: number, cmd: number, arg: number): number {
+export function sys_fcntl(k: KernelCore, t: Task, fd: number, cmd: number, arg: number): number {
   k.runRef(P["sys_fcntl"]);
   const f = filesOf(t).get(fd);
   if (!f) return -EBADF;
@@ -321,7 +322,7 @@ function writable(f: File): boolean {
 }
 
 /** select(): poll each fd; sleep on all their wait queues until one is ready, a signal, or timeout. */
-export function* sys_select(k: Kernel, t: Task, rfds: number[], wfds: number[], timeoutNs: number | undefined): Generator<unknown, { readable: number[]; writable: number[] } | number, unknown> {
+export function* sys_select(k: KernelCore, t: Task, rfds: number[], wfds: number[], timeoutNs: number | undefined): Generator<unknown, { readable: number[]; writable: number[] } | number, unknown> {
   k.runRef(P["sys_select"]);
   const ft = filesOf(t);
   for (const fd of [...rfds, ...wfds]) if (!ft.get(fd)) return -EBADF;
@@ -341,9 +342,4 @@ export function* sys_select(k: Kernel, t: Task, rfds: number[], wfds: number[], 
     for (const q of queues) unqueue(k, t, q);
     if (t.sigpending) return -ERESTARTSYS;
   }
-}
-
-/** schedule_timeout sleeps are tick based: wake at the first tick at or after the deadline. */
-export function roundUpToTick(k: Kernel, at: number): number {
-  return k.tickAtOrAfter(at);
 }

@@ -5,7 +5,7 @@
  */
 import { EV } from "./events.js";
 import { TALLY } from "./tallies.js";
-import type { Kernel } from "./kernel.js";
+import type { KernelCore } from "./core.js";
 import { NSIG, SIGKILL, SIGRTMIN, SIGSTOP, Sigset } from "./sigset.js";
 import { kick_if_running } from "./smp.js";
 
@@ -37,7 +37,7 @@ function ignoredSignal(t: Task, sig: number): boolean {
  * send_sig_info: queue `sig` for `t` (RT signals queue every instance; a pending non-RT signal is
  * dropped), wake it if it is unblocked. Returns 0 or -errno.
  */
-export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): number {
+export function send_sig_info(k: KernelCore, sig: number, info: SigInfoK, t: Task): number {
   if (sig < 1 || sig > NSIG) return -EINVAL;
   if (t.state === "zombie" || t.state === "dead") return -ESRCH;
   k.runRef(P["send_sig_info"]);
@@ -88,7 +88,7 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
 }
 
 /** force_sig_info (synchronous faults): SIG_IGN -> SIG_DFL, unblock the signal, then send. */
-export function force_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): number {
+export function force_sig_info(k: KernelCore, sig: number, info: SigInfoK, t: Task): number {
   const a = t.sig.action[sig]!;
   if (a.handler === "ignore") a.handler = "default";
   t.blocked.del(sig);
@@ -97,7 +97,7 @@ export function force_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task):
 }
 
 /** dequeue_signal: lowest unblocked pending signal, with its siginfo. */
-export function dequeue_signal(k: Kernel, t: Task, mask: Sigset): { sig: number; info: SigInfoK } | null {
+export function dequeue_signal(k: KernelCore, t: Task, mask: Sigset): { sig: number; info: SigInfoK } | null {
   const sig = t.pending.firstUnblocked(mask);
   if (!sig) return null;
   k.events.fire(EV["signal.dequeue"], t, sig);
@@ -132,7 +132,7 @@ export type SignalAction =
  * point the saved user context at the handler (the runtime then runs it).
  * `syscallResult` is the interrupted syscall's return value (for restart rules) or undefined.
  */
-export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined, syscallEip: number, resumed?: { sig: number; info: SigInfoK } | null): SignalAction {
+export function do_signal(k: KernelCore, t: Task, syscallResult: number | undefined, syscallEip: number, resumed?: { sig: number; info: SigInfoK } | null): SignalAction {
   // `resumed`: back from a ptrace stop, with the signal the tracer left (or null: none, go on)
   if (resumed === undefined) k.runRef(P["do_signal"]);
   let fromTracer = resumed ?? null;
@@ -195,7 +195,7 @@ export function do_signal(k: Kernel, t: Task, syscallResult: number | undefined,
   }
 }
 
-function sigcontextOf(t: Task, k: Kernel): FrameSigContextK {
+function sigcontextOf(t: Task, k: KernelCore): FrameSigContextK {
   const r = t.regs;
   return {
     eax: r.eax, ebx: r.ebx, ecx: r.ecx, edx: r.edx, esi: r.esi, edi: r.edi, ebp: r.ebp,
@@ -208,7 +208,7 @@ function sigcontextOf(t: Task, k: Kernel): FrameSigContextK {
 }
 
 /** setup_frame / setup_rt_frame: build the frame on the user stack (or the altstack). */
-export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka: SigAction): SignalFrameK {
+export function setup_frame(k: KernelCore, t: Task, sig: number, info: SigInfoK, ka: SigAction): SignalFrameK {
   const rt = (ka.flags & SA_SIGINFO) !== 0;
   const size = rt ? RT_SIGFRAME_BYTES : SIGFRAME_BYTES;
   // get_sigframe: SA_ONSTACK switches to the alternate stack unless already on it
@@ -245,7 +245,7 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
  * sys_sigreturn / sys_rt_sigreturn: find the frame at esp, restore the mask, the registers and
  * (through the policy) the FPU state. Returns the restored eax.
  */
-export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
+export function sys_sigreturn(k: KernelCore, t: Task, rt: boolean): number {
   k.runRef(rt ? P["sys_rt_sigreturn"] : P["sys_sigreturn"]);
   const address = (t.regs.esp - (rt ? 4 : 8)) >>> 0;
   const frame = t.mm.frameAt(address);
@@ -275,7 +275,7 @@ export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
   return r.eax;
 }
 
-export function sys_kill(k: Kernel, sender: Task, pid: number, sig: number, code = SI_USER): number {
+export function sys_kill(k: KernelCore, sender: Task, pid: number, sig: number, code = SI_USER): number {
   k.runRef(P["sys_kill"]);
   if (sig === 0) {
     const p = k.tasks.get(pid);
@@ -289,7 +289,7 @@ export function sys_kill(k: Kernel, sender: Task, pid: number, sig: number, code
   return send_sig_info(k, sig, { signo: sig, errno: 0, code, pid: sender.tgid }, t);
 }
 
-export function sys_rt_sigprocmask(k: Kernel, t: Task, how: number, set: Sigset | null): Sigset | number {
+export function sys_rt_sigprocmask(k: KernelCore, t: Task, how: number, set: Sigset | null): Sigset | number {
   k.runRef(P["sys_rt_sigprocmask"]);
   const cur = t.blocked;
   if (!set) return cur.clone();
@@ -312,7 +312,7 @@ export function sys_rt_sigprocmask(k: Kernel, t: Task, how: number, set: Sigset 
   return old;
 }
 
-export function sys_sigaction(k: Kernel, t: Task, sig: number, act: SigAction | null): number {
+export function sys_sigaction(k: KernelCore, t: Task, sig: number, act: SigAction | null): number {
   k.runRef(P["sys_sigaction"]);
   if (sig < 1 || sig > NSIG || sig === SIGKILL || sig === SIGSTOP) return -EINVAL;
   if (act) {

@@ -11,6 +11,7 @@ import type { Kernel } from "../kernel/kernel.js";
 import { SimError } from "../kernel/sim-error.js";
 import { SMP_SYNC, SWITCH, type Gen } from "../kernel/yields.js";
 import { __schedule, switchedBack, sys_sched_yield, touchHotPages } from "../kernel/sched.js";
+import { takeInterruptInUser } from "../kernel/irq.js";
 import { do_signal, sys_sigreturn, type SignalAction } from "../kernel/signal.js";
 import { StartedIterator } from "./started-iterator.js";
 import { CORE_NR_NAME, NR, NR_NAME, NR_SYSCALLS } from "../kernel/syscall-nr.js";
@@ -299,7 +300,7 @@ export class Gate {
       if (k.current !== this.t) throw new SimError("internal", `task ${this.t.pid} resumed on a CPU that runs task ${k.current.pid}`, this.t.pid);
       if (k.ex.cycles < k.ex.nextEvent) return;
     }
-    k.takeInterruptInUser();
+    takeInterruptInUser(k);
     yield* this.exceptionReturn();
   }
 

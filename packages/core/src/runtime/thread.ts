@@ -10,8 +10,10 @@ import type { Kernel } from "../kernel/kernel.js";
 import { SimError } from "../kernel/sim-error.js";
 import { SWITCH, type Gen } from "../kernel/yields.js";
 import { exit_mm, user_access, sys_mmap, sys_mprotect, sys_munmap } from "../kernel/mm.js";
-import { filesOf, sys_close, sys_fcntl, sys_open, sys_pipe, sys_read, sys_select, sys_write, roundUpToTick } from "../kernel/pipe.js";
-import { schedule, sys_sched_yield } from "../kernel/sched.js";
+import { filesOf, sys_close, sys_fcntl, sys_open, sys_pipe, sys_read, sys_select, sys_write } from "../kernel/pipe.js";
+import { del_from_runqueue, schedule, sys_sched_yield } from "../kernel/sched.js";
+import { roundUpToTick } from "../kernel/timer.js";
+import { copy_process } from "../kernel/fork.js";
 import { flush_tlb_mm, sys_sched_getaffinity, sys_sched_setaffinity } from "../kernel/smp.js";
 import {
   EINVAL,
@@ -708,7 +710,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
       k.runRef(P["do_fork"]);
       k.runRef(P["copy_mm"]);
       k.runNRef(P["copy_page_range.pte"], t.mm.pages.size);
-      const c = k.createTask(t, { shareVm: false, shareSighand: false, name: `${t.name}-child` });
+      const c = copy_process(k, t, { shareVm: false, shareSighand: false, name: `${t.name}-child` });
       k.runRef(P["dup_mmap.flush_tlb_mm"]);
       flush_tlb_mm(k, t.mm); // the parent's writable TLB entries must go: its PTEs are read-only now
       c.files = filesOf(t).clone(); // copy_files: the child shares the open files
@@ -724,7 +726,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const k = this.#s.k;
     return yield* this.simple(NR.clone, null, () => {
       k.runRef(P["do_fork"]);
-      const c = k.createTask(this.#t, { shareVm: true, shareSighand: true, name: `${this.#t.name}-thread` });
+      const c = copy_process(k, this.#t, { shareVm: true, shareSighand: true, name: `${this.#t.name}-thread` });
       c.files = this.#t.files;
       this.#s.spawn(this, c, body, true);
       return c.pid;
@@ -826,7 +828,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     k.runNRef(P["exit_notify.task"], k.tasks.size);
     t.state = "zombie";
     t.exitCode = code;
-    k.delFromRunqueue(t);
+    del_from_runqueue(k, t);
     // orphans are reparented to init (pid 1) or just dropped when init is gone; tracees are let go
     for (const c of t.children) c.ppid = 1;
     forget_tracees(k, t);
