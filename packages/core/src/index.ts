@@ -12,9 +12,9 @@ export { validateManifest, PluginManifestSchema } from "./plugin-api/manifest-sc
 export { loadThirdPartyPlugin, fromPluginModule, refusedPluginStandIn, type PluginEvaluator } from "./plugin-api/third-party.js";
 export { createPluginApi } from "./plugin-api/host-api.js";
 export { CORE_PATHS } from "./kernel/i386/index.js";
-export * as pipe from "./kernel/pipe.js";
+export * as pipe from "./fs/pipe.js";
 export * as mm from "./kernel/mm.js";
-export * as device from "./kernel/device.js";
+export * as device from "./drivers/siglab-disk.js";
 export { FpuRegs } from "./machine/fpu.js";
 export { contributionProviderToken, bindContributionProvider, type ContributionProvider } from "./di/contribution-provider.js";
 export { op, type OpLine, type PathDef } from "./exec/path.js";

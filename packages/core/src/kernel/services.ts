@@ -4,13 +4,13 @@
  */
 import type { FileFunctions, FpuFunctions, MmFunctions, SchedFunctions, SignalFunctions } from "@siglab/plugin-api";
 import { flush_tlb_page } from "./smp.js";
-import { configureDevice, deviceOf } from "./device.js";
+import { configureDevice, deviceOf } from "../drivers/siglab-disk.js";
 import { cloneFpstate, do_device_not_available, fpstateFromRegs, regsFromFpstate, restore_i387, unlazy_fpu, userFpuView } from "./i387.js";
 import type { KernelCore } from "./core.js";
 import { SimError } from "./sim-error.js";
 import { ownFrame, ownRegs, ownTask } from "./own.js";
 import { do_page_fault } from "./mm.js";
-import { filesOf } from "./pipe.js";
+import { filesOf } from "../fs/file.js";
 import { add_to_runqueue, del_from_runqueue, schedule } from "./sched.js";
 import { roundUpToTick } from "./timer.js";
 import { dequeue_signal, force_sig_info, send_sig_info } from "./signal.js";

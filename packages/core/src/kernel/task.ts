@@ -8,6 +8,15 @@ import { RunListNode } from "./run-list.js";
 
 export type TaskState = "running" | "interruptible" | "zombie" | "dead";
 
+/**
+ * files_struct as task_struct points to it: fs/file.ts's FileTable, which only fs/ reads (the
+ * task holds it without looking inside, as machine/memory.ts holds signal frames).
+ */
+export interface FilesStruct {
+  /** the descriptors (null: a free slot) */
+  readonly fds: readonly unknown[];
+}
+
 /** task->ptrace bits (include/linux/sched.h, 2.4; kernel/ptrace.ts sets them) */
 export const PT_PTRACED = 0x1;
 export const PT_TRACESYS = 0x2;
@@ -263,7 +272,7 @@ export class Task extends StateMap {
   /** sigsuspend's mask from before the call: the frame saves it (2.4 passes &saveset to do_signal) */
   sigsuspendSaved: Sigset | null = null;
   /** the open files (files_struct; shared by CLONE_FILES threads) */
-  files: import("./pipe.js").FileTable | null = null;
+  files: FilesStruct | null = null;
   /** exit code of the child wait4 reaped last */
   lastReaped = 0;
   /** the status word wait4 wrote last: (code << 8) exited, sig killed, (sig << 8) | 0x7f stopped */

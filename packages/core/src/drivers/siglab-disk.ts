@@ -3,13 +3,24 @@
  * device with latency: a request completes `latencyUs` after it is started, no sooner than
  * `intervalUs` after the previous completion (the device's bandwidth); each completion raises its
  * own device interrupt, whose handler runs end_request and then the submitter's completion
- * (pipe.ts: a record, wake-ups and kill_fasync for a plain fd; the aio plugin: aio_complete into
- * the ring). Every submitter goes through submitToDisk, so that every way of learning of a
+ * (diskWrite below: a record, wake-ups and kill_fasync for a plain fd; the aio plugin: aio_complete
+ * into the ring). Every submitter goes through submitToDisk, so that every way of learning of a
  * completion sees the same device.
  */
 import type { BlockDevice, LatencyDevice as DiskView } from "@siglab/plugin-api";
-import type { KernelCore } from "./core.js";
-import { SimError } from "./sim-error.js";
+import type { KernelCore } from "../kernel/core.js";
+import { pathRefs } from "../kernel/path-refs.js";
+import { SimError } from "../kernel/sim-error.js";
+import { EAGAIN, EINVAL, ERESTARTSYS } from "../kernel/signal.js";
+import type { Task } from "../kernel/task.js";
+import { schedule } from "../kernel/sched.js";
+import { sleepOn, unqueue, wakeAll } from "../kernel/wait.js";
+import { kill_fasync, POLL_IN } from "../fs/fcntl.js";
+import { O_NONBLOCK, type File } from "../fs/file.js";
+import { copyLines } from "../fs/pipe.js";
+
+/** the paths this file runs, resolved once per run (path-refs.ts) */
+const P = pathRefs(["siglab_disk.record", "siglab_disk_read", "siglab_disk_write"]);
 
 export const DISK_PATH = "/dev/siglab-disk";
 /** What read() on the disk returns per finished request (the size of an io_event). */
@@ -92,4 +103,41 @@ export function configureDevice(k: KernelCore, cfg: Partial<DeviceConfig>, who: 
   }
   if (k.diskInUse) throw new Error(`${who}: the device is already in use; configure it at kernel setup`);
   k.deps.blockDevice.configure(k, Object.freeze(checked), who);
+}
+
+// ---- the character device (its file operations, reached from fs/read-write.ts) ----------------
+
+/**
+ * write() on /dev/siglab-disk starts one request of `bytes` and returns at once (the data goes by
+ * DMA). Its completion interrupt makes a 32-byte record readable, wakes readers and sends
+ * SIGIO (or the F_SETSIG signal with si_fd) to the owner, as a 2.4 driver does with kill_fasync.
+ */
+export function diskWrite(k: KernelCore, f: File, fd: number, bytes: number): number {
+  k.runRef(P["siglab_disk_write"]);
+  if (!(bytes > 0)) return -EINVAL;
+  submitToDisk(k, bytes, () => {
+    k.runRef(P["siglab_disk.record"]);
+    f.pipe.len += DISK_RECORD_BYTES;
+    if (f.pipe.readWait.length) wakeAll(k, f.pipe.readWait);
+    kill_fasync(k, f, fd, POLL_IN);
+  });
+  return bytes;
+}
+
+/** read() on the disk: whole completion records; sleeps until one is there (unless O_NONBLOCK). */
+export function* diskRead(k: KernelCore, t: Task, f: File, bytes: number): Generator<unknown, number, unknown> {
+  k.runRef(P["siglab_disk_read"]);
+  const p = f.pipe;
+  if (bytes < DISK_RECORD_BYTES) return -EINVAL;
+  while (p.len === 0) {
+    if (f.flags & O_NONBLOCK) return -EAGAIN;
+    sleepOn(k, t, p.readWait);
+    yield* schedule(k);
+    unqueue(k, t, p.readWait);
+    if (t.sigpending) return -ERESTARTSYS;
+  }
+  const n = Math.min(p.len, bytes - (bytes % DISK_RECORD_BYTES));
+  copyLines(k, n);
+  p.len -= n;
+  return n;
 }
