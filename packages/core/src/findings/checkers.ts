@@ -2,7 +2,7 @@
  * The invariant checkers of DESIGN §3.5. Each subscribes to kernel events and reports findings
  * with evidence; none of them changes the simulation.
  */
-import { userFpuView, I386_XMM_REGS } from "../kernel/i387.js";
+import { userFpuView, I386_XMM_REGS } from "../arch/i386/i387.js";
 import type { Kernel } from "../kernel/kernel.js";
 import { INT_REGS, SignalSnapshot, UserRegs, type SignalFrameK, type Task } from "../kernel/task.js";
 import { diffFpu, FpuRegs } from "../machine/fpu.js";

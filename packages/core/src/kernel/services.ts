@@ -5,11 +5,11 @@
 import type { FileFunctions, FpuFunctions, MmFunctions, SchedFunctions, SignalFunctions } from "@siglab/plugin-api";
 import { flush_tlb_page } from "./smp.js";
 import { configureDevice, deviceOf } from "../drivers/siglab-disk.js";
-import { cloneFpstate, do_device_not_available, fpstateFromRegs, regsFromFpstate, restore_i387, unlazy_fpu, userFpuView } from "./i387.js";
+import { cloneFpstate, do_device_not_available, fpstateFromRegs, regsFromFpstate, restore_i387, unlazy_fpu, userFpuView } from "../arch/i386/i387.js";
 import type { KernelCore } from "./core.js";
 import { SimError } from "./sim-error.js";
 import { ownFrame, ownRegs, ownTask } from "./own.js";
-import { do_page_fault } from "./mm.js";
+import { do_page_fault } from "../arch/i386/mm/fault.js";
 import { filesOf } from "../fs/file.js";
 import { add_to_runqueue, del_from_runqueue, schedule } from "./sched.js";
 import { roundUpToTick } from "./timer.js";

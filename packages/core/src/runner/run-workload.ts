@@ -13,9 +13,9 @@ import { asWorkload, createSiglabModule, type WorkloadDef } from "../api/runtime
 import { coreModule } from "../di/core-module.js";
 import { KernelAssembly } from "../di/kernel-assembly.js";
 import { PathRegistry } from "../exec/registry.js";
-import { CORE_PATHS } from "../kernel/i386/index.js";
-import { SMP_PATHS, SMP_SCHEDULE_TAIL_PATHS } from "../kernel/i386/paths-smp.js";
-import { smpKernelPath } from "../kernel/i386/smp-kernel.js";
+import { CORE_PATHS } from "../arch/i386/paths/index.js";
+import { SMP_PATHS, SMP_SCHEDULE_TAIL_PATHS } from "../arch/i386/paths/smp.js";
+import { smpKernelPath } from "../arch/i386/paths/smp-kernel.js";
 import { smp_next_cpu, smp_sync_horizon } from "../kernel/smp.js";
 import { SMP_OP_CLASS_IDS } from "@siglab/plugin-api";
 import { Kernel } from "../kernel/kernel.js";

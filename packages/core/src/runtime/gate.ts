@@ -6,7 +6,7 @@
  */
 import { EV } from "../kernel/events.js";
 import { markHostThrown } from "../common/host-thrown.js";
-import { do_device_not_available } from "../kernel/i387.js";
+import { do_device_not_available } from "../arch/i386/i387.js";
 import type { Kernel } from "../kernel/kernel.js";
 import { SimError } from "../kernel/sim-error.js";
 import { SMP_SYNC, SWITCH, type Gen } from "../kernel/yields.js";

@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 import type { OpLine, RunResult } from "@siglab/plugin-api";
 import { runExample, metric, pathCount } from "../../../core/test/harness.js";
 import { getBuiltinProfile } from "../../../cpu-profiles/src/builtin.js";
-import { LINE_PATHS, SYSCALL_PATHS } from "../../../core/src/kernel/i386/paths-syscalls.js";
-import { SCHED_PATHS } from "../../../core/src/kernel/i386/paths-sched.js";
+import { LINE_PATHS, SYSCALL_PATHS } from "../../../core/src/arch/i386/paths/syscalls.js";
+import { SCHED_PATHS } from "../../../core/src/arch/i386/paths/sched.js";
 import linux6 from "../src/index.js";
 import { PIPE_PATH_NAMES, pipeOps } from "../src/pipe.js";
 

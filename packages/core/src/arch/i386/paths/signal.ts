@@ -3,7 +3,7 @@
  * arch/i386/kernel/i387.c). Data-dependent parts (bytes copied, registers converted) are one-op
  * paths run n times: copy_user_line, fxsr_convert_reg.
  */
-import { op, type PathDef } from "../../exec/path.js";
+import { op, type PathDef } from "../../../exec/path.js";
 
 export const SIGNAL_PATHS: PathDef[] = [
   {

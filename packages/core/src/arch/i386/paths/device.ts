@@ -3,7 +3,7 @@
  * and completion follow the 2.4 block layer (drivers/block/ll_rw_blk.c); the char interface
  * (write starts a request, read returns 32-byte completion records) is the model's own driver.
  */
-import { op, type PathDef } from "../../exec/path.js";
+import { op, type PathDef } from "../../../exec/path.js";
 
 export const DEVICE_PATHS: PathDef[] = [
   {

@@ -5,7 +5,7 @@
  * every other path gains on SMP are added by smpKernelTransform (smp-kernel.ts).
  */
 import type { OpClass, SmpOpClass } from "@siglab/plugin-api";
-import { op as opLine, type OpLine, type PathDef } from "../../exec/path.js";
+import { op as opLine, type OpLine, type PathDef } from "../../../exec/path.js";
 
 /** An op line of the SMP kernel: the SMP op classes (API 2.2) are for core paths only. */
 function op(fn: string, opClass: OpClass | SmpOpClass, n = 1, note?: string): OpLine {

@@ -2,7 +2,7 @@
  * Linux 2.4 i386 FPU handling (arch/i386/kernel/i387.c, traps.c): lazy switching through CR0.TS and
  * #NM, and the signal-frame save/restore with the FXSR <-> i387 conversion.
  */
-import { op, type PathDef } from "../../exec/path.js";
+import { op, type PathDef } from "../../../exec/path.js";
 
 export const FPU_PATHS: PathDef[] = [
   {

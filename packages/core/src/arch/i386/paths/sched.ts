@@ -2,7 +2,7 @@
  * Linux 2.4 scheduler and context switch (kernel/sched.c, include/asm-i386/mmu_context.h,
  * include/asm-i386/system.h, arch/i386/kernel/process.c).
  */
-import { op, type PathDef } from "../../exec/path.js";
+import { op, type PathDef } from "../../../exec/path.js";
 
 export const SCHED_PATHS: PathDef[] = [
   {

@@ -2,7 +2,7 @@
  * Bodies of the simple system calls and of the mm, pipe and fcntl paths (kernel/*.c, mm/*.c,
  * fs/pipe.c, fs/fcntl.c, fs/select.c). Data-dependent copies are charged separately per line.
  */
-import { op, type PathDef } from "../../exec/path.js";
+import { op, type PathDef } from "../../../exec/path.js";
 
 export const SYSCALL_PATHS: PathDef[] = [
   { name: "sys_getpid", phase: "syscall.body", ops: [op("sys_getpid", "load", 1, "return current->tgid")] },

@@ -5,7 +5,7 @@
  * after each such op, one locked_op per acquisition it names. Unlocks of plain spinlocks are a
  * `movb $1` (no lock prefix); read/write unlocks are locked.
  */
-import { op, type OpLine, type PathDef } from "../../exec/path.js";
+import { op, type OpLine, type PathDef } from "../../../exec/path.js";
 
 /** Lock and atomic operations that are lock-prefixed on SMP, as the paths' notes name them. */
 const LOCKED = /\b(?:(?:spin_lock(?:_irq(?:save)?)?|(?:read|write)_(?:un)?lock(?:_irq(?:save)?)?|wq_(?:read|write)_lock(?:_irqsave)?|atomic_(?:inc|dec|add|sub|set_mask|clear_mask|dec_and_test|dec_and_lock)|(?<!__)(?:test_and_)?(?:set|clear)_bit|lock_kernel|task_lock|down_interruptible|down_trylock)\b|(?:down|up)\s*\()/g;

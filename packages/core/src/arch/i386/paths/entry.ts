@@ -2,7 +2,7 @@
  * Linux 2.4 i386 system-call entry/exit and interrupt paths (arch/i386/kernel/entry.S).
  * Step lists follow ../shared/reference/kernel-paths.md §2 (copied facts in docs/kernel-model.md).
  */
-import { op, type PathDef } from "../../exec/path.js";
+import { op, type PathDef } from "../../../exec/path.js";
 
 export const ENTRY_PATHS: PathDef[] = [
   {

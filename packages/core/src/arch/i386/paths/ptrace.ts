@@ -5,7 +5,7 @@
  * kernel/ptrace.c) and the stopped-child case of sys_wait4 (kernel/exit.c). Read in
  * github hooao/linux-2.4.22 @ aa17aeb1 (the [K24] tree of kernel-paths.md).
  */
-import { op, type PathDef } from "../../exec/path.js";
+import { op, type PathDef } from "../../../exec/path.js";
 
 export const PTRACE_PATHS: PathDef[] = [
   // ---- the tracee: entry.S and syscall_trace ----------------------------------------------

@@ -2,12 +2,12 @@
  * Linux 2.4 FPU handling (arch/i386/kernel/i387.c, traps.c): lazy switching with CR0.TS/#NM,
  * and save_i387/restore_i387 for signal frames (FXSR conversion on FXSR CPUs, fsave otherwise).
  */
-import { TALLY } from "./tallies.js";
-import { FpuRegs, XMM_LANES } from "../machine/fpu.js";
-import type { SignalFpuPolicy, SwitchFpuPolicy } from "../plugin-api/extension-points.js";
-import type { KernelCore } from "./core.js";
-import { cloneFpstate, fpstateOf, type FrameFpStateK, type SignalFrameK, type Task } from "./task.js";
-import { pathRefs } from "./path-refs.js";
+import { TALLY } from "../../kernel/tallies.js";
+import { FpuRegs, XMM_LANES } from "../../machine/fpu.js";
+import type { SignalFpuPolicy, SwitchFpuPolicy } from "../../plugin-api/extension-points.js";
+import type { KernelCore } from "../../kernel/core.js";
+import { cloneFpstate, fpstateOf, type FrameFpStateK, type SignalFrameK, type Task } from "../../kernel/task.js";
+import { pathRefs } from "../../kernel/path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
 const P = pathRefs(["clear_fpu", "convert_fxsr_to_user", "copy.signal.fpu_restore", "copy.signal.fpu_save", "device_not_available", "fxsr_reg_from_user", "fxsr_reg_to_user", "init_fpu", "init_fpu.nofxsr", "math_state_restore.exit", "restore_fpu.frstor", "restore_fpu.fxrstor", "restore_i387", "restore_i387_fsave", "restore_i387_fxsave", "save_i387", "save_i387_fsave"]);
