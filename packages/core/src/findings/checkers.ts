@@ -4,7 +4,9 @@
  */
 import { userFpuView, I386_XMM_REGS } from "../arch/i386/i387.js";
 import type { Kernel } from "../kernel/kernel.js";
-import { INT_REGS, SignalSnapshot, UserRegs, type SignalFrameK, type Task } from "../kernel/task.js";
+import { INT_REGS, UserRegs } from "../arch/i386/regs.js";
+import { SignalSnapshot, type SignalFrameK } from "../arch/i386/sigframe.js";
+import type { Task } from "../kernel/task.js";
 import { diffFpu, FpuRegs } from "../machine/fpu.js";
 import type { InvariantChecker } from "../plugin-api/extension-points.js";
 

@@ -27,7 +27,8 @@ import type { PathRef } from "./path-refs.js";
 import type { RunList } from "./run-list.js";
 import type { SimError } from "./sim-error.js";
 import type { Sigset } from "./sigset.js";
-import type { SignalFrameK, Task } from "./task.js";
+import type { SignalFrameK } from "../arch/i386/sigframe.js";
+import type { Task } from "./task.js";
 
 export interface KernelConfig {
   /** timer interrupts per second (2.4 i386: 100) */

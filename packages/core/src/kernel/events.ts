@@ -1,6 +1,7 @@
 /** Kernel events the invariant checkers and plugins subscribe to. */
 import type { KernelEventMap } from "@siglab/plugin-api";
-import type { SignalFrameK, Task } from "./task.js";
+import type { SignalFrameK } from "../arch/i386/sigframe.js";
+import type { Task } from "./task.js";
 
 /**
  * The event map is the plugin API's (events carry the plugin API's Task and SignalFrame, which

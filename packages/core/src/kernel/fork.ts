@@ -5,7 +5,8 @@
  */
 import { AddressSpace, PAGE_SHIFT, STACK_TOP, USER_CODE_BASE } from "../machine/memory.js";
 import type { KernelCore } from "./core.js";
-import { SignalStruct, Task, type SignalFrameK } from "./task.js";
+import type { SignalFrameK } from "../arch/i386/sigframe.js";
+import { SignalStruct, Task } from "./task.js";
 
 export interface CloneFlags {
   /** CLONE_VM: share the parent's address space */

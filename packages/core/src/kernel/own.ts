@@ -5,7 +5,8 @@
  */
 import type { FpuRegs as ApiFpuRegs, SignalFrame as ApiFrame, Task as ApiTask } from "@siglab/plugin-api";
 import type { FpuRegs } from "../machine/fpu.js";
-import type { SignalFrameK, Task } from "./task.js";
+import type { SignalFrameK } from "../arch/i386/sigframe.js";
+import type { Task } from "./task.js";
 
 export const ownTask = (t: ApiTask): Task => t as unknown as Task;
 export const ownFrame = (f: ApiFrame): SignalFrameK => f as unknown as SignalFrameK;

@@ -7,7 +7,9 @@ import type { KernelCore } from "./core.js";
 import { schedule } from "./sched.js";
 import { send_sig_info, ESRCH, EFAULT } from "./signal.js";
 import { NSIG, SIGKILL, SIGSTOP } from "./sigset.js";
-import { PT_PTRACED, PT_TRACESYS, PT_TRACESYSGOOD, type SigInfoK, type Task, type UserRegs } from "./task.js";
+import type { UserRegs } from "../arch/i386/regs.js";
+import type { SigInfoK } from "./siginfo.js";
+import { PT_PTRACED, PT_TRACESYS, PT_TRACESYSGOOD, type Task } from "./task.js";
 
 export const PTRACE_TRACEME = 0;
 export const PTRACE_PEEKTEXT = 1;

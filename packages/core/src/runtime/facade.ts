@@ -6,7 +6,9 @@
  * the workload runs (see sanitize.ts). The classes are hardened once when the realm is locked down
  * (see host/realm.ts); instances are frozen as they are made.
  */
-import type { FrameFpStateK, FrameSigContextK, HandlerFn, SignalFrameK } from "../kernel/task.js";
+import type { FrameFpStateK, FrameSigContextK } from "../arch/i386/sigcontext.js";
+import type { SignalFrameK } from "../arch/i386/sigframe.js";
+import type { HandlerFn } from "../kernel/task.js";
 import type { Gen } from "../kernel/yields.js";
 import type { PthreadHandleImpl, ThreadBody } from "./libraries.js";
 import { describe, fn, num, numList, optNum, plainData, str } from "./sanitize.js";

@@ -12,11 +12,12 @@ import { SimError } from "../kernel/sim-error.js";
 import { SMP_SYNC, SWITCH, type Gen } from "../kernel/yields.js";
 import { __schedule, switchedBack, sys_sched_yield, touchHotPages } from "../kernel/sched.js";
 import { takeInterruptInUser } from "../kernel/irq.js";
-import { do_signal, sys_sigreturn, type SignalAction } from "../kernel/signal.js";
+import { do_signal, sys_sigreturn, type SignalAction } from "../arch/i386/signal.js";
 import { StartedIterator } from "./started-iterator.js";
 import { CORE_NR_NAME, NR, NR_NAME, NR_SYSCALLS } from "../kernel/syscall-nr.js";
 import { ptrace_signal_stop, syscall_trace } from "../kernel/ptrace.js";
-import { PT_PTRACED, PT_TRACESYS, type SigAction, type SignalFrameK, type Task } from "../kernel/task.js";
+import type { SignalFrameK } from "../arch/i386/sigframe.js";
+import { PT_PTRACED, PT_TRACESYS, type SigAction, type Task } from "../kernel/task.js";
 import { pathRefs } from "../kernel/path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */

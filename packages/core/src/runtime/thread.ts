@@ -38,7 +38,8 @@ import {
 import { Sigset } from "../kernel/sigset.js";
 import { CORE_NR, NR } from "../kernel/syscall-nr.js";
 import { forget_tracees, parentOf, sys_ptrace, wake_up_parent, type PtraceOut, type UserRegsStruct } from "../kernel/ptrace.js";
-import { PT_PTRACED, PT_TRACESYS, type HandlerFn, type SignalFrameK, type SigAction, type Task } from "../kernel/task.js";
+import type { SignalFrameK } from "../arch/i386/sigframe.js";
+import { PT_PTRACED, PT_TRACESYS, type HandlerFn, type SigAction, type Task } from "../kernel/task.js";
 import type { Collector } from "./collector.js";
 import { isHostThrown } from "../common/host-thrown.js";
 import { Gate, LongJmp, SYSCALL_EIP, TaskExit, type HandlerRunner } from "./gate.js";

@@ -6,7 +6,9 @@ import { TALLY } from "../../kernel/tallies.js";
 import { FpuRegs, XMM_LANES } from "../../machine/fpu.js";
 import type { SignalFpuPolicy, SwitchFpuPolicy } from "../../plugin-api/extension-points.js";
 import type { KernelCore } from "../../kernel/core.js";
-import { cloneFpstate, fpstateOf, type FrameFpStateK, type SignalFrameK, type Task } from "../../kernel/task.js";
+import type { Task } from "../../kernel/task.js";
+import { cloneFpstate, fpstateOf, type FrameFpStateK } from "./sigcontext.js";
+import type { SignalFrameK } from "./sigframe.js";
 import { pathRefs } from "../../kernel/path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
