@@ -43,7 +43,7 @@ export class QuickCall implements Iterator<unknown, number, unknown> {
     if (this.#state === FINISHED) return { value: undefined as unknown as number, done: true };
     let r: number | undefined;
     try {
-      // a signal handler may run inside (Gate.exitSlowNow): what it throws ends the call, as a generator's would
+      // a signal handler may run inside (Gate.work_pendingNow): what it throws ends the call, as a generator's would
       r = this.#th.quickNow(this.#kind, this.#a, this.#b);
     } catch (e) {
       this.#state = FINISHED;

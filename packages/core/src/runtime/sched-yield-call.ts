@@ -3,7 +3,7 @@
  * reschedule turn of ret_from_sys_call and the switch back run in next() calls of this one small
  * object, without a generator, while nothing else happens (no interrupt due, not traced, no exit
  * work but the reschedule). Anything else goes to the generator that finishes the call from where
- * this stopped (ThreadImpl.schedYieldGen, Gate.exitSlow, an interrupt's return). Seaman's
+ * this stopped (ThreadImpl.schedYieldGen, Gate.work_pending, an interrupt's return). Seaman's
  * LinuxThreads side makes a million of these per thread, each a switch away and back.
  *
  * Like a generator it is lazy (nothing before the first next()) and follows the protocol yield*

@@ -42,7 +42,9 @@ import type { SignalFrameK } from "../arch/i386/sigframe.js";
 import { PT_PTRACED, PT_TRACESYS, type HandlerFn, type SigAction, type Task } from "../kernel/task.js";
 import type { Collector } from "./collector.js";
 import { isHostThrown } from "../common/host-thrown.js";
-import { Gate, LongJmp, SYSCALL_EIP, TaskExit, type HandlerRunner } from "./gate.js";
+import { Gate, SYSCALL_EIP, type HandlerRunner } from "../arch/i386/entry.js";
+import { TaskExit } from "../kernel/exit.js";
+import { LongJmp } from "./libc.js";
 import type { LibcModel, ThreadBody, ThreadLibrary } from "./libraries.js";
 import type { RuntimeThread } from "@siglab/plugin-api";
 import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks } from "./uthreads.js";
@@ -179,7 +181,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
       const chunk = Math.min(left, Math.max(0, k.cyclesToNextEvent()));
       k.ex.chargeRaw(phase, chunk);
       left -= chunk;
-      if (k.interruptDue()) yield* this.#gate.userInterrupt();
+      if (k.interruptDue()) yield* this.#gate.common_interrupt();
     }
   }
 
@@ -223,13 +225,13 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   private *getpidGen(): Gen<number> {
     // the null syscall: written out (no closure) because it is the simulator's hottest path
     const g = this.#gate, k = this.#s.k, ex = k.ex;
-    if (ex.cycles >= ex.nextEvent || ex.cycles > ex.syncAt) yield* g.userInterrupt();
-    g.enter(NR.getpid);
+    if (ex.cycles >= ex.nextEvent || ex.cycles > ex.syncAt) yield* g.common_interrupt();
+    g.system_call(NR.getpid);
     if (this.#t.ptrace & PT_TRACESYS) return yield* this.traced(NR.getpid, () => (ex.run(k.hot.sys_getpid), this.#t.tgid));
     ex.run(k.hot.sys_getpid);
     const r = this.#t.tgid;
-    if (!g.exitFast(r)) return yield* g.exitSlow(r);
-    if (ex.cycles >= ex.nextEvent || ex.cycles > ex.syncAt) yield* g.userInterrupt();
+    if (!g.ret_from_sys_call(r)) return yield* g.work_pending(r);
+    if (ex.cycles >= ex.nextEvent || ex.cycles > ex.syncAt) yield* g.common_interrupt();
     return r;
   }
 
@@ -278,10 +280,10 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     this.#yieldValue = 0;
     // an interrupt before the call, or a traced task: all of it as the generator
     if (k.interruptDue() || t.ptrace & PT_TRACESYS) return this.yieldRestIs(this.schedYieldGen());
-    g.enter(NR.sched_yield);
+    g.system_call(NR.sched_yield);
     const r = sys_sched_yield(k, t);
     this.#yieldValue = r;
-    if (g.exitFast(r)) return k.interruptDue() ? this.yieldRestIs(this.interruptThen(r)) : YIELD_DONE;
+    if (g.ret_from_sys_call(r)) return k.interruptDue() ? this.yieldRestIs(this.interruptThen(r)) : YIELD_DONE;
     return this.yieldLoop(true, r);
   }
 
@@ -303,16 +305,16 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     return YIELD_REST;
   }
 
-  /** schedYieldGen's work loop: a reschedule that switched (yield SWITCH), the end, or other work (exitSlow). */
+  /** schedYieldGen's work loop: a reschedule that switched (yield SWITCH), the end, or other work (work_pending). */
   private yieldLoop(first: boolean, r: number): number {
     const g = this.#gate, k = this.#s.k, t = this.#t;
     const entry = k.deps.entry;
     for (; ; first = false) {
       if (!first && !entry.exitTest(k, t)) break;
-      if (!t.needResched) return this.yieldRestIs(g.exitSlow(r));
+      if (!t.needResched) return this.yieldRestIs(g.work_pending(r));
       if (g.reschedule()) return YIELD_SWITCHED;
     }
-    g.exitNoWork(false);
+    g.restore_all(false);
     if (k.interruptDue()) return this.yieldRestIs(this.interruptThen(undefined));
     this.#yieldValue = t.regs.eax;
     return YIELD_DONE;
@@ -320,31 +322,31 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
 
   /** the interrupt taken on the way back to user mode; then `r`, or eax as it is then (undefined) */
   private *interruptThen(r: number | undefined): Gen<number> {
-    yield* this.#gate.userInterrupt();
+    yield* this.#gate.common_interrupt();
     return r ?? this.#t.regs.eax;
   }
 
   /**
    * sched_yield, written out: its exit work is nearly always the reschedule, and running that turn
    * of ret_from_sys_call's loop here (Gate.reschedule) leaves a yielded task's stack one generator
-   * shallower than simple + exitSlow (Seaman's LinuxThreads side makes a million per thread). Any
+   * shallower than simple + work_pending (Seaman's LinuxThreads side makes a million per thread). Any
    * other work (a signal, a plugin's) goes to the gate's own loop, from where this one stopped.
    */
   *schedYieldGen(): Gen<number> {
     const g = this.#gate, k = this.#s.k, t = this.#t;
-    if (k.interruptDue()) yield* g.userInterrupt();
-    g.enter(NR.sched_yield);
+    if (k.interruptDue()) yield* g.common_interrupt();
+    g.system_call(NR.sched_yield);
     if (t.ptrace & PT_TRACESYS) return yield* this.traced(NR.sched_yield, () => sys_sched_yield(k, t));
     const r = sys_sched_yield(k, t);
-    if (g.exitFast(r)) {
-      if (k.interruptDue()) yield* g.userInterrupt();
+    if (g.ret_from_sys_call(r)) {
+      if (k.interruptDue()) yield* g.common_interrupt();
       return r;
     }
     const entry = k.deps.entry;
     for (let first = true; ; first = false) {
       if (!first && !entry.exitTest(k, t)) break;
       // work that is not (only) a reschedule: the gate's loop, without testing again
-      if (!t.needResched) return yield* g.exitSlow(r);
+      if (!t.needResched) return yield* g.work_pending(r);
       if (g.reschedule()) {
         let resumed = false;
         try {
@@ -355,8 +357,8 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
         }
       }
     }
-    g.exitNoWork(false);
-    if (k.interruptDue()) yield* g.userInterrupt();
+    g.restore_all(false);
+    if (k.interruptDue()) yield* g.common_interrupt();
     return t.regs.eax;
   }
 
@@ -409,7 +411,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     // the exit work, usually a signal whose handler runs to its end: without a generator when it
     // can. The handler's own calls use this thread's …Now state too: this call's is set after it.
     const nr = this.#nowNr;
-    if (this.#gate.exitSlowNow(r)) {
+    if (this.#gate.work_pendingNow(r)) {
       this.#nowLeft = NOW_NOTHING_DONE;
       return t.regs.eax;
     }
@@ -433,10 +435,10 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
       }
     }
     const nr = kind === QUICK_GETPID ? NR.getpid : kind === QUICK_GETPPID ? NR.getppid : kind === QUICK_KILL ? NR.kill : NR.tkill;
-    // what exitSlowNow left: the generator that finishes the exit work from where it stopped
+    // what work_pendingNow left: the generator that finishes the exit work from where it stopped
     if (this.#nowLeft === NOW_GATE_REST && this.#nowNr === nr) {
       this.#nowLeft = NOW_NOTHING_DONE;
-      return this.#gate.takeExitRest();
+      return this.#gate.work_pendingRest();
     }
     return this.finishNow(nr);
   }
@@ -516,13 +518,13 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     this.#nowLeft = NOW_NOTHING_DONE;
     if (k.interruptDue() || this.#t.ptrace & PT_TRACESYS) return false;
     this.#nowNr = nr;
-    this.#gate.enter(nr);
+    this.#gate.system_call(nr);
     return true;
   }
 
   /** The exit of a `…Now` call: true when user mode continues with nothing left to do. */
   private leaveNow(result: number): boolean {
-    if (!this.#gate.exitFast(result)) this.#nowLeft = NOW_EXIT_WORK;
+    if (!this.#gate.ret_from_sys_call(result)) this.#nowLeft = NOW_EXIT_WORK;
     else if (this.#s.k.interruptDue()) this.#nowLeft = NOW_INTERRUPT;
     else return true;
     this.#nowResult = result;
@@ -535,8 +537,8 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     this.#nowLeft = NOW_NOTHING_DONE;
     // a library that calls another call's Rest would get that call's result as its own
     if (nr !== this.#nowNr) throw new SimError("plugin", `the Rest of system call ${nr} was called to finish system call ${this.#nowNr} (call a …Rest right after its own …Now returned undefined)`, this.#t.pid);
-    if (left === NOW_EXIT_WORK) return yield* this.#gate.exitSlow(r);
-    yield* this.#gate.userInterrupt();
+    if (left === NOW_EXIT_WORK) return yield* this.#gate.work_pending(r);
+    yield* this.#gate.common_interrupt();
     return r;
   }
 
@@ -631,7 +633,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
 
   *sigsuspend(mask: number[]): Gen<number> {
     const k = this.#s.k, t = this.#t;
-    this.#gate.enter(NR.rt_sigsuspend);
+    this.#gate.system_call(NR.rt_sigsuspend);
     const body = function* (): Gen<number> {
       k.runRef(P["sys_sigsuspend"]);
       const saved = t.blocked.clone();
@@ -652,7 +654,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     if (t.ptrace & PT_TRACESYS) r = yield* this.traced(NR.rt_sigsuspend, body);
     else {
       r = yield* body();
-      if (!this.#gate.exitFast(r)) return yield* this.#gate.exitSlow(r);
+      if (!this.#gate.ret_from_sys_call(r)) return yield* this.#gate.work_pending(r);
     }
     // no handler ran (setup_frame takes the saved mask when one does): the old mask comes back
     if (t.sigsuspendSaved) {
@@ -805,7 +807,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
 
   *exit(code = 0): Gen<never> {
     const t = this.#t;
-    this.#gate.enter(NR.exit);
+    this.#gate.system_call(NR.exit);
     if (t.ptrace & PT_TRACESYS) {
       yield* this.#gate.tracesys(NR.exit, () => this.doExit(code));
       throw new SimError("workload", `the tracer of task ${t.pid} nullified its exit(): SigLab cannot continue a program after exit()`, t.pid);
@@ -910,7 +912,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     this.#gate.checkTurn();
     for (;;) {
       k.step();
-      if (k.interruptDue()) yield* this.#gate.userInterrupt();
+      if (k.interruptDue()) yield* this.#gate.common_interrupt();
       k.run(t.handlerDepth > 0 ? P["handler.store"] : P["user.store"]);
       if (user_access(k, t, addr, true)) {
         t.mm.words.set(addr, value);
@@ -919,7 +921,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
         return;
       }
       // #PF -> SIGSEGV: the exception return delivers it; then the store is retried
-      yield* this.#gate.exceptionReturn();
+      yield* this.#gate.ret_from_exception();
     }
   }
 
@@ -928,9 +930,9 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     this.#gate.checkTurn();
     for (;;) {
       k.step();
-      if (k.interruptDue()) yield* this.#gate.userInterrupt();
+      if (k.interruptDue()) yield* this.#gate.common_interrupt();
       if (user_access(k, t, addr, false)) return t.mm.words.get(addr) ?? 0;
-      yield* this.#gate.exceptionReturn();
+      yield* this.#gate.ret_from_exception();
     }
   }
 
@@ -992,8 +994,8 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   /** A non-blocking syscall: entry, body (charged `path` then `body()`), exit work. */
   *simple(nr: number, path: string | null, body: () => number): Gen<number> {
     const g = this.#gate, k = this.#s.k;
-    if (k.interruptDue()) yield* g.userInterrupt();
-    g.enter(nr);
+    if (k.interruptDue()) yield* g.common_interrupt();
+    g.system_call(nr);
     if (this.#t.ptrace & PT_TRACESYS) {
       return yield* this.traced(nr, () => {
         if (path) k.run(path);
@@ -1002,8 +1004,8 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     }
     if (path) k.run(path);
     const r = body();
-    if (!g.exitFast(r)) return yield* g.exitSlow(r);
-    if (k.interruptDue()) yield* g.userInterrupt();
+    if (!g.ret_from_sys_call(r)) return yield* g.work_pending(r);
+    if (k.interruptDue()) yield* g.common_interrupt();
     return r;
   }
 
@@ -1011,15 +1013,15 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *blocking(nr: number, body: () => Gen<number>): Gen<number> {
     const g = this.#gate, k = this.#s.k, t = this.#t;
     for (;;) {
-      if (k.interruptDue()) yield* g.userInterrupt();
-      g.enter(nr);
+      if (k.interruptDue()) yield* g.common_interrupt();
+      g.system_call(nr);
       let out: number;
       if (t.ptrace & PT_TRACESYS) out = yield* this.traced(nr, body);
       else {
         const r = yield* body();
         out = r;
-        if (!g.exitFast(r)) out = yield* g.exitSlow(r);
-        else if (k.interruptDue()) yield* g.userInterrupt();
+        if (!g.ret_from_sys_call(r)) out = yield* g.work_pending(r);
+        else if (k.interruptDue()) yield* g.common_interrupt();
       }
       if (t.regs.eip === SYSCALL_EIP - 2) continue; // restarted by do_signal/handle_signal
       // ERESTART* never reach user space: without a handler they mean -EINTR
@@ -1039,8 +1041,8 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     const k = this.#s.k;
     this.#gate.checkTurn();
     k.step();
-    if (k.interruptDue()) yield* this.#gate.userInterrupt();
-    yield* this.#gate.fpuAccess();
+    if (k.interruptDue()) yield* this.#gate.common_interrupt();
+    yield* this.#gate.device_not_available();
     k.runN(this.#t.handlerDepth > 0 ? P["handler.fp_op"] : P["user_fp_op"], n);
   }
 
@@ -1050,11 +1052,11 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     if (!(bytes >= 0)) throw new TypeError(`memcpy(bytes): expected a number >= 0, got ${bytes}`);
     this.#gate.checkTurn();
     k.step();
-    if (k.interruptDue()) yield* this.#gate.userInterrupt();
+    if (k.interruptDue()) yield* this.#gate.common_interrupt();
     const lines = Math.ceil(bytes / k.profile.cacheLineBytes);
     const inHandler = t.handlerDepth > 0;
     if (sse) {
-      yield* this.#gate.fpuAccess();
+      yield* this.#gate.device_not_available();
       k.runN(inHandler ? P["handler.sse_memcpy"] : P["libc.sse_memcpy"], lines);
       // the last 64 bytes copied stay in xmm0-xmm3
       const seq = ++this.#s.memcpySeq;
@@ -1064,7 +1066,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
       k.runN(inHandler ? P["handler.memcpy"] : P["libc.memcpy"], lines);
     }
     k.count("bytes.memcpy", bytes);
-    if (k.interruptDue()) yield* this.#gate.userInterrupt();
+    if (k.interruptDue()) yield* this.#gate.common_interrupt();
   }
 
   /**
@@ -1095,7 +1097,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   /** @internal the first return to user mode of a forked child (ret_from_fork). */
   *retFromFork(): Gen<void> {
     const g = this.#gate, t = this.#t;
-    if (!g.exitFast(0)) yield* g.exitSlow(0);
+    if (!g.ret_from_sys_call(0)) yield* g.work_pending(0);
     // fork()'s child: its first call writes its stack page (see fork)
     if (FORK_CHILDREN.has(t)) yield* this.store(t.regs.esp - 4, t.mm.words.get(t.regs.esp - 4) ?? 0);
   }

@@ -23,7 +23,7 @@ import {
   type UserThreadScheduler,
 } from "@siglab/plugin-api";
 import type { Sigset } from "../kernel/sigset.js";
-import type { Gate } from "./gate.js";
+import type { Gate } from "../arch/i386/entry.js";
 
 /** What a user thread yields to give the CPU back to its library's scheduler. */
 export const UT_PARK = Object.freeze({ utPark: true });
@@ -339,17 +339,17 @@ export function runUserNow(th: LwpThread, name: string | PathRef): 0 | 1 | 2 {
 /** The rest of a runUserNow that did not finish (see there). */
 export function* runUserRest(th: LwpThread, name: string | PathRef, r: 0 | 1 | 2): Gen<void> {
   if (r === 2) yield* runUser(th, name);
-  else if (r === 1) yield* th.gate.userInterrupt();
+  else if (r === 1) yield* th.gate.common_interrupt();
 }
 
 /** Library code in user mode, charged as path `name` (`n` times); a due interrupt is taken first. */
 export function* runUser(th: LwpThread, name: string | PathRef, n = 1): Gen<void> {
   const k = th.kernel;
   k.step();
-  if (k.interruptDue()) yield* th.gate.userInterrupt();
+  if (k.interruptDue()) yield* th.gate.common_interrupt();
   if (n === 1) k.run(name);
   else k.runN(name, n);
-  if (k.interruptDue()) yield* th.gate.userInterrupt();
+  if (k.interruptDue()) yield* th.gate.common_interrupt();
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * An iterator already stepped once, to `yield*` from there: its first next() gives back the result
  * the caller already took, later calls (and return/throw) go to the iterator itself — what
- * `yield* it` would have done had it started it. Gate.exitSlowNow runs a handler's first step
- * without a generator and hands a handler that yielded to one through this.
+ * `yield* it` would have done had it started it. Gate.work_pendingNow (arch/i386/entry.ts) runs a
+ * handler's first step without a generator and hands a handler that yielded to one through this.
+ * (lib/ holds helpers that know no simulator, as Linux's lib/ does.)
  */
 export class StartedIterator<T, R> implements Iterator<T, R, unknown> {
   readonly #it: Iterator<T, R, unknown>;

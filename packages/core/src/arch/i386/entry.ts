@@ -1,44 +1,31 @@
 /**
- * The user/kernel boundary as the runtime drives it: syscall entry and the exit work loop
- * (ret_from_sys_call: reschedule / signal_return), user-mode interrupts, exception returns, and
- * running a signal handler up to its sigreturn. Generators, because the exit work may switch
- * tasks or run a handler.
+ * The entry code of one task (arch/i386/kernel/entry.S), as the runtime drives it: system_call,
+ * ret_from_sys_call and its work loop (reschedule / signal_return -> do_signal), restore_all, the
+ * interrupt and exception returns (common_interrupt -> ret_from_intr, ret_from_exception),
+ * device_not_available (#NM), tracesys, and a signal handler run up to its sigreturn. Generators,
+ * because the work may switch tasks or run a handler; the usual cases also have a synchronous form
+ * (the …Now/…Rest protocol: work_pendingNow, sigreturn).
  */
-import { EV } from "../kernel/events.js";
-import { markHostThrown } from "../common/host-thrown.js";
-import { do_device_not_available } from "../arch/i386/i387.js";
-import type { Kernel } from "../kernel/kernel.js";
-import { SimError } from "../kernel/sim-error.js";
-import { SMP_SYNC, SWITCH, type Gen } from "../kernel/yields.js";
-import { __schedule, switchedBack, sys_sched_yield, touchHotPages } from "../kernel/sched.js";
-import { takeInterruptInUser } from "../kernel/irq.js";
-import { do_signal, sys_sigreturn, type SignalAction } from "../arch/i386/signal.js";
-import { StartedIterator } from "./started-iterator.js";
-import { CORE_NR_NAME, NR, NR_NAME, NR_SYSCALLS } from "../kernel/syscall-nr.js";
-import { ptrace_signal_stop, syscall_trace } from "../kernel/ptrace.js";
-import type { SignalFrameK } from "../arch/i386/sigframe.js";
-import { PT_PTRACED, PT_TRACESYS, type SigAction, type Task } from "../kernel/task.js";
-import { pathRefs } from "../kernel/path-refs.js";
+import type { KernelCore } from "../../kernel/core.js";
+import { EV } from "../../kernel/events.js";
+import { takeInterruptInUser } from "../../kernel/irq.js";
+import { pathRefs } from "../../kernel/path-refs.js";
+import { ptrace_signal_stop, syscall_trace } from "../../kernel/ptrace.js";
+import { __schedule, switchedBack, sys_sched_yield, touchHotPages } from "../../kernel/sched.js";
+import { SimError } from "../../kernel/sim-error.js";
+import { CORE_NR_NAME, NR, NR_NAME, NR_SYSCALLS } from "../../kernel/syscall-nr.js";
+import { PT_PTRACED, PT_TRACESYS, type SigAction, type Task } from "../../kernel/task.js";
+import { SMP_SYNC, SWITCH, type Gen } from "../../kernel/yields.js";
+import { StartedIterator } from "../../lib/started-iterator.js";
+import { do_device_not_available } from "./i387.js";
+import type { SignalFrameK } from "./sigframe.js";
+import { do_signal, sys_sigreturn, type SignalAction } from "./signal.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
 const P = pathRefs(["iret_sti", "reschedule", "restore_all", "ret_from_exception", "signal_return", "sigreturn_trampoline", "sys_getppid", "tracesys", "tracesys.dispatch", "tracesys_exit"]);
 
 /** EIP just after the `int $0x80` of the libc stub (restart rewinds it by 2). */
 export const SYSCALL_EIP = 0x08049002;
-
-/** Thrown by longjmp; caught by the matching setjmp frame. The kernel never sees it. */
-export class LongJmp {
-  constructor(readonly jb: object, readonly value: number) {
-    markHostThrown(this);
-  }
-}
-
-/** Terminates the task's generator after do_exit (nothing after exit runs). */
-export class TaskExit {
-  constructor(readonly code: number) {
-    markHostThrown(this);
-  }
-}
 
 export interface HandlerRunner {
   /** enter the handler in user mode: the workload's handler generator, for the gate to run */
@@ -50,7 +37,7 @@ export interface HandlerRunner {
 }
 
 /** counters["syscalls.<name>"] for a syscall number (a plugin's syscall under its own name) */
-export function syscallCounterName(k: Kernel, nr: number): string {
+export function syscallCounterName(k: KernelCore, nr: number): string {
   const own = NR_NAME[nr] ?? CORE_NR_NAME[nr];
   if (own) return `syscalls.${own}`;
   const c = k.syscallTable.get(nr);
@@ -60,24 +47,29 @@ export function syscallCounterName(k: Kernel, nr: number): string {
 const ENOSYS = 38;
 
 /** Syscalls a tracer may put in orig_eax in place of another: the ones without arguments. */
-const SUBSTITUTABLE: Readonly<Record<number, (k: Kernel, t: Task) => number>> = Object.freeze({
-  [NR.getpid]: (k: Kernel, t: Task) => {
+const SUBSTITUTABLE: Readonly<Record<number, (k: KernelCore, t: Task) => number>> = Object.freeze({
+  [NR.getpid]: (k: KernelCore, t: Task) => {
     k.ex.run(k.hot.sys_getpid);
     return t.tgid;
   },
-  [NR.getppid]: (k: Kernel, t: Task) => {
+  [NR.getppid]: (k: KernelCore, t: Task) => {
     k.runRef(P["sys_getppid"]);
     return t.ppid;
   },
-  [NR.sched_yield]: (k: Kernel, t: Task) => sys_sched_yield(k, t),
+  [NR.sched_yield]: (k: KernelCore, t: Task) => sys_sched_yield(k, t),
 });
 
-/** What sigreturnNow left to do: all of it (a traced task), the exit work loop, a due interrupt. */
+/** What sigreturn left to do: all of it (a traced task), the work loop, a due interrupt. */
 const SIGRETURN_ALL = 0, SIGRETURN_EXIT_WORK = 1, SIGRETURN_INTERRUPT = 2;
 
+/**
+ * One task's entry code: the path between its user code and the kernel. (2.4 keeps it in one
+ * assembly file for every task; here each task's runtime thread has its own, for its state: the
+ * TLB epoch it refilled at, what a synchronous form left to finish, the user-level thread guard.)
+ */
 export class Gate {
   private tlbEpoch = -1;
-  constructor(readonly k: Kernel, readonly t: Task, private readonly runner: HandlerRunner) {}
+  constructor(readonly k: KernelCore, readonly t: Task, private readonly runner: HandlerRunner) {}
 
   /**
    * Workload code may act only for the task that is running: a generator stepped by hand from
@@ -96,8 +88,8 @@ export class Gate {
   /** For a user-level thread: true while its library runs it (set by the library's scheduler). */
   turnGuard: (() => boolean) | null = null;
 
-  /** user -> kernel for system call `nr` */
-  enter(nr: number): void {
+  /** system_call: user -> kernel for system call `nr` (SAVE_ALL and the entry mechanism's path) */
+  system_call(nr: number): void {
     const k = this.k;
     if (k.current !== this.t || k.stopped || this.turnGuard !== null) this.checkTurn();
     k.step();
@@ -107,8 +99,11 @@ export class Gate {
     k.deps.entry.enter(k, this.t, nr);
   }
 
-  /** Exit without work: test flags, return to user. False if there is work (call exitSlow). */
-  exitFast(result: number): boolean {
+  /**
+   * ret_from_sys_call: the result into eax, the work flags tested (cli; need_resched, sigpending)
+   * and, without work, restore_all to user mode. False if there is work: call work_pending.
+   */
+  ret_from_sys_call(result: number): boolean {
     const k = this.k, t = this.t;
     t.regs.eax = result | 0;
     if (k.deps.entry.exitTest(k, t)) return false;
@@ -120,10 +115,13 @@ export class Gate {
   }
 
   /**
-   * The work loop of ret_from_sys_call after the flags test found work. Returns the value in eax
-   * when user mode continues in the original context (the handler's sigreturn may change it).
+   * The work loop of ret_from_sys_call after the flags test found work: reschedule (schedule, then
+   * the test again) or signal_return (do_signal, the handler and its sigreturn; then restore_all
+   * with no test, as 2.4 does). 2.4's entry.S has no label for the loop as a whole; 2.6 calls it
+   * work_pending. Returns the value in eax when user mode continues in the original context (the
+   * handler's sigreturn may change it).
    */
-  *exitSlow(result: number | undefined, retest = false, forceIret = false): Gen<number> {
+  *work_pending(result: number | undefined, retest = false, forceIret = false): Gen<number> {
     const k = this.k, t = this.t;
     const entry = k.deps.entry;
     let mustIret = forceIret;
@@ -160,32 +158,32 @@ export class Gate {
             this.runner.handlerLeft();
           }
           // the handler's ret into the frame's return code: sigreturn
-          if (!this.sigreturnNow(act.frame)) yield* this.sigreturnRest(act.frame);
+          if (!this.sigreturn(act.frame)) yield* this.sigreturnRest(act.frame);
           return t.regs.eax;
         }
-        return yield* this.signalActed(act);
+        return yield* this.afterDoSignal(act);
       }
       break;
     }
-    this.exitNoWork(mustIret);
-    if (k.interruptDue()) yield* this.userInterrupt();
+    this.restore_all(mustIret);
+    if (k.interruptDue()) yield* this.common_interrupt();
     return t.regs.eax;
   }
 
   /**
-   * exitSlow without a generator in its usual case: the work is a signal with a handler (no
+   * work_pending without a generator in its usual case: the work is a signal with a handler (no
    * reschedule pending, the task not traced) and the handler finishes without yielding; then
-   * sigreturn (sigreturnNow). True when user mode continues in the interrupted context with nothing
-   * left (the call's result is eax); false when a generator must finish from where this stopped
-   * (takeExitRest(), at once): exitSlow itself when nothing was done yet, else the handler resumed
-   * where it yielded, the rest of sigreturn, or do_signal's other outcomes.
+   * sigreturn. True when user mode continues in the interrupted context with nothing left (the
+   * call's result is eax); false when a generator must finish from where this stopped
+   * (work_pendingRest(), at once): work_pending itself when nothing was done yet, else the handler
+   * resumed where it yielded, the rest of sigreturn, or do_signal's other outcomes.
    */
-  exitSlowNow(result: number): boolean {
+  work_pendingNow(result: number): boolean {
     const k = this.k, t = this.t;
-    if (t.needResched || !t.sigpending || (t.ptrace & PT_PTRACED) !== 0) return this.exitRestIs(this.exitSlow(result));
+    if (t.needResched || !t.sigpending || (t.ptrace & PT_PTRACED) !== 0) return this.workRestIs(this.work_pending(result));
     k.runRef(P["signal_return"]);
     const act = do_signal(k, t, result, SYSCALL_EIP);
-    if (act.kind !== "handler") return this.exitRestIs(this.signalActed(act));
+    if (act.kind !== "handler") return this.workRestIs(this.afterDoSignal(act));
     k.deps.entry.leave(k, t, true);
     this.afterReturn(true);
     const h = this.runner.handlerEnter(act.frame, act.action);
@@ -196,29 +194,29 @@ export class Gate {
       this.runner.handlerLeft();
       throw e;
     }
-    if (!r.done) return this.exitRestIs(this.handlerResumed(h, r, act.frame));
+    if (!r.done) return this.workRestIs(this.handlerResumed(h, r, act.frame));
     this.runner.handlerLeft();
-    if (this.sigreturnNow(act.frame)) return true;
-    return this.exitRestIs(this.sigreturnRestThenEax(act.frame));
+    if (this.sigreturn(act.frame)) return true;
+    return this.workRestIs(this.sigreturnRestThenEax(act.frame));
   }
 
-  /** what exitSlowNow left to a generator */
-  private exitRest: Gen<number> | null = null;
+  /** what work_pendingNow left to a generator */
+  private workRest: Gen<number> | null = null;
 
-  private exitRestIs(g: Gen<number>): false {
-    this.exitRest = g;
+  private workRestIs(g: Gen<number>): false {
+    this.workRest = g;
     return false;
   }
 
-  /** The generator exitSlowNow left (taken once). */
-  takeExitRest(): Gen<number> {
-    const g = this.exitRest!;
-    this.exitRest = null;
+  /** The generator work_pendingNow left (taken once). */
+  work_pendingRest(): Gen<number> {
+    const g = this.workRest!;
+    this.workRest = null;
     return g;
   }
 
-  /** exitSlow after do_signal found no handler to run: the default action, then restore_all by iret. */
-  private *signalActed(act: Exclude<SignalAction, { kind: "handler" }>): Gen<number> {
+  /** signal_return after do_signal found no handler to run: the default action, then jmp restore_all (an iret). */
+  private *afterDoSignal(act: Exclude<SignalAction, { kind: "handler" }>): Gen<number> {
     const k = this.k, t = this.t;
     if (act.kind === "terminate") {
       k.count("signals.fatal");
@@ -226,19 +224,19 @@ export class Gate {
       yield* this.runner.doExit(128 + act.sig);
     }
     // 2.4: after do_signal, jmp restore_all (no re-check)
-    this.exitNoWork(true);
-    if (k.interruptDue()) yield* this.userInterrupt();
+    this.restore_all(true);
+    if (k.interruptDue()) yield* this.common_interrupt();
     return t.regs.eax;
   }
 
-  /** A handler that yielded before finishing: the rest of exitSlow's `yield* handler`, then sigreturn. */
+  /** A handler that yielded before finishing: the rest of work_pending's `yield* handler`, then sigreturn. */
   private *handlerResumed(h: Gen<void>, first: IteratorResult<unknown, unknown>, frame: SignalFrameK): Gen<number> {
     try {
       yield* new StartedIterator(h, first);
     } finally {
       this.runner.handlerLeft();
     }
-    if (!this.sigreturnNow(frame)) yield* this.sigreturnRest(frame);
+    if (!this.sigreturn(frame)) yield* this.sigreturnRest(frame);
     return this.t.regs.eax;
   }
 
@@ -250,7 +248,7 @@ export class Gate {
   /**
    * The work loop's reschedule (entry.S `reschedule`: call schedule): true when another task runs
    * now — the caller yields SWITCH, then calls switchedBack — false when this one kept the CPU.
-   * exitSlow's loop and the system calls that write that loop out (sched_yield) share it.
+   * work_pending and the system calls that write that loop out (sched_yield) share it.
    */
   reschedule(): boolean {
     this.k.runRef(P["reschedule"]);
@@ -262,8 +260,8 @@ export class Gate {
     switchedBack(this.k, this.t, resumed);
   }
 
-  /** The return to user mode once the work loop found nothing more to do (restore_all). */
-  exitNoWork(mustIret: boolean): void {
+  /** restore_all: RESTORE_ALL and iret (the entry mechanism's exit), once no work is left. */
+  restore_all(mustIret: boolean): void {
     this.k.deps.entry.leave(this.k, this.t, mustIret);
     this.afterReturn(false);
   }
@@ -292,8 +290,12 @@ export class Gate {
     if (this.k.events.hasListeners(EV["return.user"])) this.k.events.fire(EV["return.user"], this.t, intoHandler);
   }
 
-  /** A timer/device interrupt taken in user mode: handlers, then ret_from_intr's work check. */
-  *userInterrupt(): Gen<void> {
+  /**
+   * An interrupt taken in user mode (common_interrupt: SAVE_ALL, do_IRQ, then ret_from_intr, which
+   * for user mode is ret_from_exception's test). On SMP the run loop lets the CPUs behind this one
+   * catch up first.
+   */
+  *common_interrupt(): Gen<void> {
     const k = this.k;
     if (k.ex.cycles > k.ex.syncAt) {
       // SMP: another CPU acts before this moment; the run loop lets it catch up first
@@ -302,53 +304,48 @@ export class Gate {
       if (k.ex.cycles < k.ex.nextEvent) return;
     }
     takeInterruptInUser(k);
-    yield* this.exceptionReturn();
+    yield* this.ret_from_exception();
   }
 
   /** ret_from_exception / ret_from_intr to user mode: the same work flags, then iret. */
-  *exceptionReturn(): Gen<void> {
+  *ret_from_exception(): Gen<void> {
     const k = this.k, t = this.t;
     k.runRef(P["ret_from_exception"]);
     if (t.needResched || t.sigpending) {
-      yield* this.exitSlow(undefined, false);
+      yield* this.work_pending(undefined, false);
       return;
     }
     if (k.cpu.IF === 0) k.runRef(P["iret_sti"]);
     k.runRef(P["restore_all"]);
     this.afterReturn(false);
-    if (k.interruptDue()) yield* this.userInterrupt();
+    if (k.interruptDue()) yield* this.common_interrupt();
   }
 
-  /** Poll for an interrupt at a user-mode instruction boundary. */
-  *poll(): Gen<void> {
-    if (this.k.interruptDue()) yield* this.userInterrupt();
-  }
-
-  /** An FPU instruction in user mode: #NM if CR0.TS is set, then the exception return. */
-  *fpuAccess(): Gen<void> {
+  /** device_not_available: an FPU instruction in user mode traps (#NM) while CR0.TS is set; then ret_from_exception. */
+  *device_not_available(): Gen<void> {
     const k = this.k;
     // only CR0.TS matters: with TS clear the registers are used as they are (the CPU checks no owner)
     while (k.cpu.TS) {
       k.cpu.cpl = 0;
       do_device_not_available(k, this.t);
-      yield* this.exceptionReturn();
+      yield* this.ret_from_exception();
     }
   }
 
-  /** The handler returned: ret to pretcode, the trampoline, and the sigreturn system call. */
   /**
-   * The handler's return through the trampoline into sys_sigreturn, without a generator: true when
-   * user mode continues in the interrupted context with nothing left to do; false when the task is
-   * traced (nothing done yet), the exit found work or an interrupt is due (the return to user mode
-   * not made yet): then `yield* sigreturnRest(frame)` at once.
+   * The handler's return: its `ret` into pretcode (the trampoline: sa_restorer or the frame's
+   * retcode), whose int $0x80 is the sigreturn system call, then ret_from_sys_call. Without a
+   * generator: true when user mode continues in the interrupted context with nothing left to do;
+   * false when the task is traced (nothing done yet), the exit found work or an interrupt is due
+   * (the return to user mode not made yet): then `yield* sigreturnRest(frame)` at once.
    */
-  sigreturnNow(frame: SignalFrameK): boolean {
+  sigreturn(frame: SignalFrameK): boolean {
     const k = this.k, t = this.t;
     this.sigreturnLeft = SIGRETURN_ALL;
     if (t.ptrace & PT_TRACESYS) return false;
     const rt = frame.kind === "rt_sigframe";
     this.trampoline(frame, rt);
-    this.enter(rt ? NR.rt_sigreturn : NR.sigreturn);
+    this.system_call(rt ? NR.rt_sigreturn : NR.sigreturn);
     t.regs.eax = sys_sigreturn(k, t, rt);
     // pt_regs changed: the return must be an iret (matters for SYSENTER)
     if (k.deps.entry.exitTest(k, t)) {
@@ -367,18 +364,18 @@ export class Gate {
     const left = this.sigreturnLeft;
     this.sigreturnLeft = SIGRETURN_ALL;
     if (left === SIGRETURN_EXIT_WORK) {
-      yield* this.exitSlow(undefined, false);
+      yield* this.work_pending(undefined, false);
       return;
     }
     if (left === SIGRETURN_INTERRUPT) {
-      yield* this.userInterrupt();
+      yield* this.common_interrupt();
       return;
     }
     // traced (PTRACE_SYSCALL): tracesys's two stops around sys_sigreturn, the exit through iret
     const rt = frame.kind === "rt_sigframe";
     const nr = rt ? NR.rt_sigreturn : NR.sigreturn;
     this.trampoline(frame, rt);
-    this.enter(nr);
+    this.system_call(nr);
     yield* this.tracesys(nr, () => sys_sigreturn(k, t, rt));
     yield* this.exitTraced();
   }
@@ -391,7 +388,7 @@ export class Gate {
     this.k.runRef(P["sigreturn_trampoline"]);
   }
 
-  /** what sigreturnNow left to sigreturnRest */
+  /** what sigreturn left to sigreturnRest */
   private sigreturnLeft = SIGRETURN_ALL;
 
   /**
@@ -427,10 +424,10 @@ export class Gate {
   /** ret_from_sys_call after tracesys: the work loop, then iret (the tracer may have edited pt_regs). */
   *exitTraced(): Gen<number> {
     const k = this.k, t = this.t, entry = k.deps.entry;
-    if (entry.exitTest(k, t)) return yield* this.exitSlow(t.regs.eax, false, true);
+    if (entry.exitTest(k, t)) return yield* this.work_pending(t.regs.eax, false, true);
     entry.leave(k, t, true);
     this.afterReturn(false);
-    if (k.interruptDue()) yield* this.userInterrupt();
+    if (k.interruptDue()) yield* this.common_interrupt();
     return t.regs.eax;
   }
 

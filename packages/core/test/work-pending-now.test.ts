@@ -1,5 +1,5 @@
 /**
- * Gate.exitSlowNow: the exit work of t.kill()/t.getpid() (a QuickCall) without a generator — a
+ * Gate.work_pendingNow (arch/i386/entry.ts): the exit work of t.kill()/t.getpid() (a QuickCall) without a generator — a
  * handler run to its end inside the call — and the generators it hands over to: a handler that
  * yields (it switches away inside), a handler that throws, a default action that terminates.
  */
@@ -8,7 +8,7 @@ import { runSource } from "./harness.js";
 
 const m = (r: ReturnType<typeof runSource>, n: string) => r.metrics.find((x) => x.name === n)?.value;
 
-describe("a delivery on the way back from kill (exitSlowNow)", () => {
+describe("a delivery on the way back from kill (work_pendingNow)", () => {
   it("a handler that makes calls of its own and switches away is resumed where it yielded; kill returns 0", () => {
     const r = runSource(`import { workload, SIGUSR1 } from "siglab";
 export default workload({ name: "t", params: {}, *main(t) {
