@@ -3,10 +3,16 @@
  * copied from the parent, its mm shared (CLONE_VM) or copied, its signal handlers shared
  * (CLONE_SIGHAND) or copied, the registers and, when the parent used the FPU, its i387 state.
  */
+import { filesOf } from "../fs/file.js";
 import { AddressSpace, PAGE_SHIFT, STACK_TOP, USER_CODE_BASE } from "../machine/memory.js";
 import type { KernelCore } from "./core.js";
+import { pathRefs } from "./path-refs.js";
+import { flush_tlb_mm } from "./smp.js";
 import type { SignalFrameK } from "../arch/i386/sigframe.js";
 import { SignalStruct, Task } from "./task.js";
+
+/** the paths this file runs, resolved once per run (path-refs.ts) */
+const P = pathRefs(["copy_mm", "copy_page_range.pte", "do_fork", "dup_mmap.flush_tlb_mm"]);
 
 export interface CloneFlags {
   /** CLONE_VM: share the parent's address space */
@@ -42,4 +48,29 @@ export function copy_process(k: KernelCore, parent: Task | null, opts: CloneFlag
   t.hotPages = [USER_CODE_BASE >>> PAGE_SHIFT, (t.regs.esp - 4) >>> PAGE_SHIFT];
   k.tasks.set(pid, t);
   return t;
+}
+
+/**
+ * sys_fork (arch/i386/kernel/process.c) -> do_fork: the task_struct, copy_mm -> dup_mmap ->
+ * copy_page_range (one PTE each; the writable ones are write-protected in parent and child,
+ * AddressSpace.cloneInto), dup_mmap's closing flush_tlb_mm(current->mm), copy_files. Returns the
+ * child (the runtime gives it its program).
+ */
+export function sys_fork(k: KernelCore, t: Task): Task {
+  k.runRef(P["do_fork"]);
+  k.runRef(P["copy_mm"]);
+  k.runNRef(P["copy_page_range.pte"], t.mm.pages.size);
+  const c = copy_process(k, t, { shareVm: false, shareSighand: false, name: `${t.name}-child` });
+  k.runRef(P["dup_mmap.flush_tlb_mm"]);
+  flush_tlb_mm(k, t.mm); // the parent's writable TLB entries must go: its PTEs are read-only now
+  c.files = filesOf(t).clone(); // copy_files: the child shares the open files
+  return c;
+}
+
+/** sys_clone (CLONE_VM | CLONE_SIGHAND | CLONE_FILES: a LinuxThreads thread) -> do_fork. Returns the child. */
+export function sys_clone(k: KernelCore, t: Task): Task {
+  k.runRef(P["do_fork"]);
+  const c = copy_process(k, t, { shareVm: true, shareSighand: true, name: `${t.name}-thread` });
+  c.files = t.files;
+  return c;
 }

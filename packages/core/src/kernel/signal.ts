@@ -7,7 +7,10 @@ import { EV } from "./events.js";
 import { TALLY } from "./tallies.js";
 import type { KernelCore } from "./core.js";
 import { NSIG, SIGKILL, SIGRTMIN, SIGSTOP, Sigset } from "./sigset.js";
+import { schedule } from "./sched.js";
 import { kick_if_running } from "./smp.js";
+import { roundUpToTick } from "./timer.js";
+import type { Gen } from "./yields.js";
 
 const SIGCONT = 18;
 import type { SigInfoK } from "./siginfo.js";
@@ -19,7 +22,7 @@ import { SI_USER, EAGAIN, ESRCH, EINVAL } from "@siglab/plugin-api";
 import { pathRefs } from "./path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["send_sig_info", "send_sig_info.probe", "signal_wake_up", "sigqueue_alloc", "sys_kill", "sys_rt_sigprocmask", "sys_sigaction"]);
+const P = pathRefs(["copy_siginfo_to_user", "send_sig_info", "send_sig_info.probe", "signal_wake_up", "sigqueue_alloc", "sys_kill", "sys_rt_sigprocmask", "sys_rt_sigtimedwait", "sys_rt_sigtimedwait.done", "sys_rt_sigtimedwait.none", "sys_rt_sigtimedwait.sleep", "sys_rt_sigtimedwait.take", "sys_rt_sigtimedwait.woken", "sys_sigaction"]);
 
 /** max_queued_signals (2.4, system-wide) */
 export const MAX_QUEUED_SIGNALS = 1024;
@@ -174,4 +177,44 @@ export function sys_sigaction(k: KernelCore, t: Task, sig: number, act: SigActio
     }
   }
   return 0;
+}
+
+/**
+ * sys_rt_sigtimedwait: a signal of `set` dequeued without a handler; when none is pending (and the
+ * timeout is not 0), sleep with them unblocked until one comes or the timeout's tick. Returns the
+ * signal (its siginfo copied to out.info: copy_siginfo_to_user) or -errno.
+ */
+export function* sys_rt_sigtimedwait(k: KernelCore, t: Task, set: number[], timeoutNs: number | undefined, out: { info: SigInfoK | null }): Gen<number> {
+  // the paths charged follow what the call does: a signal pending at entry is dequeued at
+  // once (no sleep, no second search); otherwise the sleep and, woken, the second search
+  k.runRef(P["sys_rt_sigtimedwait"]);
+  const these = Sigset.of(set);
+  these.dropUnblockable();
+  const notThese = new Sigset(~these.lo >>> 0, ~these.hi >>> 0);
+  let d = dequeue_signal(k, t, notThese);
+  k.run(d ? P["sys_rt_sigtimedwait.take"] : P["sys_rt_sigtimedwait.none"]);
+  if (!d && timeoutNs !== 0) {
+    // temporarily unblock the waited-for signals and sleep
+    k.runRef(P["sys_rt_sigtimedwait.sleep"]);
+    const saved = t.blocked.clone();
+    t.blocked.andNot(these);
+    k.recalcSigpending(t);
+    if (!t.sigpending) {
+      if (timeoutNs !== undefined) t.timeoutAt = roundUpToTick(k, k.cycles + Math.ceil((timeoutNs * k.profile.mhz) / 1000));
+      t.state = "interruptible";
+      t.wakeReason = "";
+      yield* schedule(k);
+      t.timeoutAt = -1;
+    }
+    k.runRef(P["sys_rt_sigtimedwait.woken"]);
+    d = dequeue_signal(k, t, notThese);
+    k.run(d ? P["sys_rt_sigtimedwait.take"] : P["sys_rt_sigtimedwait.none"]);
+    t.blocked = saved;
+    k.recalcSigpending(t);
+  }
+  k.runRef(P["sys_rt_sigtimedwait.done"]);
+  if (!d) return t.sigpending ? -4 : -EAGAIN;
+  k.runRef(P["copy_siginfo_to_user"]);
+  out.info = { ...d.info };
+  return d.sig;
 }

@@ -6,6 +6,13 @@
 import type { KernelCore } from "./core.js";
 import type { Cpu } from "./cpu.js";
 import { EV } from "./events.js";
+import { pathRefs } from "./path-refs.js";
+import { schedule } from "./sched.js";
+import type { Task } from "./task.js";
+import type { Gen } from "./yields.js";
+
+/** the paths this file runs, resolved once per run (path-refs.ts) */
+const P = pathRefs(["sys_nanosleep"]);
 
 /**
  * The local timer of CPU `c` is skewed by (c + 1)/(n + 1) of a period on SMP (setup_APIC_timer
@@ -53,4 +60,16 @@ export function do_timer(k: KernelCore, c: Cpu): void {
   }
   k.deps.scheduler.update_process_times(k, t);
   k.events.fire(EV.tick, t);
+}
+
+/** sys_nanosleep: schedule_timeout until the tick at or after the deadline; -EINTR when a signal woke it first. */
+export function* sys_nanosleep(k: KernelCore, t: Task, ns: number): Gen<number> {
+  k.runRef(P["sys_nanosleep"]);
+  t.timeoutAt = roundUpToTick(k, k.cycles + Math.ceil((ns * k.profile.mhz) / 1000));
+  t.state = "interruptible";
+  t.wakeReason = "";
+  yield* schedule(k);
+  const interrupted = t.timeoutAt >= 0;
+  t.timeoutAt = -1;
+  return interrupted ? -4 : 0;
 }

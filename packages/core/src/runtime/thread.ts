@@ -10,40 +10,39 @@ import type { Kernel } from "../kernel/kernel.js";
 import { SimError } from "../kernel/sim-error.js";
 import { SWITCH, type Gen } from "../kernel/yields.js";
 import { user_access } from "../arch/i386/mm/fault.js";
-import { exit_mm, sys_mmap, sys_munmap } from "../mm/mmap.js";
+import { sys_mmap, sys_munmap } from "../mm/mmap.js";
 import { sys_mprotect } from "../mm/mprotect.js";
-import { filesOf } from "../fs/file.js";
 import { sys_fcntl } from "../fs/fcntl.js";
 import { sys_close, sys_open } from "../fs/open.js";
 import { sys_pipe } from "../fs/pipe.js";
 import { sys_read, sys_write } from "../fs/read-write.js";
 import { sys_select } from "../fs/select.js";
-import { del_from_runqueue, schedule, sys_sched_yield } from "../kernel/sched.js";
-import { roundUpToTick } from "../kernel/timer.js";
-import { copy_process } from "../kernel/fork.js";
-import { flush_tlb_mm, sys_sched_getaffinity, sys_sched_setaffinity } from "../kernel/smp.js";
+import { sys_sched_yield } from "../kernel/sched.js";
+import { sys_nanosleep } from "../kernel/timer.js";
+import { sys_clone, sys_fork } from "../kernel/fork.js";
+import { do_exit, sys_wait4 } from "../kernel/exit.js";
+import { sys_sched_getaffinity, sys_sched_setaffinity } from "../kernel/smp.js";
 import {
-  EINVAL,
   ERESTARTNOHAND,
   SI_QUEUE,
   SI_TKILL,
   send_sig_info,
   sys_kill,
   sys_rt_sigprocmask,
+  sys_rt_sigtimedwait,
   sys_sigaction,
-  dequeue_signal,
-  EAGAIN,
   ESRCH,
 } from "../kernel/signal.js";
+import { sys_rt_sigsuspend } from "../arch/i386/signal.js";
 import { Sigset } from "../kernel/sigset.js";
 import { CORE_NR, NR } from "../kernel/syscall-nr.js";
-import { forget_tracees, parentOf, sys_ptrace, wake_up_parent, type PtraceOut, type UserRegsStruct } from "../kernel/ptrace.js";
+import { sys_ptrace, type PtraceOut, type UserRegsStruct } from "../kernel/ptrace.js";
 import type { SignalFrameK } from "../arch/i386/sigframe.js";
-import { PT_PTRACED, PT_TRACESYS, type HandlerFn, type SigAction, type Task } from "../kernel/task.js";
+import type { SigInfoK } from "../kernel/siginfo.js";
+import { PT_TRACESYS, type HandlerFn, type SigAction, type Task } from "../kernel/task.js";
 import type { Collector } from "./collector.js";
 import { isHostThrown } from "../common/host-thrown.js";
 import { Gate, SYSCALL_EIP, type HandlerRunner } from "../arch/i386/entry.js";
-import { TaskExit } from "../kernel/exit.js";
 import { LongJmp } from "./libc.js";
 import type { LibcModel, ThreadBody, ThreadLibrary } from "./libraries.js";
 import type { RuntimeThread } from "@siglab/plugin-api";
@@ -53,20 +52,9 @@ import { QuickCall, QUICK_GETPID, QUICK_GETPPID, QUICK_KILL, QUICK_TKILL, type Q
 import { SchedYieldCall, YIELD_DONE, YIELD_REST, YIELD_SWITCHED } from "./sched-yield-call.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["sys_getppid", "__mmdrop", "copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "dup_mmap.flush_tlb_mm", "exit_files", "exit_files.fd", "exit_notify", "exit_notify.task", "exit_sighand", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "release_task", "sys_getppid.smp", "sys_gettimeofday", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_rt_sigtimedwait.done", "sys_rt_sigtimedwait.none", "sys_rt_sigtimedwait.sleep", "sys_rt_sigtimedwait.take", "sys_rt_sigtimedwait.woken", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
+const P = pathRefs(["sys_getppid", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "sys_getppid.smp", "sys_gettimeofday", "user.rdtsc", "user.store", "user_fp_op"]);
 
-const ECHILD = 10;
 const ENOSYS = 38;
-/** wait4 options (linux/wait.h) */
-const WNOHANG = 1;
-const WUNTRACED = 2;
-
-/** The children wait4 looks at: our own (unless another task traces them) and the tasks we trace. */
-function waitableChildren(k: Kernel, t: Task): Task[] {
-  const out = t.children.filter((c) => c.tracer === null || c.tracer === t);
-  for (const c of k.tasks.values()) if (c.tracer === t && !out.includes(c)) out.push(c);
-  return out;
-}
 
 /** What a `…Now` system call that returned undefined left to do (its `…Rest` does it). */
 const NOW_NOTHING_DONE = 0, NOW_EXIT_WORK = 1, NOW_INTERRUPT = 2, NOW_GATE_REST = 3;
@@ -619,37 +607,14 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
 
   *nanosleep(ns: number): Gen<number> {
     const k = this.#s.k, t = this.#t;
-    return yield* this.blocking(NR.nanosleep, function* () {
-      k.runRef(P["sys_nanosleep"]);
-      t.timeoutAt = roundUpToTick(k, k.cycles + Math.ceil((ns * k.profile.mhz) / 1000));
-      t.state = "interruptible";
-      t.wakeReason = "";
-      yield* schedule(k);
-      const interrupted = t.timeoutAt >= 0;
-      t.timeoutAt = -1;
-      return interrupted ? -4 : 0;
-    });
+    return yield* this.blocking(NR.nanosleep, () => sys_nanosleep(k, t, ns));
   }
+
 
   *sigsuspend(mask: number[]): Gen<number> {
     const k = this.#s.k, t = this.#t;
     this.#gate.system_call(NR.rt_sigsuspend);
-    const body = function* (): Gen<number> {
-      k.runRef(P["sys_sigsuspend"]);
-      const saved = t.blocked.clone();
-      const m = Sigset.of(mask);
-      m.dropUnblockable();
-      t.blocked = m;
-      k.recalcSigpending(t);
-      while (!t.sigpending) {
-        t.state = "interruptible";
-        t.wakeReason = "";
-        yield* schedule(k);
-      }
-      // the frame must save the mask from before sigsuspend (2.4 passes &saveset to do_signal)
-      t.sigsuspendSaved = saved;
-      return -4; // -EINTR
-    };
+    const body = (): Gen<number> => sys_rt_sigsuspend(k, t, mask);
     let r: number;
     if (t.ptrace & PT_TRACESYS) r = yield* this.traced(NR.rt_sigsuspend, body);
     else {
@@ -667,48 +632,13 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
 
   *sigtimedwait(set: number[], timeoutNs?: number): Gen<{ signo: number } | number> {
     const k = this.#s.k, t = this.#t;
-    let info: object | null = null;
-    const r = yield* this.blocking(NR.rt_sigtimedwait, function* () {
-      // the paths charged follow what the call does: a signal pending at entry is dequeued at
-      // once (no sleep, no second search); otherwise the sleep and, woken, the second search
-      k.runRef(P["sys_rt_sigtimedwait"]);
-      const these = Sigset.of(set);
-      these.dropUnblockable();
-      const notThese = new Sigset(~these.lo >>> 0, ~these.hi >>> 0);
-      let d = dequeue_signal(k, t, notThese);
-      k.run(d ? P["sys_rt_sigtimedwait.take"] : P["sys_rt_sigtimedwait.none"]);
-      if (!d && timeoutNs !== 0) {
-        // temporarily unblock the waited-for signals and sleep
-        k.runRef(P["sys_rt_sigtimedwait.sleep"]);
-        const saved = t.blocked.clone();
-        t.blocked.andNot(these);
-        k.recalcSigpending(t);
-        if (!t.sigpending) {
-          if (timeoutNs !== undefined) t.timeoutAt = roundUpToTick(k, k.cycles + Math.ceil((timeoutNs * k.profile.mhz) / 1000));
-          t.state = "interruptible";
-          t.wakeReason = "";
-          yield* schedule(k);
-          t.timeoutAt = -1;
-        }
-        k.runRef(P["sys_rt_sigtimedwait.woken"]);
-        d = dequeue_signal(k, t, notThese);
-        k.run(d ? P["sys_rt_sigtimedwait.take"] : P["sys_rt_sigtimedwait.none"]);
-        t.blocked = saved;
-        k.recalcSigpending(t);
-      }
-      k.runRef(P["sys_rt_sigtimedwait.done"]);
-      if (!d) return t.sigpending ? -4 : -EAGAIN;
-      k.runRef(P["copy_siginfo_to_user"]);
-      info = { ...d.info };
-      return d.sig;
-    });
-    return r > 0 && info ? info : r;
+    const out: { info: SigInfoK | null } = { info: null };
+    const r = yield* this.blocking(NR.rt_sigtimedwait, () => sys_rt_sigtimedwait(k, t, set, timeoutNs, out));
+    return r > 0 && out.info ? out.info : r;
   }
 
   /**
-   * fork: do_fork, copy_mm -> dup_mmap -> copy_page_range (one PTE each; the writable ones are
-   * write-protected in parent and child, AddressSpace.cloneInto) and dup_mmap's closing
-   * flush_tlb_mm(current->mm). Both sides then write their stack page (user stores): the
+   * fork (sys_fork, kernel/fork.ts). Both sides then write their stack page (user stores): the
    * parent as the fork() wrapper returns into its caller, the child at its first return to user
    * mode (retFromFork) -- a C program's next call pushes a return address there. With the page
    * still shared that write takes the COW fault (do_wp_page); whichever side writes second
@@ -717,13 +647,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *fork(child: ThreadBody): Gen<number> {
     const k = this.#s.k, t = this.#t;
     const r = yield* this.simple(NR.fork, null, () => {
-      k.runRef(P["do_fork"]);
-      k.runRef(P["copy_mm"]);
-      k.runNRef(P["copy_page_range.pte"], t.mm.pages.size);
-      const c = copy_process(k, t, { shareVm: false, shareSighand: false, name: `${t.name}-child` });
-      k.runRef(P["dup_mmap.flush_tlb_mm"]);
-      flush_tlb_mm(k, t.mm); // the parent's writable TLB entries must go: its PTEs are read-only now
-      c.files = filesOf(t).clone(); // copy_files: the child shares the open files
+      const c = sys_fork(k, t);
       FORK_CHILDREN.add(c);
       this.#s.spawn(this, c, child, true);
       return c.pid;
@@ -735,9 +659,7 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
   *clone(body: ThreadBody): Gen<number> {
     const k = this.#s.k;
     return yield* this.simple(NR.clone, null, () => {
-      k.runRef(P["do_fork"]);
-      const c = copy_process(k, this.#t, { shareVm: true, shareSighand: true, name: `${this.#t.name}-thread` });
-      c.files = this.#t.files;
+      const c = sys_clone(k, this.#t);
       this.#s.spawn(this, c, body, true);
       return c.pid;
     });
@@ -754,107 +676,20 @@ export class ThreadImpl implements HandlerRunner, RuntimeThread {
     return r <= 0 ? r : { pid: r, status: this.#t.lastStatus };
   }
 
-  /**
-   * sys_wait4 (kernel/exit.c): a stopped traced child (or any stopped child with WUNTRACED) is
-   * reported once; a zombie is reaped (a tracee that is not our child goes back to its parent).
-   * Returns the pid, 0 (WNOHANG, nothing yet) or -errno.
-   */
+  /** wait4(pid, options): the pid, 0 (WNOHANG, nothing yet) or -errno (sys_wait4, kernel/exit.ts). */
   *waitFor(pid: number, options = 0): Gen<number> {
     const k = this.#s.k, t = this.#t;
-    return yield* this.blocking(NR.wait4, function* () {
-      for (;;) {
-        k.runRef(P["sys_wait4"]);
-        const kids = waitableChildren(k, t).filter((c) => pid === -1 || c.pid === pid);
-        if (!kids.length) return -ECHILD;
-        for (const c of kids) {
-          if (c.stopped && c.stopCode && (options & WUNTRACED || c.ptrace & PT_PTRACED)) {
-            k.runRef(P["sys_wait4.stopped"]);
-            t.lastStatus = ((c.stopCode & 0xff) << 8) | 0x7f;
-            c.stopCode = 0;
-            return c.pid;
-          }
-        }
-        const z = kids.find((c) => c.state === "zombie");
-        if (z) {
-          t.lastReaped = z.exitCode;
-          t.lastStatus = z.termSig ? z.termSig & 0x7f : (z.exitCode & 0xff) << 8;
-          if (z.tracer === t && z.ppid !== t.pid) {
-            // "p_opptr != p_pptr": back to the real parent, which reaps it
-            z.tracer = null;
-            z.ptrace = 0;
-            const real = k.tasks.get(z.ppid);
-            if (real) {
-              send_sig_info(k, 17, { signo: 17, errno: 0, code: 1, pid: z.pid }, real);
-              wake_up_parent(k, real);
-            }
-            return z.pid;
-          }
-          k.runRef(P["release_task"]);
-          z.state = "dead";
-          t.children.splice(t.children.indexOf(z), 1);
-          k.tasks.delete(z.pid);
-          return z.pid;
-        }
-        if (options & WNOHANG) return 0;
-        t.state = "interruptible";
-        t.wakeReason = "";
-        t.waitingOn = "wait4";
-        yield* schedule(k);
-        if (t.sigpending) return -512; // -ERESTARTSYS
-      }
-    });
+    return yield* this.blocking(NR.wait4, () => sys_wait4(k, t, pid, options));
   }
 
   *exit(code = 0): Gen<never> {
     const t = this.#t;
     this.#gate.system_call(NR.exit);
     if (t.ptrace & PT_TRACESYS) {
-      yield* this.#gate.tracesys(NR.exit, () => this.doExit(code));
+      yield* this.#gate.tracesys(NR.exit, () => do_exit(this.#s.k, t, code));
       throw new SimError("workload", `the tracer of task ${t.pid} nullified its exit(): SigLab cannot continue a program after exit()`, t.pid);
     }
-    return yield* this.doExit(code);
-  }
-
-  /**
-   * do_exit (kernel/exit.c 2.4): __exit_mm (the mm teardown when this is its last user: exit_mm in
-   * kernel/mm.ts), __exit_files (close_files per open descriptor), __exit_fs, exit_sighand,
-   * exit_notify (forget_original_parent walks every task; SIGCHLD to the parent + wake its wait4),
-   * then schedule away forever (__mmdrop of the mm there).
-   */
-  *doExit(code: number): Gen<never> {
-    const k = this.#s.k, t = this.#t;
-    k.runRef(P["do_exit"]);
-    if (k.cpu.fpuOwner === t) k.cpu.fpuOwner = null;
-    if (t.usedFpu) {
-      t.usedFpu = false;
-      k.cpu.TS = true;
-    }
-    exit_mm(k, t);
-    k.runRef(P["exit_files"]);
-    // the descriptors' references are only charged: a pipe end a child still holds at exit is not closed in the model
-    k.runNRef(P["exit_files.fd"], t.files ? t.files.fds.filter((f) => f !== null).length : 0);
-    k.runRef(P["exit_sighand"]);
-    k.runRef(P["exit_notify"]);
-    k.runNRef(P["exit_notify.task"], k.tasks.size);
-    t.state = "zombie";
-    t.exitCode = code;
-    del_from_runqueue(k, t);
-    // orphans are reparented to init (pid 1) or just dropped when init is gone; tracees are let go
-    for (const c of t.children) c.ppid = 1;
-    forget_tracees(k, t);
-    const parent = parentOf(k, t);
-    if (parent && parent.state !== "zombie" && parent.state !== "dead") {
-      if (t.tgid !== t.pid && parent.tgid === t.tgid) {
-        // a LinuxThreads thread: no SIGCHLD (clone exit signal 0 via the manager is not modelled)
-      } else send_sig_info(k, 17, { signo: 17, errno: 0, code: 1, pid: t.pid }, parent);
-      wake_up_parent(k, parent);
-    } else {
-      t.state = "dead";
-      k.tasks.delete(t.pid);
-    }
-    if (t.mm.users === 0) k.runRef(P["__mmdrop"]);
-    yield* schedule(k);
-    throw new TaskExit(code);
+    return yield* do_exit(this.#s.k, t, code);
   }
 
   /** Any syscall by number: contributed syscalls (plugins) or the typed ones above. */
@@ -1113,5 +948,3 @@ const FORK_CHILDREN = new WeakSet<Task>();
 
 /** jmp_buf tokens handed to workload code -> what setjmp saved. */
 const jmpBufs = new WeakMap<object, JmpBufImpl>();
-
-export { EINVAL, TaskExit };

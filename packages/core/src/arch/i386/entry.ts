@@ -8,6 +8,7 @@
  */
 import type { KernelCore } from "../../kernel/core.js";
 import { EV } from "../../kernel/events.js";
+import { do_exit } from "../../kernel/exit.js";
 import { takeInterruptInUser } from "../../kernel/irq.js";
 import { pathRefs } from "../../kernel/path-refs.js";
 import { ptrace_signal_stop, syscall_trace } from "../../kernel/ptrace.js";
@@ -27,13 +28,12 @@ const P = pathRefs(["iret_sti", "reschedule", "restore_all", "ret_from_exception
 /** EIP just after the `int $0x80` of the libc stub (restart rewinds it by 2). */
 export const SYSCALL_EIP = 0x08049002;
 
+/** What the entry code needs of the runtime thread to run a signal handler (ThreadImpl implements it). */
 export interface HandlerRunner {
   /** enter the handler in user mode: the workload's handler generator, for the gate to run */
   handlerEnter(frame: SignalFrameK, action: SigAction): Gen<void>;
   /** the handler's generator ended (returned, threw or was closed) */
   handlerLeft(): void;
-  /** terminate the task (default action of a fatal signal, or exit()) */
-  doExit(code: number): Gen<never>;
 }
 
 /** counters["syscalls.<name>"] for a syscall number (a plugin's syscall under its own name) */
@@ -221,7 +221,7 @@ export class Gate {
     if (act.kind === "terminate") {
       k.count("signals.fatal");
       t.termSig = act.sig;
-      yield* this.runner.doExit(128 + act.sig);
+      yield* do_exit(k, t, 128 + act.sig);
     }
     // 2.4: after do_signal, jmp restore_all (no re-check)
     this.restore_all(true);

@@ -11,13 +11,15 @@ import { pathRefs } from "../../kernel/path-refs.js";
 import { DEFAULT_IGNORE, dequeue_signal, force_sig_info } from "../../kernel/signal.js";
 import type { SigInfoK } from "../../kernel/siginfo.js";
 import { SIGKILL, SIGSTOP, Sigset } from "../../kernel/sigset.js";
+import { schedule } from "../../kernel/sched.js";
 import { TALLY } from "../../kernel/tallies.js";
 import { PT_PTRACED, type SigAction, type Task } from "../../kernel/task.js";
 import type { FrameSigContextK } from "./sigcontext.js";
+import type { Gen } from "../../kernel/yields.js";
 import { SignalFrameK } from "./sigframe.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["dequeue_signal", "dequeue_signal.collect", "dequeue_signal.unlock", "do_signal", "do_signal.action", "do_signal.deliver", "do_signal.ptrace_stop", "handle_signal_mask", "setup_frame", "setup_frame.regs", "setup_frame.tail", "setup_frame_retcode", "setup_rt_frame", "setup_rt_frame.regs", "setup_rt_frame.tail", "sys_rt_sigreturn", "sys_sigreturn"]);
+const P = pathRefs(["sys_sigsuspend", "dequeue_signal", "dequeue_signal.collect", "dequeue_signal.unlock", "do_signal", "do_signal.action", "do_signal.deliver", "do_signal.ptrace_stop", "handle_signal_mask", "setup_frame", "setup_frame.regs", "setup_frame.tail", "setup_frame_retcode", "setup_rt_frame", "setup_rt_frame.regs", "setup_rt_frame.tail", "sys_rt_sigreturn", "sys_sigreturn"]);
 
 export type SignalAction =
   | { kind: "none" }
@@ -172,4 +174,25 @@ export function sys_sigreturn(k: KernelCore, t: Task, rt: boolean): number {
   k.fpuPool.give(frame.fpImage);
   frame.fpImage = null;
   return r.eax;
+}
+
+/**
+ * sys_rt_sigsuspend (arch/i386/kernel/signal.c): the mask replaced by `mask` until a signal is
+ * pending; the old one is kept for the frame (2.4 passes &saveset to do_signal). -EINTR.
+ */
+export function* sys_rt_sigsuspend(k: KernelCore, t: Task, mask: number[]): Gen<number> {
+  k.runRef(P["sys_sigsuspend"]);
+  const saved = t.blocked.clone();
+  const m = Sigset.of(mask);
+  m.dropUnblockable();
+  t.blocked = m;
+  k.recalcSigpending(t);
+  while (!t.sigpending) {
+    t.state = "interruptible";
+    t.wakeReason = "";
+    yield* schedule(k);
+  }
+  // the frame must save the mask from before sigsuspend (2.4 passes &saveset to do_signal)
+  t.sigsuspendSaved = saved;
+  return -4; // -EINTR
 }
