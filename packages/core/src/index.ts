@@ -31,7 +31,7 @@ export * as signal from "./kernel/signal.js";
 export * as i387 from "./arch/i386/i387.js";
 export * as sched from "./kernel/sched.js";
 export { ThreadImpl } from "./runtime/thread.js";
-export type { ThreadLibrary, LibcModel, ThreadBody } from "./runtime/libraries.js";
+export type { ThreadLibrary, LibcModel, ThreadBody } from "./runtime/thread.js";
 export { Gate } from "./arch/i386/entry.js";
 export { ALL_SIGNALS, allSignals, applyHowSet, setMask, setMaskSet } from "./runtime/uthread-masks.js";
 export { UThreadScheduler, UThread, UT_PARK, pollFdWaits, runUser, runUserNow, runUserRest, UThreadsBlockedChecker, type UThreadHooks, type UThreadState, type FdWait } from "./runtime/uthreads.js";

@@ -20,7 +20,7 @@ import type { UserSigmaskService } from "@siglab/plugin-api";
 import type { CorePolicies } from "../kernel/core.js";
 import { TOKENS } from "../plugin-api/extension-points.js";
 import { CORE_TOKENS } from "./core-module.js";
-import type { LibcModel, ThreadLibrary } from "../runtime/libraries.js";
+import type { LibcModel, ThreadLibrary } from "../runtime/thread.js";
 import { contributionProviderToken, type ContributionProvider } from "./contribution-provider.js";
 
 const P = contributionProviderToken;

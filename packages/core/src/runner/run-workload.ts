@@ -30,7 +30,7 @@ import { checkApiVersion, checkConflicts, resolveOptions, PluginError, type Load
 import { Collector } from "../runtime/collector.js";
 import { syscallCounterName } from "../arch/i386/entry.js";
 import { TaskExit } from "../kernel/exit.js";
-import type { ThreadBody } from "../runtime/libraries.js";
+import type { ThreadBody } from "../runtime/thread.js";
 import { threadFacade } from "../runtime/facade.js";
 import { thrownMessage } from "../runtime/sanitize.js";
 import { culprit } from "../host/blame.js";

@@ -10,12 +10,12 @@ import type { FrameFpStateK, FrameSigContextK } from "../arch/i386/sigcontext.js
 import type { SignalFrameK } from "../arch/i386/sigframe.js";
 import type { HandlerFn } from "../kernel/task.js";
 import type { Gen } from "../kernel/yields.js";
-import type { PthreadHandleImpl, ThreadBody } from "./libraries.js";
+import type { PthreadHandleImpl, ThreadBody } from "./thread.js";
 import { describe, fn, num, numList, optNum, plainData, str } from "./sanitize.js";
 import type { ThreadImpl } from "./thread.js";
 import { USER_REGS } from "../kernel/ptrace.js";
-import { QuickCall } from "./quick-call.js";
-import { SchedYieldCall } from "./sched-yield-call.js";
+import { QuickCall } from "./syscall/quick-call.js";
+import { SchedYieldCall } from "./syscall/sched-yield-call.js";
 
 type Harden = <T>(x: T) => T;
 const hardenFn = (globalThis as { harden?: Harden }).harden;

@@ -10,9 +10,9 @@
  * uses: return() or throw() while switched out runs what the generator's `finally` would
  * (switchedBack(false): a task resumed out of turn stops the run). Its state is private.
  */
-import type { Gen } from "../kernel/yields.js";
+import type { Gen } from "../../kernel/yields.js";
 import { HandedOver } from "./handed-over.js";
-import { SWITCH } from "../kernel/yields.js";
+import { SWITCH } from "../../kernel/yields.js";
 
 /** what a step of the call left: yield SWITCH, finished (the result), or a generator to finish it */
 export const YIELD_SWITCHED = 0, YIELD_DONE = 1, YIELD_REST = 2;

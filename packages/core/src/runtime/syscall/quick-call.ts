@@ -6,7 +6,7 @@
  * (next, return, throw). One small object and no generator per call in the common case: the
  * null syscall's and kill's hottest path. The workload holds this object: its state is private.
  */
-import type { Gen } from "../kernel/yields.js";
+import type { Gen } from "../../kernel/yields.js";
 import { HandedOver } from "./handed-over.js";
 
 /** What a quick call runs (ThreadImpl.quickNow / quickRest). */

@@ -4,7 +4,7 @@
  * after that next() gives `done` with no value, return(v) gives v, throw(e) throws e. Only the
  * iterator that made it holds it (in a private field); workload code never sees it.
  */
-import type { Gen } from "../kernel/yields.js";
+import type { Gen } from "../../kernel/yields.js";
 
 export class HandedOver<R> {
   #g: Gen<R> | null;
