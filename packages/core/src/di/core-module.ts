@@ -6,7 +6,8 @@
  */
 import { ContainerModule } from "inversify";
 import { CORE_CHECKERS } from "../findings/checkers.js";
-import { Int80Entry, TaskBlockedMaskStore } from "../kernel/baseline.js";
+import { Int80Entry } from "../arch/i386/int80.js";
+import { TaskBlockedMaskStore } from "../kernel/signal.js";
 import { LatencyDevice } from "../drivers/siglab-disk.js";
 import { I387SignalFpu, LazySwitchFpu } from "../arch/i386/i387.js";
 import type { CorePolicies } from "../kernel/core.js";

@@ -7,6 +7,7 @@ import { TALLY } from "./tallies.js";
 import type { Scheduler } from "@siglab/plugin-api";
 import { PAGE_SHIFT } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
+import { __switch_to } from "../arch/i386/process.js";
 import type { KernelCore } from "./core.js";
 import { SimError } from "./sim-error.js";
 import { SWITCH } from "./yields.js";
@@ -16,7 +17,7 @@ import { Task } from "./task.js";
 import { pathRefs } from "./path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["__schedule_tail", "__schedule_tail.resched", "goodness", "handler.tlb_refill", "recalculate_counters", "recalculate_counters.task", "schedule", "schedule.finish", "schedule.switch", "switch_mm", "switch_to", "switch_to.save", "sys_sched_yield", "sys_sched_yield.yield", "try_to_wake_up", "user_tlb_refill"]);
+const P = pathRefs(["__schedule_tail", "__schedule_tail.resched", "goodness", "handler.tlb_refill", "recalculate_counters", "recalculate_counters.task", "schedule", "schedule.finish", "schedule.switch", "switch_mm", "sys_sched_yield", "sys_sched_yield.yield", "try_to_wake_up", "user_tlb_refill"]);
 
 /** SMP: lines of a task_struct the wake-up and schedule() write (state, run_list, counter, processor, need_resched). */
 export const TASK_STRUCT_LINES = 2;
@@ -199,7 +200,7 @@ export function __schedule_tail(k: KernelCore, prev: Task, yielded: boolean): vo
   k.deps.scheduler.reschedule_idle(k, prev);
 }
 
-/** switch_mm + switch_to/__switch_to */
+/** switch_mm (include/asm-i386/mmu_context.h, inlined in schedule()), then switch_to (arch/i386/process.ts) */
 export function contextSwitch(k: KernelCore, prev: Task, next: Task): void {
   k.tally(TALLY.sched_switches);
   k.events.fire(EV["switch.out"], prev);
@@ -225,13 +226,7 @@ export function contextSwitch(k: KernelCore, prev: Task, next: Task): void {
     }
     if (k.ncpus > 1) setCpuVmMask(next.mm, cpuVmMask(next.mm) | (1 << k.cpu.id));
   }
-  // __switch_to: unlazy_fpu(prev) first, then the TSS, segments, debug registers, I/O bitmap
-  k.runRef(P["switch_to.save"]);
-  k.deps.switchFpu.switchOut(k, prev);
-  k.runRef(P["switch_to"]);
-  k.current = next;
-  k.ex.timelineTask = next.pid;
-  k.deps.switchFpu.switchIn(k, next);
+  __switch_to(k, prev, next);
   k.events.fire(EV["switch.in"], next);
 }
 

@@ -19,6 +19,7 @@ import { PT_PTRACED, type SigAction, type Task } from "./task.js";
 // the ABI's constants are the plugin API's (the values plugins see are the kernel's own)
 export { SA_SIGINFO, SA_NOFP, SA_RESTORER, SA_ONSTACK, SA_RESTART, SA_NODEFER, SA_RESETHAND, SI_USER, SI_QUEUE, SI_TKILL, SEGV_ACCERR, SIGFRAME_BYTES, RT_SIGFRAME_BYTES, ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, EINTR, EAGAIN, ESRCH, EINVAL, EFAULT, ENOMEM } from "@siglab/plugin-api";
 import { SI_USER, EAGAIN, ESRCH, EINVAL } from "@siglab/plugin-api";
+import type { SignalMaskStore } from "../plugin-api/extension-points.js";
 import { pathRefs } from "./path-refs.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
@@ -218,3 +219,12 @@ export function* sys_rt_sigtimedwait(k: KernelCore, t: Task, set: number[], time
   out.info = { ...d.info };
   return d.sig;
 }
+
+/** The baseline SignalMaskStore: task->blocked, as 2.4 keeps it. */
+export class TaskBlockedMaskStore implements SignalMaskStore {
+  readonly id = "core:task-blocked";
+  effectiveBlocked(_k: KernelCore, t: Task): Sigset {
+    return t.blocked;
+  }
+}
+

@@ -1,8 +1,11 @@
-/** The baseline (Linux 2.4.18 i386) implementations of the single-valued extension points. */
-import type { EntryMechanism, SignalMaskStore } from "../plugin-api/extension-points.js";
-import type { KernelCore } from "./core.js";
-import type { Sigset } from "./sigset.js";
-import type { Task } from "./task.js";
+/**
+ * The baseline EntryMechanism: int $0x80 through a trap gate (arch/i386/kernel/traps.c
+ * set_system_gate(SYSCALL_VECTOR, &system_call)), ret_from_sys_call's test with cli, RESTORE_ALL
+ * and iret (arch/i386/kernel/entry.S), charged as the hot paths the kernel resolved once.
+ */
+import type { KernelCore } from "../../kernel/core.js";
+import type { Task } from "../../kernel/task.js";
+import type { EntryMechanism } from "../../plugin-api/extension-points.js";
 
 /** int $0x80 through a trap gate; ret_from_sys_call with cli; RESTORE_ALL + iret. */
 export class Int80Entry implements EntryMechanism {
@@ -25,13 +28,5 @@ export class Int80Entry implements EntryMechanism {
     // iret pays extra when it must re-enable interrupts (IF 0 -> 1)
     if (k.cpu.IF === 0) k.ex.run(k.hot.iret_sti);
     k.ex.run(k.hot.restore_all);
-  }
-}
-
-/** task->blocked, as 2.4 keeps it. */
-export class TaskBlockedMaskStore implements SignalMaskStore {
-  readonly id = "core:task-blocked";
-  effectiveBlocked(_k: KernelCore, t: Task): Sigset {
-    return t.blocked;
   }
 }
