@@ -1,7 +1,7 @@
 /**
- * The plugin API describes the core's objects by interfaces; every Task, SignalFrame or FpuRegs
- * a plugin hands back (or an event delivers) IS the core's own object. These helpers say so
- * where API-typed values re-enter core code.
+ * (No Linux counterpart: the simulator's plugin boundary.) The plugin API describes the core's
+ * objects by interfaces; every Task, SignalFrame or FpuRegs a plugin hands back (or an event
+ * delivers) IS the core's own object. These helpers say so where API-typed values re-enter core code.
  */
 import type { FpuRegs as ApiFpuRegs, SignalFrame as ApiFrame, Task as ApiTask } from "@siglab/plugin-api";
 import type { FpuRegs } from "../machine/fpu.js";

@@ -1,6 +1,7 @@
 /**
- * schedule(), switch_mm, switch_to and sched_yield of Linux 2.4 (kernel/sched.c). Which task runs
- * next is the run's Scheduler's choice (an extension point); the baseline one is 2.4's goodness().
+ * schedule(), switch_mm, the run queue, wake-ups and sched_yield of Linux 2.4 (kernel/sched.c).
+ * Which task runs next is the run's Scheduler's choice (an extension point); the baseline one is
+ * 2.4's goodness().
  */
 import { EV } from "./events.js";
 import { TALLY } from "./tallies.js";

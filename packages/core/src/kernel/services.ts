@@ -1,6 +1,7 @@
 /**
  * The kernel's functions as plugins reach them (the plugin API's SignalFunctions, FpuFunctions,
- * ...): Linux's names, bound to one run's kernel. Core code calls the functions directly.
+ * ...): Linux's names, bound to one run's kernel, as a module sees the kernel's EXPORT_SYMBOLs
+ * (kernel/ksyms.c in 2.4). Core code calls the functions directly.
  */
 import type { FileFunctions, FpuFunctions, MmFunctions, SchedFunctions, SignalFunctions } from "@siglab/plugin-api";
 import { flush_tlb_page } from "./smp.js";

@@ -1,6 +1,7 @@
 /**
- * The simulator's own error: a run stops with it (a workload or plugin fault, a budget, a
- * cancellation, an internal inconsistency). Thrown by the host's code, never by foreign code.
+ * The simulator's own error (no Linux counterpart; a real kernel would oops or panic): a run stops
+ * with it (a workload or plugin fault, a budget, a cancellation, an internal inconsistency). Thrown
+ * by the host's code, never by foreign code.
  */
 import { markHostThrown } from "../common/host-thrown.js";
 

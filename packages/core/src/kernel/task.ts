@@ -1,4 +1,4 @@
-/** Tasks (task_struct), their saved user context and their signal state. */
+/** Tasks (include/linux/sched.h task_struct, signal_struct, k_sigaction): their state, user context and signal state. */
 import { FpuRegs } from "../machine/fpu.js";
 import type { AddressSpace } from "../machine/memory.js";
 import { UserRegs } from "../arch/i386/regs.js";

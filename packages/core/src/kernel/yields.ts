@@ -1,4 +1,5 @@
 /**
+ * (No Linux counterpart: where Linux's schedule() switches stacks, a simulator generator yields.)
  * What the simulator's generators yield to the run loop (runner/run-workload.ts: drive). Kernel
  * code that may sleep or switch tasks, and every user-mode operation, is a generator of type Gen.
  */

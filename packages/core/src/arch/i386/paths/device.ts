@@ -1,5 +1,5 @@
 /**
- * /dev/siglab-disk: a simulated block/char device with latency (kernel/device.ts). Request start
+ * /dev/siglab-disk: a simulated block/char device with latency (drivers/siglab-disk.ts). Request start
  * and completion follow the 2.4 block layer (drivers/block/ll_rw_blk.c); the char interface
  * (write starts a request, read returns 32-byte completion records) is the model's own driver.
  */

@@ -1,3 +1,4 @@
+/** The op tables of the Linux 2.4 i386 kernel paths (arch/i386, kernel/, mm/, fs/), one file per area. */
 import type { PathDef } from "../../../exec/path.js";
 import { DEVICE_PATHS } from "./device.js";
 import { ENTRY_PATHS } from "./entry.js";
