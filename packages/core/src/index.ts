@@ -12,10 +12,12 @@ export { validateManifest, PluginManifestSchema } from "./plugin-api/manifest-sc
 export { loadThirdPartyPlugin, fromPluginModule, refusedPluginStandIn, type PluginEvaluator } from "./plugin-api/third-party.js";
 export { createPluginApi } from "./plugin-api/host-api.js";
 export { CORE_PATHS } from "./arch/i386/paths/index.js";
+export { smpKernelPath } from "./arch/i386/paths/smp-kernel.js";
 export * as pipe from "./fs/pipe.js";
 export * as mm from "./mm/mmap.js";
 export * as device from "./drivers/siglab-disk.js";
 export { FpuRegs } from "./machine/fpu.js";
+export { Tlb } from "./machine/tlb.js";
 export { contributionProviderToken, bindContributionProvider, type ContributionProvider } from "./di/contribution-provider.js";
 export { op, type OpLine, type PathDef } from "./exec/path.js";
 export type { PathTransform } from "./exec/registry.js";
