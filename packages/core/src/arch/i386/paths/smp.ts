@@ -2,7 +2,7 @@
  * The paths only an SMP kernel (CONFIG_SMP) runs, from Linux 2.4.22: the reschedule and TLB-flush
  * IPIs (arch/i386/kernel/smp.c), the local APIC timer (apic.c), 2.4's SMP reschedule_idle
  * (kernel/sched.c) and the cost of a cache line another CPU modified. The lock-prefixed atomics
- * every other path gains on SMP are added by smpKernelTransform (smp-kernel.ts).
+ * every other path gains on SMP are added by smpKernelPath (smp-kernel.ts).
  */
 import type { OpClass, SmpOpClass } from "@siglab/plugin-api";
 import { op as opLine, type OpLine, type PathDef } from "../../../exec/path.js";

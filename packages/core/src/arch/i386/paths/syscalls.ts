@@ -405,7 +405,7 @@ export const SYSCALL_PATHS: PathDef[] = [
     ops: [op("copy_page_range", "load", 1), op("copy_page_range", "store", 2, "ptep_set_wrprotect; set_pte")],
   },
   // ---- do_exit (kernel/exit.c 2.4), in its order: the head; __exit_mm (exit_mm, the mm teardown in
-  // kernel/mm.ts exit_mm); __exit_files; __exit_fs, exit_namespace, exit_sighand, exit_thread;
+  // mm/mmap.ts exit_mm); __exit_files; __exit_fs, exit_namespace, exit_sighand, exit_thread;
   // exit_notify; schedule() (with __mmdrop when the mm's last reference goes)
   {
     name: "do_exit",
