@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createNodeHost, type NodeExecutionHost } from "../packages/builtin-plugins/src/host/node.js";
 import { transpileWorkload } from "../apps/cli/src/run/compile.js";
-import type { HostLimits } from "../packages/core/src/host/limits.js";
+import type { HostLimits } from "../packages/core/src/host/index.js";
 import type { RunResult, RunSpec } from "../packages/core/src/common/index.js";
 import { checkResult, checkSeeds, REFERENCE_WORKLOAD, type AttackCase } from "./corpus.js";
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NodeExecutionHost } from "../packages/builtin-plugins/src/host/node.js";
-import type { HostLimits } from "../packages/core/src/host/limits.js";
+import type { HostLimits } from "../packages/core/src/host/index.js";
 import { CORPUS } from "./corpus.js";
 import { closeAllHosts, closeHost, differences, freshReference, newHost, REFERENCE_SPEC, run, runCase } from "./harness.js";
 

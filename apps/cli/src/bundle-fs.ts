@@ -6,7 +6,7 @@
 import { lstatSync, readFileSync, readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { hashFileSet, unsafeEntryReason, type AvailablePlugin } from "@siglab/core/bundle/index.js";
+import { hashFileSet, unsafeEntryReason, type AvailablePlugin } from "@siglab/core/bundle";
 
 /** Atomic writes live with the output rules (output.ts); re-exported for existing callers. */
 export { atomicWriteFile } from "./output.js";

@@ -1,6 +1,6 @@
 /** Human-readable output of run results. */
 import type { RunResult } from "@siglab/core";
-import { cpuLabel } from "@siglab/core/bundle/index.js";
+import { cpuLabel } from "@siglab/core/bundle";
 
 /**
  * One line per run whose timeline stopped at its bound (counters["timeline.dropped"]), for stderr:

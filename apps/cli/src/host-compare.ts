@@ -5,8 +5,7 @@
  * machine" panel uses too.
  */
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
-import { signedErrorPercent } from "@siglab/core/common/host-figures.js";
-import { matchHostProfile, type ProfileMatch } from "@siglab/core/common/host-profile.js";
+import { signedErrorPercent, matchHostProfile, type ProfileMatch } from "@siglab/core/common";
 import type { ProbeFigure, HostFacts } from "./probe/figures.js";
 
 export interface HostRow {
@@ -40,7 +39,7 @@ export function hostRow(f: ProbeFigure, simulated: number | null, fittedTo: read
   return row;
 }
 
-export type { ProfileMatch } from "@siglab/core/common/host-profile.js";
+export type { ProfileMatch } from "@siglab/core/common";
 
 /**
  * The profile of this machine's CPU (core's matchHostProfile): x86-64 profiles only when the

@@ -9,8 +9,7 @@
 import type { VariantSpec } from "@siglab/core";
 import { resolveProfile, type CostEntry, type CpuProfileFile, type CpuProfileSource, type OpClass } from "@siglab/cpu-profiles";
 import { exampleParams, executedOps, runExample, SCALE_BOUNDS, solveScale } from "@siglab/calibration";
-import { hostFigure, signedErrorPercent } from "@siglab/core/common/host-figures.js";
-import { virtualizationLabel, type HostVirtualization } from "@siglab/core/common/host-virtualization.js";
+import { hostFigure, signedErrorPercent, virtualizationLabel, type HostVirtualization } from "@siglab/core/common";
 import { round2 } from "./host-compare.js";
 import type { ProbeFigure } from "./probe/figures.js";
 

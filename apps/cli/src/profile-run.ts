@@ -5,8 +5,8 @@
  * For A/B comparisons and `node --cpu-prof`: an in-process run without lockdown hides what frozen
  * intrinsics cost (docs/architecture.md). Not a test; nothing is asserted.
  */
-import "@siglab/core/host/lockdown.js";
-import { createSandbox } from "@siglab/core/host/sandbox.js";
+import "@siglab/core/host/lockdown";
+import { createSandbox } from "@siglab/core/host/sandbox";
 import { EXAMPLES, type RunResult } from "@siglab/core";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { transpileWorkloadWithMap } from "./run/compile.js";

@@ -5,8 +5,8 @@ import { cac } from "cac";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rehashManifest, strToU8, unzipSync, zipSync } from "../../../packages/core/test/bundle/zip-craft.js";
-import { readBundle, BundleError, hashFileSet, unsafeEntryReason } from "@siglab/core/bundle/index.js";
-import type { RunSpec } from "@siglab/core/common/index.js";
+import { readBundle, BundleError, hashFileSet, unsafeEntryReason, compareResults, embeddedPluginSources, writeBundle } from "@siglab/core/bundle";
+import type { RunSpec } from "@siglab/core/common";
 import { experiment, fakeResult, profile } from "../../../packages/core/test/bundle/fixtures.js";
 import {
   bundleExport,
@@ -23,7 +23,6 @@ import { runInSandbox, stopSandbox } from "../src/run/host.js";
 import { addRunOptions, resolveRunArgs } from "../src/commands/run.js";
 import { EXAMPLES, expandExperiment, type ExperimentConfig, type RunResult } from "@siglab/core";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
-import { compareResults, embeddedPluginSources, writeBundle } from "@siglab/core/bundle/index.js";
 
 let root: string;
 let out: string[];

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { EXAMPLES } from "@siglab/core";
-import { HOST_FIGURES, hostFigure, NOT_SIMULATED, signedErrorPercent } from "@siglab/core/common/host-figures.js";
+import { HOST_FIGURES, hostFigure, NOT_SIMULATED, signedErrorPercent } from "@siglab/core/common";
 import linux6 from "../../../packages/plugins/linux6/src/index.js";
 import { runExample } from "../../../packages/core/test/harness.js";
 import { FIGURES } from "../src/probe/figures.js";

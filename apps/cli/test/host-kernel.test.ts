@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { runExample } from "../../../packages/core/test/harness.js";
-import { hostKernelOptions, withHostKernel } from "@siglab/core/common/host-kernel.js";
+import { hostKernelOptions, withHostKernel } from "@siglab/core/common";
 
 // this development VM (a guest kernel on an AMD EPYC: PTI forced on, no PCID, retpolines)
 const GUEST = {

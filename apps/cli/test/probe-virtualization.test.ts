@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import cac from "cac";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { readVirtualization, virtualizationWarning } from "@siglab/core/common/host-virtualization.js";
+import { readVirtualization, virtualizationWarning } from "@siglab/core/common";
 import { registerSuiteCommand } from "../src/commands/suite.js";
 import { readProbe, registerHostSuite } from "../src/commands/suite-host.js";
 import { stopSandbox } from "../src/run/host.js";

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { unzipSync } from "../../../packages/core/test/bundle/zip-craft.js";
-import { readBundle } from "@siglab/core/bundle/index.js";
+import { readBundle } from "@siglab/core/bundle";
 import { registerBundleCommands, type BundleCommandDeps } from "../src/commands/bundle.js";
 import { addRunOptions, resolveRunArgs } from "../src/commands/run.js";
 import { configureHost, runInSandbox, stopSandbox } from "../src/run/host.js";

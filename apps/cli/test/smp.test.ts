@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expandExperiment, EXAMPLES } from "@siglab/core";
-import { cpuLabel, runLabel } from "@siglab/core/bundle/index.js";
+import { cpuLabel, runLabel } from "@siglab/core/bundle";
 import { parseSmp } from "../src/commands/run.js";
 import { formatRun } from "../src/format.js";
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { markers, openSession, screenshot, type Session } from "./harness.js";
 import { builtinCatalog } from "../src/node/catalog.js";
-import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api/manifest.js";
+import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api";
 
 /** The SA_NOFP scenario needs the sa-nofp built-in plugin (issue 4); without it that test is skipped, saying so. */
 const HAS_SA_NOFP = builtinCatalog().plugins.some((p) => p.id === "sa-nofp");

@@ -11,12 +11,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { webWorkerFactory, type WebWorkerLike } from "@siglab/core/host/browser/factory.js";
-import { IDLE_MESSAGE } from "@siglab/core/host/browser/messages.js";
-import { Supervisor } from "@siglab/core/host/supervisor.js";
-import type { PluginSource } from "@siglab/core/host/protocol.js";
-import type { RunSpec } from "@siglab/core/common/experiment.js";
-import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api/manifest.js";
+import { webWorkerFactory, type WebWorkerLike, IDLE_MESSAGE } from "@siglab/core/host/browser";
+import { Supervisor, type PluginSource } from "@siglab/core/host";
+import type { RunSpec } from "@siglab/core/common";
+import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api";
 import { COMPILE_WORKER_CSP, cspFor, EDITOR_WORKER_CSP, RENDERER_CSP, SIM_WORKER_CSP } from "../src/common/csp.js";
 import { CompileError, transpileToCommonJs } from "../src/worker/transpile.js";
 

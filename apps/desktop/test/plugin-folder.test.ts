@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { apiVersionProblem, installPluginFolder, readPluginCode, scanPluginDir } from "../src/node/plugin-folder.js";
 import { HostService, type HostUi } from "../src/node/host-service.js";
 import { Workspace } from "../src/node/workspace.js";
-import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api/manifest.js";
+import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api";
 
 const tmp = (): string => mkdtempSync(path.join(os.tmpdir(), "siglab-plug-"));
 

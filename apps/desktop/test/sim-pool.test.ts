@@ -7,8 +7,7 @@
  * (e2e/pool.e2e.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import type { FromSandbox, ToSandbox } from "@siglab/core/host/protocol.js";
-import type { SandboxWorkerFactory } from "@siglab/core/host/supervisor.js";
+import type { FromSandbox, ToSandbox, SandboxWorkerFactory } from "@siglab/core/host";
 import type { ExperimentConfig, RunResult, RunSpec } from "../src/common/contracts.js";
 import { defaultPoolSize, MAX_POOL, parsePoolSetting, RunCancelled, SimClient } from "../src/renderer/sim-client.js";
 import { runRepeated } from "../src/renderer/results/repeat.js";

@@ -3,8 +3,7 @@
  * `siglab suite host`'s, the profile matched to a probe's CPU, and the what-ifs derived from real
  * linux6 runs' counters and the built-in plugins' manifests (which can run, which the host refuses).
  */
-import { hostFigure } from "@siglab/core/common/host-figures.js";
-import { hostKernelOptions } from "@siglab/core/common/host-kernel.js";
+import { hostFigure, hostKernelOptions } from "@siglab/core/common";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
 import linux6Manifest from "../../../packages/plugins/linux6/plugin.json";

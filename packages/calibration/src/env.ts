@@ -10,7 +10,7 @@
  */
 import ts from "typescript";
 import { EXAMPLES, type LoadedPlugin, type ParamValue, type RunResult, type VariantSpec } from "@siglab/core";
-import type { HostLimits } from "@siglab/core/host/limits.js";
+import type { HostLimits } from "@siglab/core/host";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { createNodeHost, type NodeExecutionHost } from "@siglab/builtin-plugins/host/node";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";

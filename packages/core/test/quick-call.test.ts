@@ -3,8 +3,8 @@
  * their first next() — lazy and following the iterator protocol as the generators they replace.
  */
 import { describe, expect, it } from "vitest";
-import { QuickCall, QUICK_GETPID, type QuickRunner } from "../src/runtime/quick-call.js";
-import type { Gen } from "../src/runtime/gate.js";
+import { QuickCall, QUICK_GETPID, type QuickRunner } from "../src/runtime/syscall/quick-call.js";
+import type { Gen } from "../src/kernel/yields.js";
 import { runSource } from "./harness.js";
 
 /** a runner whose synchronous attempt succeeds (`now` set) or hands over to a rest generator yielding `yields` */

@@ -4,9 +4,8 @@
  * it replaces does (a switched-out call returned or thrown into stops the run).
  */
 import { describe, expect, it } from "vitest";
-import { SchedYieldCall, YIELD_DONE, YIELD_REST, YIELD_SWITCHED, type SchedYieldRunner } from "../src/runtime/sched-yield-call.js";
-import { SWITCH } from "../src/kernel/kernel.js";
-import type { Gen } from "../src/runtime/gate.js";
+import { SchedYieldCall, YIELD_DONE, YIELD_REST, YIELD_SWITCHED, type SchedYieldRunner } from "../src/runtime/syscall/sched-yield-call.js";
+import { SWITCH, type Gen } from "../src/kernel/yields.js";
 import { runSource } from "./harness.js";
 
 /** a runner whose steps answer `codes` in turn; YIELD_REST hands over to a generator yielding "x" and returning 9 */

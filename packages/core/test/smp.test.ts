@@ -2,7 +2,7 @@
 // IPIs, lock-prefixed locks, TLB shootdowns with lazy TLB, kicks, and cache lines moving.
 import { describe, expect, it } from "vitest";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
-import { lockedOpsNamed, smpKernelPath } from "../src/kernel/i386/smp-kernel.js";
+import { lockedOpsNamed, smpKernelPath } from "../src/arch/i386/paths/smp-kernel.js";
 import { runWorkload } from "../src/runner/run-workload.js";
 import { metric, runExample, runSource } from "./harness.js";
 

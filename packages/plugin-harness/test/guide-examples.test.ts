@@ -15,7 +15,7 @@ import * as api from "@siglab/plugin-api";
 import type { ParamValue, PluginModule, RunResult, VariantSpec } from "@siglab/plugin-api";
 import { runWorkload } from "../src/index.js";
 import { createNodeHost } from "@siglab/builtin-plugins/host/node";
-import { validateManifest } from "@siglab/core/plugin-api/manifest-schema.js";
+import { validateManifest } from "@siglab/core";
 
 const GUIDE = fileURLToPath(new URL("../../../examples/plugin-guide/", import.meta.url));
 

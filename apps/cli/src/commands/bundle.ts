@@ -31,11 +31,11 @@ import {
   type AvailablePlugin,
   type Bundle,
   type BundlePluginInput,
-} from "@siglab/core/bundle/index.js";
-import { expandExperiment, type ExperimentConfig, type RunResult, type RunSpec } from "@siglab/core/common/index.js";
-import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export/index.js";
+} from "@siglab/core/bundle";
+import { expandExperiment, type ExperimentConfig, type RunResult, type RunSpec } from "@siglab/core/common";
+import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
-import type { PluginSource } from "@siglab/core/host/protocol.js";
+import type { PluginSource } from "@siglab/core/host";
 import {
   availableBuiltins,
   builtinPluginsDir,

@@ -11,8 +11,7 @@ import { configDir } from "../consent.js";
 import { matchProfile } from "../host-compare.js";
 import { checkOutputTarget, writeOutputFile } from "../output.js";
 import { fitProfileToProbe, type ProbeFitResult } from "../probe-fit.js";
-import { hostKernelOptions, withHostKernel } from "@siglab/core/common/host-kernel.js";
-import { virtualizationWarning } from "@siglab/core/common/host-virtualization.js";
+import { hostKernelOptions, withHostKernel, virtualizationWarning } from "@siglab/core/common";
 import { modernStack, readProbe } from "./suite-host.js";
 
 const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;

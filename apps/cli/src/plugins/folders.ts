@@ -6,7 +6,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, posix, relative, resolve, sep } from "node:path";
 import { checkApiVersion, validateManifest, type PluginManifest } from "@siglab/core";
-import type { PluginSource } from "@siglab/core/host/protocol.js";
+import type { PluginSource } from "@siglab/core/host";
 
 export const MAX_PLUGIN_CODE_BYTES = 5_000_000;
 const MAX_PLUGIN_FILES = 500;

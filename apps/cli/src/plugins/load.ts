@@ -5,7 +5,7 @@
  * asking for it fails with the refusal instead of "unknown plugin". No plugin code runs here.
  */
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
-import type { PluginSource } from "@siglab/core/host/protocol.js";
+import type { PluginSource } from "@siglab/core/host";
 import { scanPluginDirs, vetFolders, type PluginFolder, type RefusedFolder } from "./folders.js";
 
 export interface PluginScan {

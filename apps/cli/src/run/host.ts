@@ -10,8 +10,7 @@
  * workers concern that run alone, exactly as with one host.
  */
 import type { RunProgress, RunResult, RunSpec } from "@siglab/core";
-import type { HostLimits } from "@siglab/core/host/limits.js";
-import type { PluginSource } from "@siglab/core/host/protocol.js";
+import type { HostLimits, PluginSource } from "@siglab/core/host";
 import { createNodeHost, type NodeExecutionHost } from "@siglab/builtin-plugins/host/node";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import { pluginSources } from "../plugins/load.js";

@@ -2,7 +2,7 @@
  * The execution host's local limits from command-line options. They bound every run of the
  * command, whatever an experiment or a bundle asks for (a request above a limit is capped).
  */
-import { DEFAULT_HOST_LIMITS, type HostLimits } from "@siglab/core/host/limits.js";
+import { DEFAULT_HOST_LIMITS, type HostLimits } from "@siglab/core/host";
 import { UsageError } from "../catalog.js";
 
 const FLAGS: [option: string, flag: string, key: keyof HostLimits, scale: number][] = [

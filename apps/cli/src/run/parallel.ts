@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { RunResult } from "@siglab/core";
-import { formatRunNumbers, shardIndices } from "@siglab/core/bundle/index.js";
+import { formatRunNumbers, shardIndices } from "@siglab/core/bundle";
 import { UsageError } from "../catalog.js";
 
 /** More would only start more host processes than any machine has cores for. */

@@ -10,7 +10,7 @@ export type {
   RunSpec,
   VariantSpec,
   WorkloadRef,
-} from "@siglab/core/common/experiment.js";
+} from "@siglab/core/common";
 export type {
   Finding,
   Metric,
@@ -20,6 +20,6 @@ export type {
   RunProgress,
   RunResult,
   TimelineEvent,
-} from "@siglab/core/common/results.js";
-export type { PluginManifest, PluginOptionSpec } from "@siglab/core/plugin-api/manifest.js";
+} from "@siglab/core/common";
+export type { PluginManifest, PluginOptionSpec } from "@siglab/core/plugin-api";
 export type { CpuProfileFile } from "@siglab/cpu-profiles";

@@ -2,7 +2,7 @@
  * The host API's request methods implemented on the Node side, shared by the Electron main process
  * and the HTTP server. What differs between the two (dialogs, the system browser) comes in `HostUi`.
  */
-import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api/manifest.js";
+import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api";
 import type { CpuProfileFile } from "../common/contracts.js";
 import type {
   FileBytes,

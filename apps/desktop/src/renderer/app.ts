@@ -6,9 +6,10 @@
  */
 import type { CpuProfileFile, ExperimentConfig, RunResult } from "../common/contracts.js";
 import type { Draft, ExampleEntry, HostApi, HostEvent, HostInfo, MenuCommand, PluginCode, PluginEntry, PresetEntry, ProfileEntry, RecentExperiment, WorkloadFile } from "../common/host-api.js";
-import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export/index.js";
-import { compareResults } from "@siglab/core/bundle/compare.js";
-import type { Bundle, BundleInput } from "@siglab/core/bundle/format.js";
+import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export";
+import type { Bundle, BundleInput } from "@siglab/core/bundle";
+// the comparison alone: the bundle format's reader and writer stay in the compile worker
+import { compareResults } from "@siglab/core/bundle/compare";
 import { monaco } from "./monaco-setup.js";
 import { describeRunError, runErrorLine } from "./results/errors.js";
 import { cpuLabel } from "./results/labels.js";
@@ -30,7 +31,7 @@ import { LMBENCH_BENCHMARKS, summaryRows } from "./summary/lmbench.js";
 import type { MachineRun } from "./summary/whatif.js";
 import { checkSourceUrlTemplate, DEFAULT_SOURCE_URL_TEMPLATE, sourceUrl } from "../common/url-policy.js";
 import type { CpuRef, ParamValue, VariantSpec } from "../common/contracts.js";
-import type { PluginSource } from "@siglab/core/host/protocol.js";
+import type { PluginSource } from "@siglab/core/host";
 
 interface Doc {
   key: string;

@@ -16,11 +16,9 @@
  * sandbox worker never loads the TypeScript compiler; that worker also reads and writes bundles.
  * Nothing here runs workload or plugin code on the UI thread.
  */
-import { expandExperiment } from "@siglab/core/common/experiment.js";
-import { webWorkerFactory } from "@siglab/core/host/browser/factory.js";
-import type { PluginSource, WorkloadInfo } from "@siglab/core/host/protocol.js";
-import type { HostLimits } from "@siglab/core/host/limits.js";
-import { errorResult, Supervisor, type SandboxWorkerFactory } from "@siglab/core/host/supervisor.js";
+import { expandExperiment } from "@siglab/core/common";
+import { webWorkerFactory } from "@siglab/core/host/browser";
+import { errorResult, Supervisor, type HostLimits, type PluginSource, type SandboxWorkerFactory, type WorkloadInfo } from "@siglab/core/host";
 import type { CpuProfileFile, ExperimentConfig, RunProgress, RunResult, RunSpec } from "../common/contracts.js";
 import type { PluginCode } from "../common/host-api.js";
 import type { FromCompile, ToCompile } from "../worker/protocol.js";

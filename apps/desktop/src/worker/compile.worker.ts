@@ -5,7 +5,7 @@
  * to each start), and it reads and writes .siglab bundles: bundle bytes are untrusted data, parsed
  * and validated by core's bundle code, never evaluated. Its CSP allows no eval and no network.
  */
-import { readBundle, writeBundle, type BundleInput } from "@siglab/core/bundle/index.js";
+import { readBundle, writeBundle, type BundleInput } from "@siglab/core/bundle";
 import type { FromCompile, ToCompile } from "./protocol.js";
 import { CompileError, transpileToCommonJs } from "./transpile.js";
 

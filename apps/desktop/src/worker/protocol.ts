@@ -1,9 +1,9 @@
 /**
  * Messages between the renderer and the compile worker (compile.worker.ts): plain,
  * structured-clone-able data. The simulation itself speaks core's sandbox protocol
- * (@siglab/core/host/protocol.js) through core's Supervisor.
+ * (@siglab/core/host) through core's Supervisor.
  */
-import type { WorkloadInfo } from "@siglab/core/host/protocol.js";
+import type { WorkloadInfo } from "@siglab/core/host";
 
 export type { WorkloadInfo };
 

@@ -5,8 +5,8 @@
  * Compartment per run. The renderer's Supervisor terminates this worker on a budget or Cancel and
  * starts a new one. No TypeScript compiler here: requests carry transpiled `js`.
  */
-import "@siglab/core/host/lockdown.js";
+import "@siglab/core/host/lockdown";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
-import { startBrowserSandboxWorker } from "@siglab/core/host/browser/worker.js";
+import { startBrowserSandboxWorker } from "@siglab/core/host/browser/worker";
 
 startBrowserSandboxWorker(BUILTIN_PLUGINS);

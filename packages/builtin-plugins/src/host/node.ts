@@ -1,6 +1,6 @@
 /** The Node execution host with SigLab's built-in plugins in its sandbox (see @siglab/core host/). */
 import { fileURLToPath } from "node:url";
-import { NodeExecutionHost, type NodeHostOptions } from "@siglab/core/host/node/host.js";
+import { NodeExecutionHost, type NodeHostOptions } from "@siglab/core/host/node";
 
 export const NODE_WORKER_ENTRY = fileURLToPath(new URL("./node-worker.ts", import.meta.url));
 

@@ -6,10 +6,11 @@
  */
 import { ContainerModule } from "inversify";
 import { CORE_CHECKERS } from "../findings/checkers.js";
-import { Int80Entry, TaskBlockedMaskStore } from "../kernel/baseline.js";
-import { LatencyDevice } from "../kernel/device.js";
-import { I387SignalFpu, LazySwitchFpu } from "../kernel/i387.js";
-import type { CorePolicies } from "../kernel/kernel.js";
+import { Int80Entry } from "../arch/i386/int80.js";
+import { TaskBlockedMaskStore } from "../kernel/signal.js";
+import { LatencyDevice } from "../drivers/siglab-disk.js";
+import { I387SignalFpu, LazySwitchFpu } from "../arch/i386/i387.js";
+import type { CorePolicies } from "../kernel/core.js";
 import { Goodness24Scheduler } from "../kernel/sched.js";
 import { TOKENS } from "../plugin-api/extension-points.js";
 import { LinuxThreads, LIBC_MODELS } from "../runtime/libraries.js";

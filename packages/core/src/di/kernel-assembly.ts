@@ -17,10 +17,10 @@ import type {
   SyscallContribution,
 } from "../plugin-api/extension-points.js";
 import type { UserSigmaskService } from "@siglab/plugin-api";
-import type { CorePolicies } from "../kernel/kernel.js";
+import type { CorePolicies } from "../kernel/core.js";
 import { TOKENS } from "../plugin-api/extension-points.js";
 import { CORE_TOKENS } from "./core-module.js";
-import type { LibcModel, ThreadLibrary } from "../runtime/libraries.js";
+import type { LibcModel, ThreadLibrary } from "../runtime/thread.js";
 import { contributionProviderToken, type ContributionProvider } from "./contribution-provider.js";
 
 const P = contributionProviderToken;

@@ -59,7 +59,7 @@ export class CompiledPath {
   }
 }
 
-/** The CPU state the executor reads and updates (the rest lives in machine/cpu.ts). */
+/** The CPU state the executor reads and updates (the rest lives in kernel/cpu.ts). */
 export interface ExecCpu {
   IF: number;
   cpl: number;

@@ -2,9 +2,11 @@
  * The invariant checkers of DESIGN §3.5. Each subscribes to kernel events and reports findings
  * with evidence; none of them changes the simulation.
  */
-import { userFpuView, I386_XMM_REGS } from "../kernel/i387.js";
+import { userFpuView, I386_XMM_REGS } from "../arch/i386/i387.js";
 import type { Kernel } from "../kernel/kernel.js";
-import { INT_REGS, SignalSnapshot, UserRegs, type SignalFrameK, type Task } from "../kernel/task.js";
+import { INT_REGS, UserRegs } from "../arch/i386/regs.js";
+import { SignalSnapshot, type SignalFrameK } from "../arch/i386/sigframe.js";
+import type { Task } from "../kernel/task.js";
 import { diffFpu, FpuRegs } from "../machine/fpu.js";
 import type { InvariantChecker } from "../plugin-api/extension-points.js";
 

@@ -9,13 +9,14 @@
  */
 import { BUILTIN_PROFILE_FILES, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { asWorkload, createSiglabModule, WAIT_MACROS, workload } from "../api/runtime-module.js";
-import { SimError } from "../kernel/kernel.js";
+import { SimError } from "../kernel/sim-error.js";
 import { PluginError, type LoadedPlugin } from "../plugin-api/loaded-plugin.js";
 import { createPluginApi } from "../plugin-api/host-api.js";
 import { loadThirdPartyPlugin, refusedPluginStandIn } from "../plugin-api/third-party.js";
 import { runWorkload, type RunEnvironment } from "../runner/run-workload.js";
 import { FACADE_CLASSES } from "../runtime/facade.js";
-import { LongJmp, TaskExit } from "../runtime/gate.js";
+import { TaskExit } from "../kernel/exit.js";
+import { LongJmp } from "../runtime/libc.js";
 import { thrownMessage } from "../runtime/sanitize.js";
 import { OutputBudgetError } from "../runtime/collector.js";
 import { evaluateCommonJs, SandboxEvalError } from "./compartment.js";

@@ -1,6 +1,10 @@
-/** Kernel events the invariant checkers and plugins subscribe to. */
+/**
+ * Kernel events the invariant checkers and plugins subscribe to (no Linux 2.4 counterpart; the
+ * nearest is the tracepoints of later kernels, include/trace/events/).
+ */
 import type { KernelEventMap } from "@siglab/plugin-api";
-import type { SignalFrameK, Task } from "./task.js";
+import type { SignalFrameK } from "../arch/i386/sigframe.js";
+import type { Task } from "./task.js";
 
 /**
  * The event map is the plugin API's (events carry the plugin API's Task and SignalFrame, which

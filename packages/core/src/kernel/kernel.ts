@@ -1,124 +1,40 @@
 /**
- * The simulated kernel of one run: one CPU, its tasks, the scheduler, the event queue (timer ticks
- * and device completions) and the extension points plugins rebind. Subsystems (signals, FPU, mm,
- * pipes, scheduler) live in sibling files as functions over this object, named after Linux's.
+ * The simulated kernel of one run (Linux 2.4's init/main.c start_kernel, as far as it assembles
+ * one): its CPUs, tasks, run queue, events and the extension points plugins rebind, wired
+ * together. Subsystems live in sibling files as functions over KernelCore (core.ts), named after
+ * Linux's: this class holds their shared state and keeps the methods plugins and the runtime call,
+ * each a step into its subsystem's file.
  */
 import type { ResolvedProfile } from "@siglab/cpu-profiles";
 import type { Finding } from "../common/results.js";
 import { CompiledPath, Executor } from "../exec/executor.js";
 import { PhaseTable } from "../exec/phases.js";
 import { PathRegistry } from "../exec/registry.js";
-import { FpuPool, FpuRegs } from "../machine/fpu.js";
-import { AddressSpace, PAGE_SHIFT, STACK_TOP, USER_CODE_BASE } from "../machine/memory.js";
+import { FpuPool } from "../machine/fpu.js";
+import { AddressSpace } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
 import { hot } from "../machine/typed-arrays.js";
 import { StateMap } from "./slots.js";
-import type { FileFunctions, FpuFunctions, KernelPolicies, LatencyDevice, MmFunctions, SchedFunctions, SignalFunctions, Vdso } from "@siglab/plugin-api";
-import type {
-  BlockDevice,
-  EntryMechanism,
-  FpuTrapHook,
-  PageFaultHook,
-  Scheduler,
-  SignalFpuPolicy,
-  SignalMaskStore,
-  SwitchFpuPolicy,
-  SyscallContribution,
-  UserSigmaskService,
-} from "../plugin-api/extension-points.js";
+import type { FileFunctions, FpuFunctions, LatencyDevice, MmFunctions, SchedFunctions, SignalFunctions, Vdso } from "@siglab/plugin-api";
+import type { SyscallContribution, UserSigmaskService } from "../plugin-api/extension-points.js";
 import { fileFunctions, fpuFunctions, mmFunctions, schedFunctions, signalFunctions } from "./services.js";
-import { EV, KernelEvents } from "./events.js";
+import type { CorePolicies, HotPaths, KernelConfig, KernelCore, KernelDeps } from "./core.js";
+import { Cpu, type SimEvent } from "./cpu.js";
+import { KernelEvents } from "./events.js";
 import { TALLY_NAMES } from "./tallies.js";
-import { markHostThrown } from "../common/host-thrown.js";
+import type { SimError } from "./sim-error.js";
+import type { SignalFrameK } from "../arch/i386/sigframe.js";
 import { SignalStruct, Task } from "./task.js";
-import { LineOwners, smp_send_reschedule } from "./smp.js";
+import { is_cpu_allowed, LineOwners, resched_cpu } from "./smp.js";
 import { RunList } from "./run-list.js";
-import { isPathRef, pathRefCount, pathRefs, type PathRef } from "./path-refs.js";
+import type { PathRef } from "./path-refs.js";
+import { PathTable } from "./path-table.js";
+import { RunBudget } from "./budget.js";
+import { do_timer, nextTickAfter } from "./timer.js";
+import { takeInterruptInKernel } from "./irq.js";
+import { try_to_wake_up, wake_up_stopped } from "./sched.js";
 
-/** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["restore_all_kernel", "try_to_wake_up"]);
-
-/** What a generator yields to the run loop: "another task is current now". */
-export const SWITCH = Object.freeze({ switch: true });
-/** What a generator yields to the run loop on SMP: "let the CPUs behind this one catch up". */
-export const SMP_SYNC = Object.freeze({ sync: true });
-
-export class SimError extends Error {
-  constructor(readonly kind: string, message: string, readonly task?: number) {
-    super(message);
-    markHostThrown(this);
-  }
-}
-
-export interface KernelConfig {
-  /** timer interrupts per second (2.4 i386: 100) */
-  hz: number;
-  /** ticks in a fresh timeslice (2.4: NICE_TO_TICKS(0) = 6 at HZ=100) */
-  timesliceTicks: number;
-  maxCycles: number;
-  maxSteps: number;
-  seed: number;
-  timeline: boolean;
-  /** CPUs of the machine (1: the UP kernel; more: the 2.4 SMP kernel, see smp.ts) */
-  cpus: number;
-}
-
-/** The run's mechanisms, all of them (the plugin API's KernelPolicies lists the 2.1 ones as optional). */
-export type CorePolicies = Required<KernelPolicies>;
-
-export interface KernelDeps {
-  entry: EntryMechanism;
-  signalFpu: SignalFpuPolicy;
-  switchFpu: SwitchFpuPolicy;
-  maskStore: SignalMaskStore;
-  scheduler: Scheduler;
-  blockDevice: BlockDevice;
-  syscalls: SyscallContribution[];
-  fpuTrapHooks: FpuTrapHook[];
-  pageFaultHooks: PageFaultHook[];
-  /** Linux 2.4's own single-valued mechanisms */
-  baseline: CorePolicies;
-  userSigmask: UserSigmaskService | null;
-}
-
-export interface SimEvent {
-  at: number;
-  kind: "timer" | "device" | "ipi";
-  seq: number;
-  fire: () => void;
-}
-
-/**
- * One CPU: its registers and TLB, what it runs (current, its own idle task), its clock and the
- * interrupts due to it. The kernel's `cpu`/`current`/`idle` are "this CPU" (smp_processor_id()):
- * the run loop points them at the CPU whose turn it is (Kernel.useCpu).
- */
-export class Cpu {
-  /** the CPU's cycle counter while it is not the one executing (the executor holds the live one) */
-  clock = 0;
-  /** interrupts due to this CPU (timer ticks, device completions, IPIs), by time */
-  readonly queue: SimEvent[] = [];
-  current!: Task;
-  idle!: Task;
-  /** the task whose pages this CPU's TLB was last refilled for */
-  lastUser: Task | null = null;
-  /** schedule_data.last_schedule: when this CPU last scheduled (reschedule_idle prefers the oldest idle) */
-  lastSchedule = 0;
-  /** cpu_tlbstate[cpu].state: LAZY while a kernel thread (idle) borrows the previous mm */
-  tlbLazy = false;
-  cpl = 3;
-  IF = 1;
-  /** CR0.TS */
-  TS = true;
-  /** address space whose page tables CR3 points at */
-  cr3 = 0;
-  /** whose FPU state is live in the registers (null: none) */
-  fpuOwner: Task | null = null;
-  readonly fpu = new FpuRegs();
-  constructor(readonly tlb: Tlb, readonly id = 0) {}
-}
-
-export class Kernel extends StateMap {
+export class Kernel extends StateMap implements KernelCore {
   readonly phases = new PhaseTable();
   readonly paths: PathRegistry;
   /** this CPU (smp_processor_id()): the one whose turn it is in the run loop */
@@ -137,10 +53,8 @@ export class Kernel extends StateMap {
   idle: Task;
   current: Task;
   readonly syscallTable = new Map<number, SyscallContribution>();
-  steps = 0;
-  /** budgets, copied out of the config for the per-step check */
-  private readonly maxSteps: number;
-  private readonly maxCycles: number;
+  /** the step and cycle budgets, cancellation and the error that ends the run (budget.ts) */
+  readonly budget: RunBudget;
   /** the task whose pages this CPU's TLB was last refilled for (see Gate) */
   lastUser: Task | null = null;
   /** the number of CPUs (1: the UP kernel) */
@@ -173,34 +87,23 @@ export class Kernel extends StateMap {
   readonly userSigmask: UserSigmaskService | null;
   /** plugins that changed the mechanism, for evidence in findings */
   readonly variantIds: string[] = [];
-  private nextPid = 1;
+  /** the pid the next task gets (fork.ts) */
+  nextPid = 1;
   private nextAsid = 1;
   private seq = 0;
   readonly cyclesPerTick: number;
   /** the cycle (mod cyclesPerTick) at which timer ticks come, drawn from the seed */
   readonly tickPhase: number;
   private rng: number;
-  #cancelCheck: (() => boolean | string) | undefined;
   /** cache lines of shared kernel data and the CPU that last wrote each (SMP; smp.ts) */
   readonly lines = new LineOwners();
   /** set when the run is over: workload code may no longer act */
   stopped = false;
-  /** a violation that ends the run (see stopWith) */
-  stopError: SimError | null = null;
 
-  // hot paths, resolved once
-  private readonly P = new Map<string, CompiledPath>();
-  /**
-   * The core handles' paths by handle id, resolved on first use: dense from the start (null until
-   * resolved), so a load is an element load whatever order the handles are first used in.
-   */
-  private readonly byRef: (CompiledPath | null)[] = Array.from({ length: pathRefCount() }, () => null);
-  /** the handles pathHandle made, by -1 - id, their paths, and each name's handle */
-  private readonly handles: PathRef[] = [];
-  private readonly handlePaths: CompiledPath[] = [];
-  private readonly handleByName = new Map<string, PathRef>();
+  /** the run's paths by name and handle (path-table.ts) */
+  private readonly table: PathTable;
   /** the baseline entry/exit paths, resolved once (after plugins' transforms) */
-  readonly hot: { system_call: CompiledPath; ret_from_sys_call: CompiledPath; restore_all: CompiledPath; iret_sti: CompiledPath; sys_getpid: CompiledPath };
+  readonly hot: HotPaths;
   /** syscalls by number (folded into counters["syscalls.<name>"] at the end of the run) */
   readonly syscallCounts = hot(new Float64Array(512));
   /** the hot paths' counters by slot (tallies.ts), folded into `counters` at the end of the run */
@@ -217,6 +120,7 @@ export class Kernel extends StateMap {
   ) {
     super();
     this.paths = typeof paths === "function" ? paths(this.phases) : paths;
+    this.budget = new RunBudget(config);
     this.signal = signalFunctions(this);
     this.fpu = fpuFunctions(this);
     this.sched = schedFunctions(this);
@@ -231,15 +135,14 @@ export class Kernel extends StateMap {
     this.cpu = this.cpus[0]!;
     this.ex = new Executor(this.cpu, this.phases, profile);
     this.ex.ensurePhases(this.phases.names.length);
+    this.table = new PathTable(this.paths, this.phases, this.ex);
     this.hot = { system_call: this.path("system_call"), ret_from_sys_call: this.path("ret_from_sys_call"), restore_all: this.path("restore_all"), iret_sti: this.path("iret_sti"), sys_getpid: this.path("sys_getpid") };
-    this.ex.irqHook = () => this.takeInterruptInKernel();
+    this.ex.irqHook = () => takeInterruptInKernel(this);
     if (config.timeline) this.ex.timeline = [];
     this.cyclesPerTick = Math.round((profile.mhz * 1e6) / config.hz);
-    this.maxSteps = config.maxSteps;
-    this.maxCycles = config.maxCycles;
     this.rng = (config.seed >>> 0) || 0x9e3779b9;
     for (const s of deps.syscalls) this.syscallTable.set(s.nr, s);
-    const idleMm = new AddressSpace(0);
+    const idleMm = new AddressSpace<SignalFrameK>(0);
     for (const c of this.cpus) {
       // one idle task per CPU (pid 0 on each, as 2.4's init_tasks), with init_mm
       c.idle = c.current = new Task(0, 0, 0, idleMm, new SignalStruct(), this.ncpus > 1 ? `swapper/${c.id}` : "swapper");
@@ -253,15 +156,7 @@ export class Kernel extends StateMap {
     // frac((s - 1) * golden ratio): seed 1 on a tick boundary, consecutive seeds (--repeat)
     // spread evenly over the period (a Weyl sequence)
     this.tickPhase = Math.floor((((config.seed >>> 0) - 1) * GOLDEN_RATIO_FRACTION % 1 + 1) % 1 * this.cyclesPerTick);
-    for (const c of this.cpus) this.scheduleEvent(this.nextTickAfter(0, c), "timer", () => this.timerTick(c), c);
-  }
-
-  /**
-   * The local timer of CPU `c` is skewed by (c + 1)/(n + 1) of a period on SMP (setup_APIC_timer
-   * spreads the CPUs' ticks so their interrupts do not collide); the UP kernel's tick is IRQ0's.
-   */
-  private tickSkew(c: Cpu): number {
-    return this.ncpus > 1 ? Math.floor((this.cyclesPerTick * (c.id + 1)) / (this.ncpus + 1)) : 0;
+    for (const c of this.cpus) this.scheduleEvent(nextTickAfter(this, 0, c), "timer", () => do_timer(this, c), c);
   }
 
   /**
@@ -295,75 +190,34 @@ export class Kernel extends StateMap {
     return c === this.cpu ? this.current : c.current;
   }
 
-  /**
-   * resched_curr(cpu_rq(c)) (plugin API 2.2): need_resched on the task running on CPU `c`, and the
-   * reschedule IPI when `c` is another CPU (nothing when need_resched is set already: an IPI is on
-   * its way or the CPU will reschedule anyway).
-   */
+  /** API 2.2: resched_curr(cpu_rq(c)) (smp.ts). */
   resched_cpu(c: Cpu): void {
-    if (!this.cpus.includes(c)) throw new SimError("plugin", "resched_cpu: not a CPU of this machine");
-    const t = this.currentOf(c);
-    if (t.needResched) return;
-    t.needResched = true;
-    if (c !== this.cpu) smp_send_reschedule(this, c);
+    resched_cpu(this, c);
   }
 
-  /** is_cpu_allowed (plugin API 2.2): CPU `c` is in `t`'s cpus_allowed. */
+  /** API 2.2: is_cpu_allowed (smp.ts). */
   is_cpu_allowed(t: Task, c: Cpu): boolean {
-    if (!(t instanceof Task) || !this.cpus.includes(c)) throw new SimError("plugin", `is_cpu_allowed: expected a task and a CPU of this machine, got ${t instanceof Task ? "a task" : typeof t} and ${this.cpus.includes(c) ? "a CPU" : typeof c}`);
-    return (t.cpusAllowed & (1 << c.id)) !== 0;
+    return is_cpu_allowed(this, t, c);
   }
 
-  /** The first timer tick after cycle `c` (ticks come every cyclesPerTick, at tickPhase). */
-  nextTickAfter(c: number, cpu: Cpu = this.cpu): number {
-    const cpt = this.cyclesPerTick;
-    const phase = this.tickPhase + this.tickSkew(cpu);
-    return phase + (Math.floor((c - phase) / cpt) + 1) * cpt;
-  }
-
-  /** schedule_timeout's wake-up: the first tick at or after `at`. */
-  tickAtOrAfter(at: number): number {
-    const cpt = this.cyclesPerTick;
-    // the timer list runs on CPU 0's tick
-    const phase = this.tickPhase + this.tickSkew(this.cpus[0]!);
-    return phase + Math.ceil((at - phase) / cpt) * cpt;
-  }
+  // ---- paths (path-table.ts) and counting ------------------------------------------------------
 
   /** Path by name (compiled for this profile, cached). */
   path(name: string): CompiledPath {
-    let p = this.P.get(name);
-    if (!p) {
-      p = this.paths.get(name);
-      this.P.set(name, p);
-      this.ex?.ensurePhases(this.phases.names.length);
-    }
-    return p;
+    return this.table.get(name);
   }
 
   run(name: string | PathRef): void {
-    this.ex.run(typeof name === "string" ? this.path(name) : this.resolve(name));
+    this.ex.run(typeof name === "string" ? this.table.get(name) : this.table.resolve(name));
   }
 
-  /**
-   * API 2.2: a handle of path `name`, valid in this kernel only: run/runN/runUser* resolve it with
-   * an array load instead of the lookup by name. Resolved (and an unknown name refused) now.
-   */
+  /** API 2.2: a handle of path `name`, valid in this kernel only (PathTable.handle). */
   pathHandle(name: string): PathRef {
-    // not a name: the unknown-path error run() gives it (path() throws)
-    if (typeof name !== "string") this.path(typeof name === "object" || typeof name === "function" ? `(${name === null ? "null" : "an object"}, not a path name)` : String(name));
-    let h = this.handleByName.get(name);
-    if (h) return h;
-    const p = this.path(name);
-    // negative ids: apart from the core's handles (path-refs.ts), which index byRef
-    h = Object.freeze({ name, id: -1 - this.handles.length });
-    this.handles.push(h);
-    this.handlePaths.push(p);
-    this.handleByName.set(name, h);
-    return h;
+    return this.table.handle(name);
   }
 
   runN(name: string | PathRef, n: number): void {
-    this.ex.runN(typeof name === "string" ? this.path(name) : this.resolve(name), n);
+    this.ex.runN(typeof name === "string" ? this.table.get(name) : this.table.resolve(name), n);
   }
 
   /**
@@ -371,39 +225,12 @@ export class Kernel extends StateMap {
    * resolved path without run's check of what a plugin may pass (a miss still resolves through it).
    */
   runRef(r: PathRef): void {
-    this.ex.run(this.compiled(r));
+    this.ex.run(this.table.compiled(r));
   }
 
   /** @internal `runN` for the core's own call sites (see runRef). */
   runNRef(r: PathRef, n: number): void {
-    this.ex.runN(this.compiled(r), n);
-  }
-
-  /**
-   * A core handle's resolved path. The methods above are reachable by plugins too: anything that
-   * is not a resolved slot (a forged `{ id: "length" }` reads an array property) takes resolve's
-   * checked way and is an unknown path, never a host TypeError.
-   */
-  private compiled(r: PathRef): CompiledPath {
-    const id = typeof r === "object" && r !== null ? r.id : -1;
-    // a whole number below byRef's length indexes a resolved path or null, nothing else
-    const c = id >>> 0 === id && id < this.byRef.length ? this.byRef[id]! : null;
-    return c !== null ? c : this.resolve(r);
-  }
-
-  /** A handle's path, resolved on first use in this run (path-refs.ts); anything else a plugin passes is an unknown path. */
-  private resolve(r: PathRef): CompiledPath {
-    if (typeof r === "object" && r !== null) {
-      const id = r.id;
-      // a handle pathHandle made (this kernel's own: another run's is an unknown path)
-      if (typeof id === "number" && id < 0 && this.handles[-1 - id] === r) return this.handlePaths[-1 - id]!;
-    }
-    if (!isPathRef(r)) return this.path(typeof r === "object" || typeof r === "function" ? `(${r === null ? "null" : "an object"}, not a path name)` : String(r));
-    const c = r.id < this.byRef.length ? this.byRef[r.id] : null;
-    if (c) return c;
-    const p = this.path(r.name);
-    if (r.id < this.byRef.length) this.byRef[r.id] = p;
-    return p;
+    this.ex.runN(this.table.compiled(r), n);
   }
 
   count(name: string, n = 1): void {
@@ -448,38 +275,36 @@ export class Kernel extends StateMap {
     return x / 4294967296;
   }
 
+  // ---- budgets (budget.ts) ---------------------------------------------------------------------
+
+  /** workload steps (API calls) so far */
+  get steps(): number {
+    return this.budget.steps;
+  }
+
+  /** a violation that ends the run (see stopWith) */
+  get stopError(): SimError | null {
+    return this.budget.stopError;
+  }
+
   setCancelCheck(f: (() => boolean | string) | undefined): void {
-    this.#cancelCheck = f;
+    this.budget.setCancelCheck(f);
   }
 
-  private pollCancel(): void {
-    const c = this.#cancelCheck!();
-    if (c === true) throw (this.stopError = new SimError("cancelled", "run cancelled"));
-    if (typeof c === "string" && c) throw (this.stopError = new SimError("budget", c));
-  }
-
-  /**
-   * Ends the run with an error at the next step: for a violation found where throwing would be
-   * swallowed (a `finally` on a generator that foreign code stepped by hand).
-   */
+  /** Ends the run with an error at the next step (RunBudget.stopWith). */
   stopWith(kind: string, message: string): void {
-    this.stopError ??= new SimError(kind, message, this.current.pid);
+    this.budget.stopWith(this, kind, message);
   }
 
   /** One workload step (API call): enforces the step and cycle budgets and cancellation. */
   step(): void {
-    const s = ++this.steps;
-    if (this.stopError) throw this.stopError;
-    // budget errors are sticky: a workload that catches one cannot go on simulating
-    if (s > this.maxSteps) throw (this.stopError = new SimError("budget", `step budget exhausted after ${this.config.maxSteps} workload steps (runaway workload?)`, this.current.pid));
-    if (this.ex.cycles > this.maxCycles) throw (this.stopError = new SimError("budget", `cycle budget exhausted: ${this.ex.cycles} > ${this.config.maxCycles} simulated cycles (runaway workload?)`, this.current.pid));
-    if ((s & 0xfff) === 0 && this.#cancelCheck) this.pollCancel();
+    this.budget.step(this);
   }
 
-  // ---- tasks ---------------------------------------------------------------------------------
+  // ---- tasks (fork.ts) -------------------------------------------------------------------------
 
   /** The address space whose page tables have this asid (null: none, e.g. swapper_pg_dir). */
-  mmOfAsid(asid: number): AddressSpace | null {
+  mmOfAsid(asid: number): AddressSpace<SignalFrameK> | null {
     for (const t of this.tasks.values()) if (t.mm.asid === asid) return t.mm;
     return null;
   }
@@ -488,34 +313,7 @@ export class Kernel extends StateMap {
     return this.nextAsid++;
   }
 
-  createTask(parent: Task | null, opts: { shareVm: boolean; shareSighand: boolean; name: string }): Task {
-    const pid = this.nextPid++;
-    const mm = parent ? (opts.shareVm ? parent.mm : parent.mm.cloneInto(this.newAsid())) : new AddressSpace(this.newAsid());
-    if (parent && opts.shareVm) mm.users++;
-    const sig = parent ? (opts.shareSighand ? parent.sig : parent.sig.clone()) : new SignalStruct();
-    const t = new Task(pid, opts.shareVm && parent ? parent.tgid : pid, parent ? parent.pid : 0, mm, sig, opts.name);
-    t.counter = this.config.timesliceTicks;
-    t.processor = this.cpu.id; // copied from the parent's task_struct
-    if (parent) {
-      t.blocked.set(parent.blocked);
-      t.cpusAllowed = parent.cpusAllowed; // do_fork's *p = *current: the affinity is inherited
-      t.regs.copyFrom(parent.regs);
-      t.usedMath = parent.usedMath;
-      if (parent.usedMath) {
-        // copy_thread: the child's i387 area is the parent's current state (unlazy_fpu first)
-        const live = this.cpu.fpuOwner === parent && parent.usedFpu ? this.cpu.fpu : parent.fpu;
-        t.fpu.copyFrom(live);
-      }
-      parent.children.push(t);
-      if (opts.shareVm) t.regs.esp = STACK_TOP - 0x100000 * (pid % 32) - 16; // thread stack below the parent's
-    }
-    // code page and stack page: touched on every return to user mode
-    t.hotPages = [USER_CODE_BASE >>> PAGE_SHIFT, (t.regs.esp - 4) >>> PAGE_SHIFT];
-    this.tasks.set(pid, t);
-    return t;
-  }
-
-  // ---- events and interrupts ------------------------------------------------------------------
+  // ---- time and interrupts (timer.ts, irq.ts) --------------------------------------------------
 
   /** An interrupt due to CPU `cpu` (this CPU by default) at cycle `at` of that CPU's clock. */
   scheduleEvent(at: number, kind: SimEvent["kind"], fire: () => void, cpu: Cpu = this.cpu): void {
@@ -529,85 +327,9 @@ export class Kernel extends StateMap {
     else if (at < this.ex.syncAt) this.ex.syncAt = at;
   }
 
-  get nextEventAt(): number {
-    return this.ex.nextEvent;
-  }
-
   /** True when an interrupt is due now (the runtime polls this at user-mode op boundaries). */
   interruptDue(): boolean {
     return this.ex.cycles >= this.ex.dueAt; // cycles >= nextEvent || cycles > syncAt
-  }
-
-  /** Any events other than the periodic tick? (to detect deadlock) */
-  hasNonTimerEvents(): boolean {
-    return this.cpus.some((c) => c.queue.some((e) => e.kind !== "timer"));
-  }
-
-  /** Fire every event that is due (the interrupt handlers' bodies). Returns how many fired. */
-  private fireDue(): number {
-    let n = 0;
-    const q = this.cpu.queue;
-    while (q.length && q[0]!.at <= this.ex.cycles) {
-      const ev = q.shift()!;
-      this.ex.nextEvent = q.length ? q[0]!.at : Infinity;
-      this.run(ev.kind === "timer" ? (this.ncpus > 1 ? "smp_apic_timer_interrupt" : "IRQ0x00_interrupt") : ev.kind === "ipi" ? "reschedule_interrupt" : "device_interrupt");
-      this.count(ev.kind === "timer" ? "irq.timer" : ev.kind === "ipi" ? "irq.ipi" : "irq.device");
-      ev.fire();
-      n++;
-    }
-    return n;
-  }
-
-  /** Interrupt taken at an op boundary of a kernel path (IF=1): runs and returns to the path. */
-  takeInterruptInKernel(): void {
-    const IF = this.cpu.IF, cpl = this.cpu.cpl;
-    this.cpu.cpl = 0;
-    this.fireDue();
-    this.run(P["restore_all_kernel"]);
-    this.cpu.IF = IF;
-    this.cpu.cpl = cpl;
-  }
-
-  /** Interrupt taken in user mode: runs the handlers; the caller then runs the exit work. */
-  takeInterruptInUser(): void {
-    this.cpu.cpl = 0;
-    this.cpu.IF = 0;
-    this.fireDue();
-  }
-
-  /**
-   * IRQ0's do_timer: the next tick, expired timeouts, the Scheduler's timeslice accounting. On SMP
-   * each CPU's local APIC timer runs update_process_times for its own current task; the global
-   * part (jiffies, the timer list) runs on CPU 0's.
-   */
-  private timerTick(c: Cpu): void {
-    this.scheduleEvent(this.nextTickAfter(this.ex.cycles, c), "timer", () => this.timerTick(c), c);
-    const t = this.current;
-    // wake sleepers whose timeout expired (schedule_timeout is tick based)
-    if (c.id === 0) for (const s of this.tasks.values()) {
-      if (s.state === "interruptible" && s.timeoutAt >= 0 && s.timeoutAt <= this.ex.cycles) {
-        s.timeoutAt = -1;
-        s.wakeReason = "timeout";
-        this.wakeUp(s);
-      }
-    }
-    this.deps.scheduler.update_process_times(this, t);
-    this.events.fire(EV.tick, t);
-  }
-
-  /** Advance an idle CPU to the next event. Returns false when nothing can ever happen again. */
-  idleUntilEvent(): boolean {
-    const q = this.cpu.queue;
-    if (!q.length) return false;
-    const at = q[0]!.at;
-    if (at > this.ex.cycles) {
-      const idlePath = this.path("idle");
-      this.ex.chargeRaw(idlePath.phaseIdx, at - this.ex.cycles);
-    }
-    this.cpu.cpl = 0;
-    this.cpu.IF = 1;
-    this.fireDue();
-    return true;
   }
 
   /** Cycles until the next event (user-mode work is split there). */
@@ -616,7 +338,7 @@ export class Kernel extends StateMap {
     return Math.min(this.ex.nextEvent, this.ex.syncAt + 1) - this.ex.cycles;
   }
 
-  // ---- run queue ------------------------------------------------------------------------------
+  // ---- run queue and wake-ups (sched.ts) -------------------------------------------------------
 
   /** The runnable tasks in run-queue order (an array view, made when read after a change; writing to it changes nothing). */
   get runqueue(): readonly Task[] {
@@ -628,47 +350,17 @@ export class Kernel extends StateMap {
     return this.runList.length;
   }
 
-  /** task_on_runqueue */
-  onRunqueue(t: Task): boolean {
-    return this.runList.has(t.run_list);
-  }
-
-  /** add_to_runqueue (at the tail, as this kernel has always queued a woken task); no-op when queued */
-  addToRunqueue(t: Task): void {
-    if (!this.runList.has(t.run_list)) this.runList.addTail(t.run_list);
-  }
-
-  /** del_from_runqueue: list_del; no-op when not queued */
-  delFromRunqueue(t: Task): void {
-    if (this.runList.has(t.run_list)) this.runList.del(t.run_list);
-  }
-
-  /** move_last_runqueue: list_del + list_add_tail */
-  moveLastRunqueue(t: Task): void {
-    this.delFromRunqueue(t);
-    this.runList.addTail(t.run_list);
-  }
-
   /** try_to_wake_up: make `t` runnable; preempt the current task if it is idle. */
   wakeUp(t: Task): void {
-    if (t.state !== "interruptible" || t.stopped) return;
-    this.run(P["try_to_wake_up"]);
-    // SMP: runqueue_lock and the woken task_struct were last written on other CPUs
-    this.lines.touch(this, this.runList.head, 1);
-    this.lines.touch(this, t, TASK_STRUCT_LINES);
-    t.state = "running";
-    t.waitingOn = null;
-    this.addToRunqueue(t);
-    // reschedule_idle: whether the woken task preempts the current one is the Scheduler's call
-    this.deps.scheduler.reschedule_idle(this, t);
+    try_to_wake_up(this, t);
   }
 
   /** wake_up_process of a stopped task (a tracer's continue, detach or kill; SIGKILL). */
   wakeStopped(t: Task): void {
-    if (!t.stopped) return;
-    t.stopped = false;
-    this.wakeUp(t);
+    wake_up_stopped(this, t);
   }
+
+  // ---- findings and signal masks ---------------------------------------------------------------
 
   private readonly findingIndex = new Map<string, Finding>();
 
@@ -701,9 +393,6 @@ export class Kernel extends StateMap {
     t.sigpending = t.pending.anyUnblocked(this.blockedOf(t));
   }
 }
-
-/** SMP: lines of a task_struct the wake-up and schedule() write (state, run_list, counter, processor, need_resched). */
-export const TASK_STRUCT_LINES = 2;
 
 /** (sqrt(5) - 1) / 2: consecutive multiples are as evenly spread over [0, 1) as any sequence can be */
 const GOLDEN_RATIO_FRACTION = 0.6180339887498949;

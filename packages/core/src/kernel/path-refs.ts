@@ -1,6 +1,7 @@
 /**
- * Handles of kernel paths for the hot call sites: `k.run(P["setup_frame"])` resolves the path
- * once per run (an array slot) instead of a lookup by name on every call.
+ * (No Linux counterpart: part of the simulator's path table, path-table.ts.) Handles of kernel
+ * paths for the hot call sites: `k.run(P["setup_frame"])` resolves the path once per run (an array
+ * slot) instead of a lookup by name on every call.
  */
 export interface PathRef {
   readonly name: string;

@@ -3,11 +3,13 @@
  * tracee's stops (syscall_trace on the traced-syscall path of entry.S, the stop in do_signal), and
  * do_notify_parent, which reports a stop to the tracer (SIGCHLD + wake-up of its wait4).
  */
-import type { Kernel } from "./kernel.js";
+import type { KernelCore } from "./core.js";
 import { schedule } from "./sched.js";
 import { send_sig_info, ESRCH, EFAULT } from "./signal.js";
 import { NSIG, SIGKILL, SIGSTOP } from "./sigset.js";
-import type { SigInfoK, Task, UserRegs } from "./task.js";
+import type { UserRegs } from "../arch/i386/regs.js";
+import type { SigInfoK } from "./siginfo.js";
+import { PT_PTRACED, PT_TRACESYS, PT_TRACESYSGOOD, type Task } from "./task.js";
 
 export const PTRACE_TRACEME = 0;
 export const PTRACE_PEEKTEXT = 1;
@@ -26,11 +28,6 @@ export const PTRACE_DETACH = 17;
 export const PTRACE_SYSCALL = 24;
 export const PTRACE_SETOPTIONS = 0x4200;
 export const PTRACE_O_TRACESYSGOOD = 1;
-
-/** task->ptrace bits (include/linux/sched.h, 2.4) */
-export const PT_PTRACED = 0x1;
-export const PT_TRACESYS = 0x2;
-export const PT_TRACESYSGOOD = 0x8;
 
 const EPERM = 1;
 const EIO = 5;
@@ -56,12 +53,12 @@ const TRAP_FLAG = 0x100;
 const SIZEOF_USER = 284;
 
 /** The tracer a stop is reported to (p_pptr): the tracer while traced, else the parent. */
-export function parentOf(k: Kernel, t: Task): Task | undefined {
+export function parentOf(k: KernelCore, t: Task): Task | undefined {
   return t.tracer ?? k.tasks.get(t.ppid);
 }
 
 /** wake_up_parent: wake the parent's wait4 (wait_chldexit) if it sleeps there. */
-export function wake_up_parent(k: Kernel, p: Task): void {
+export function wake_up_parent(k: KernelCore, p: Task): void {
   k.run("wake_up_parent");
   if (p.waitingOn === "wait4" && p.state === "interruptible") {
     p.wakeReason = "child";
@@ -70,7 +67,7 @@ export function wake_up_parent(k: Kernel, p: Task): void {
 }
 
 /** do_notify_parent for a stop: SIGCHLD (CLD_TRAPPED) to the tracer, and wake its wait4. */
-export function notify_parent_stopped(k: Kernel, t: Task): void {
+export function notify_parent_stopped(k: KernelCore, t: Task): void {
   const p = parentOf(k, t);
   k.run("do_notify_parent");
   if (!p || p.state === "zombie" || p.state === "dead") return;
@@ -79,7 +76,7 @@ export function notify_parent_stopped(k: Kernel, t: Task): void {
 }
 
 /** exit_code = code; state = TASK_STOPPED; notify_parent(current, SIGCHLD); schedule() */
-function* ptrace_stop(k: Kernel, t: Task, code: number): Generator<unknown, void, unknown> {
+function* ptrace_stop(k: KernelCore, t: Task, code: number): Generator<unknown, void, unknown> {
   t.stopCode = code;
   t.stopped = true;
   t.state = "interruptible";
@@ -94,7 +91,7 @@ function* ptrace_stop(k: Kernel, t: Task, code: number): Generator<unknown, void
  * (| 0x80 under PTRACE_O_TRACESYSGOOD) until the tracer continues; a signal it continues with is
  * sent to the tracee (send_sig(exit_code, current, 1)).
  */
-export function* syscall_trace(k: Kernel, t: Task): Generator<unknown, void, unknown> {
+export function* syscall_trace(k: KernelCore, t: Task): Generator<unknown, void, unknown> {
   k.run("syscall_trace");
   if ((t.ptrace & (PT_PTRACED | PT_TRACESYS)) !== (PT_PTRACED | PT_TRACESYS)) return;
   k.run("syscall_trace.stop");
@@ -113,7 +110,7 @@ export function* syscall_trace(k: Kernel, t: Task): Generator<unknown, void, unk
  * deliver what it continued with. Returns the signal to act on, or null when there is none (the
  * tracer cancelled it, it is SIGSTOP, or the new signal is blocked and was requeued).
  */
-export function* ptrace_signal_stop(k: Kernel, t: Task, sig: number, info: SigInfoK): Generator<unknown, { sig: number; info: SigInfoK } | null, unknown> {
+export function* ptrace_signal_stop(k: KernelCore, t: Task, sig: number, info: SigInfoK): Generator<unknown, { sig: number; info: SigInfoK } | null, unknown> {
   k.count("ptrace.signal_stops");
   yield* ptrace_stop(k, t, sig);
   k.run("do_signal.ptrace_resume");
@@ -180,7 +177,7 @@ function userRegAt(addr: number): UserRegName | null {
 }
 
 /** access_process_vm for one word: get_user_pages (force: a read-only page is written too), kmap, copy. */
-function access_process_vm(k: Kernel, child: Task, addr: number, write: boolean, data: number, out: PtraceOut): boolean {
+function access_process_vm(k: KernelCore, child: Task, addr: number, write: boolean, data: number, out: PtraceOut): boolean {
   k.run("access_process_vm");
   if (child.mm.protOf(addr >>> 0) === undefined) return false; // no vma: get_user_pages fails
   if (write) {
@@ -194,7 +191,7 @@ function access_process_vm(k: Kernel, child: Task, addr: number, write: boolean,
 }
 
 /** ptrace_check_attach: traced by us and (except for PTRACE_KILL) stopped. */
-function ptrace_check_attach(k: Kernel, me: Task, child: Task, kill: boolean): number {
+function ptrace_check_attach(k: KernelCore, me: Task, child: Task, kill: boolean): number {
   k.run("ptrace_check_attach");
   if (!(child.ptrace & PT_PTRACED) || child.tracer !== me) return -ESRCH;
   if (!kill && !child.stopped) return -ESRCH;
@@ -202,7 +199,7 @@ function ptrace_check_attach(k: Kernel, me: Task, child: Task, kill: boolean): n
 }
 
 /** ptrace_attach: checks, PT_PTRACED, reparent to the tracer (REMOVE_LINKS/SET_LINKS), SIGSTOP. */
-function ptrace_attach(k: Kernel, me: Task, child: Task): number {
+function ptrace_attach(k: KernelCore, me: Task, child: Task): number {
   k.run("ptrace_attach");
   if (child.pid <= 1 || child === me || child.ptrace & PT_PTRACED) return -EPERM;
   if (child.state === "zombie" || child.state === "dead") return -EPERM; // !task->mm
@@ -213,7 +210,7 @@ function ptrace_attach(k: Kernel, me: Task, child: Task): number {
 }
 
 /** ptrace_detach: clear TF, ptrace = 0, back to the real parent, wake with `data` as its signal. */
-function ptrace_detach(k: Kernel, child: Task, data: number): number {
+function ptrace_detach(k: KernelCore, child: Task, data: number): number {
   if (data >>> 0 > NSIG) return -EIO;
   k.run("ptrace_detach");
   child.regs.eflags &= ~TRAP_FLAG;
@@ -225,7 +222,7 @@ function ptrace_detach(k: Kernel, child: Task, data: number): number {
 }
 
 /** PTRACE_SYSCALL / PTRACE_CONT: set or clear PT_TRACESYS, exit_code = data, clear TF, wake. */
-function ptrace_resume(k: Kernel, child: Task, request: number, data: number): number {
+function ptrace_resume(k: KernelCore, child: Task, request: number, data: number): number {
   k.run("ptrace_resume");
   if (data >>> 0 > NSIG) return -EIO;
   if (request === PTRACE_SYSCALL) child.ptrace |= PT_TRACESYS;
@@ -240,7 +237,7 @@ function ptrace_resume(k: Kernel, child: Task, request: number, data: number): n
  * sys_ptrace(request, pid, addr, data). Returns 0 or -errno; PEEK* put the word and GETREGS the
  * registers in `out` (the kernel's put_user to `data`). `regsIn` is SETREGS's user buffer.
  */
-export function sys_ptrace(k: Kernel, me: Task, request: number, pid: number, addr: number, data: number, out: PtraceOut, regsIn?: Readonly<Partial<UserRegsStruct>>): number {
+export function sys_ptrace(k: KernelCore, me: Task, request: number, pid: number, addr: number, data: number, out: PtraceOut, regsIn?: Readonly<Partial<UserRegsStruct>>): number {
   k.run("sys_ptrace");
   try {
     if (request === PTRACE_TRACEME) {
@@ -324,7 +321,7 @@ export function sys_ptrace(k: Kernel, me: Task, request: number, pid: number, ad
 
 
 /** Exit of a tracer (exit_notify): its tracees go back to their parents, untraced (a stopped one stays stopped, as in 2.4). */
-export function forget_tracees(k: Kernel, tracer: Task): void {
+export function forget_tracees(k: KernelCore, tracer: Task): void {
   for (const t of k.tasks.values()) {
     if (t.tracer !== tracer) continue;
     t.tracer = null;

@@ -1,19 +1,22 @@
 /**
  * The kernel's functions as plugins reach them (the plugin API's SignalFunctions, FpuFunctions,
- * ...): Linux's names, bound to one run's kernel. Core code calls the functions directly.
+ * ...): Linux's names, bound to one run's kernel, as a module sees the kernel's EXPORT_SYMBOLs
+ * (kernel/ksyms.c in 2.4). Core code calls the functions directly.
  */
 import type { FileFunctions, FpuFunctions, MmFunctions, SchedFunctions, SignalFunctions } from "@siglab/plugin-api";
 import { flush_tlb_page } from "./smp.js";
-import { configureDevice, deviceOf } from "./device.js";
-import { cloneFpstate, do_device_not_available, fpstateFromRegs, regsFromFpstate, restore_i387, unlazy_fpu, userFpuView } from "./i387.js";
-import { SimError, type Kernel } from "./kernel.js";
+import { configureDevice, deviceOf } from "../drivers/siglab-disk.js";
+import { cloneFpstate, do_device_not_available, fpstateFromRegs, regsFromFpstate, restore_i387, unlazy_fpu, userFpuView } from "../arch/i386/i387.js";
+import type { KernelCore } from "./core.js";
+import { SimError } from "./sim-error.js";
 import { ownFrame, ownRegs, ownTask } from "./own.js";
-import { do_page_fault } from "./mm.js";
-import { filesOf, roundUpToTick } from "./pipe.js";
-import { schedule } from "./sched.js";
+import { do_page_fault } from "../arch/i386/mm/fault.js";
+import { filesOf } from "../fs/file.js";
+import { add_to_runqueue, del_from_runqueue, schedule } from "./sched.js";
+import { roundUpToTick } from "./timer.js";
 import { dequeue_signal, force_sig_info, send_sig_info } from "./signal.js";
 
-export function signalFunctions(k: Kernel): SignalFunctions {
+export function signalFunctions(k: KernelCore): SignalFunctions {
   return {
     send_sig_info: (sig, info, t) => send_sig_info(k, sig, info, ownTask(t)),
     force_sig_info: (sig, info, t) => force_sig_info(k, sig, info, ownTask(t)),
@@ -23,7 +26,7 @@ export function signalFunctions(k: Kernel): SignalFunctions {
   };
 }
 
-export function fpuFunctions(k: Kernel): FpuFunctions {
+export function fpuFunctions(k: KernelCore): FpuFunctions {
   return {
     unlazy_fpu: (t, pathFxsr, pathFsave) => unlazy_fpu(k, ownTask(t), pathFxsr, pathFsave),
     restore_i387: (t, frame) => restore_i387(k, ownTask(t), ownFrame(frame)),
@@ -42,17 +45,17 @@ export function fpuFunctions(k: Kernel): FpuFunctions {
   };
 }
 
-export function schedFunctions(k: Kernel): SchedFunctions {
+export function schedFunctions(k: KernelCore): SchedFunctions {
   return {
     schedule: () => schedule(k),
     wake_up: (t) => k.wakeUp(ownTask(t)),
-    add_to_runqueue: (t) => k.addToRunqueue(ownTask(t)),
-    del_from_runqueue: (t) => k.delFromRunqueue(ownTask(t)),
+    add_to_runqueue: (t) => add_to_runqueue(k, ownTask(t)),
+    del_from_runqueue: (t) => del_from_runqueue(k, ownTask(t)),
     roundUpToTick: (cycle) => roundUpToTick(k, cycle),
   };
 }
 
-export function mmFunctions(k: Kernel): MmFunctions {
+export function mmFunctions(k: KernelCore): MmFunctions {
   return {
     do_page_fault: (t, addr, write, code) => do_page_fault(k, ownTask(t), addr, write, code),
     flush_tlb_page: (t, addr) => flush_tlb_page(k, ownTask(t).mm, addr),
@@ -74,7 +77,7 @@ export function mmFunctions(k: Kernel): MmFunctions {
   };
 }
 
-export function fileFunctions(k: Kernel): FileFunctions {
+export function fileFunctions(k: KernelCore): FileFunctions {
   return {
     file: (t, fd) => filesOf(ownTask(t)).get(fd) ?? undefined,
     disk: () => deviceOf(k),

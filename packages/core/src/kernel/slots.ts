@@ -1,4 +1,7 @@
-/** The plugin API's StateHolder as the core's objects implement it (a map from key to value). */
+/**
+ * The plugin API's StateHolder as the core's objects implement it (a map from key to value): per-object
+ * state of a plugin, as a 2.4 module would hang it off a pointer it owns (no common Linux file).
+ */
 import type { StateHolder, StateKey } from "@siglab/plugin-api";
 
 /**

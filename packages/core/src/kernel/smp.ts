@@ -12,8 +12,10 @@
 import { TALLY } from "./tallies.js";
 import type { AddressSpace } from "../machine/memory.js";
 import { Tlb } from "../machine/tlb.js";
-import type { Cpu, Kernel } from "./kernel.js";
-import type { Task } from "./task.js";
+import type { CacheLines, KernelCore } from "./core.js";
+import type { Cpu } from "./cpu.js";
+import { SimError } from "./sim-error.js";
+import { Task } from "./task.js";
 
 /** include/asm-i386/smp.h: goodness() bonus for staying on the CPU the task last ran on */
 export const PROC_CHANGE_PENALTY = 15;
@@ -30,13 +32,13 @@ export function setCpuVmMask(mm: AddressSpace, m: number): void {
 }
 
 /** The CPU `t` runs on now, or null (task_has_cpu). */
-export function cpuRunning(k: Kernel, t: Task): Cpu | null {
+export function cpuRunning(k: KernelCore, t: Task): Cpu | null {
   for (const c of k.cpus) if (k.currentOf(c) === t) return c;
   return null;
 }
 
 /** can_schedule(p, this_cpu): allowed on this CPU (cpus_allowed) and not running on another one. */
-export function canSchedule(k: Kernel, p: Task): boolean {
+export function canSchedule(k: KernelCore, p: Task): boolean {
   if (k.ncpus === 1) return true;
   if ((p.cpusAllowed & (1 << k.cpu.id)) === 0) return false;
   const c = cpuRunning(k, p);
@@ -54,7 +56,7 @@ function allowedOn(p: Task, c: Cpu): boolean {
  * an online CPU (else -EINVAL); a task running on a CPU it no longer allows is told to reschedule
  * (an IPI when that is another CPU), and __schedule_tail's reschedule_idle moves it.
  */
-export function sys_sched_setaffinity(k: Kernel, caller: Task, pid: number, mask: number): number {
+export function sys_sched_setaffinity(k: KernelCore, caller: Task, pid: number, mask: number): number {
   k.run("sys_sched_setaffinity");
   const online = (1 << k.ncpus) - 1;
   const m = mask & online;
@@ -71,26 +73,45 @@ export function sys_sched_setaffinity(k: Kernel, caller: Task, pid: number, mask
 }
 
 /** sched_getaffinity (nr 242): the mask of `pid` (0: the caller) limited to the online CPUs. */
-export function sys_sched_getaffinity(k: Kernel, caller: Task, pid: number): number {
+export function sys_sched_getaffinity(k: KernelCore, caller: Task, pid: number): number {
   k.run("sys_sched_getaffinity");
   const t = pid === 0 ? caller : k.tasks.get(pid);
   if (!t) return -3;
   return t.cpusAllowed & ((1 << k.ncpus) - 1);
 }
 
+/**
+ * resched_curr(cpu_rq(c)) (plugin API 2.2): need_resched on the task running on CPU `c`, and the
+ * reschedule IPI when `c` is another CPU (nothing when need_resched is set already: an IPI is on
+ * its way or the CPU will reschedule anyway).
+ */
+export function resched_cpu(k: KernelCore, c: Cpu): void {
+  if (!k.cpus.includes(c)) throw new SimError("plugin", "resched_cpu: not a CPU of this machine");
+  const t = k.currentOf(c);
+  if (t.needResched) return;
+  t.needResched = true;
+  if (c !== k.cpu) smp_send_reschedule(k, c);
+}
+
+/** is_cpu_allowed (plugin API 2.2): CPU `c` is in `t`'s cpus_allowed. */
+export function is_cpu_allowed(k: KernelCore, t: Task, c: Cpu): boolean {
+  if (!(t instanceof Task) || !k.cpus.includes(c)) throw new SimError("plugin", `is_cpu_allowed: expected a task and a CPU of this machine, got ${t instanceof Task ? "a task" : typeof t} and ${k.cpus.includes(c) ? "a CPU" : typeof c}`);
+  return (t.cpusAllowed & (1 << c.id)) !== 0;
+}
+
 /** smp_send_reschedule: an IPI to `target`, taken there ipi_delivery cycles later. */
-export function smp_send_reschedule(k: Kernel, target: Cpu): void {
+export function smp_send_reschedule(k: KernelCore, target: Cpu): void {
   k.run("smp_send_reschedule");
   k.count("smp.ipi.reschedule");
   k.scheduleEvent(k.cycles + ipiDelivery(k), "ipi", () => {}, target);
 }
 
-function ipiDelivery(k: Kernel): number {
+function ipiDelivery(k: KernelCore): number {
   return k.profile.costs.ipi_delivery ?? NaN;
 }
 
 /** send_now_idle: wake an idle CPU (no IPI to this CPU, nor when one is already on its way). */
-function sendNowIdle(k: Kernel, c: Cpu): void {
+function sendNowIdle(k: KernelCore, c: Cpu): void {
   k.run("smp.reschedule_idle.mark");
   const idle = c.idle;
   const was = idle.needResched;
@@ -102,7 +123,7 @@ function sendNowIdle(k: Kernel, c: Cpu): void {
  * reschedule_idle on SMP: the woken task's last CPU if it is idle; else the idle CPU that has been
  * idle longest; else the CPU whose task `p` preempts most (preemption_goodness), told by IPI.
  */
-export function reschedule_idle_smp(k: Kernel, p: Task, goodness: (p: Task, cpu: Cpu, mm: AddressSpace) => number): void {
+export function reschedule_idle_smp(k: KernelCore, p: Task, goodness: (p: Task, cpu: Cpu, mm: Task["mm"]) => number): void {
   k.run("smp.reschedule_idle");
   const best = k.cpus[p.processor] ?? k.cpus[0]!;
   if (allowedOn(p, best) && k.currentOf(best) === best.idle) return sendNowIdle(k, best);
@@ -137,7 +158,7 @@ export function reschedule_idle_smp(k: Kernel, p: Task, goodness: (p: Task, cpu:
  * signal_wake_up's SMP part: a task running on another CPU gets a reschedule IPI so that it
  * notices the signal at its next return to user mode (2.4 calls this a kick).
  */
-export function kick_if_running(k: Kernel, t: Task): void {
+export function kick_if_running(k: KernelCore, t: Task): void {
   if (k.ncpus === 1) return;
   const c = cpuRunning(k, t);
   if (c && c !== k.cpu) {
@@ -151,7 +172,7 @@ export function kick_if_running(k: Kernel, t: Task): void {
  * every other CPU in mm->cpu_vm_mask an INVALIDATE_TLB_VECTOR IPI, spinning until each has
  * flushed (or, borrowing the mm lazily, left it). Returns how many CPUs were sent the IPI.
  */
-export function flush_tlb_mm(k: Kernel, mm: AddressSpace): number {
+export function flush_tlb_mm(k: KernelCore, mm: AddressSpace): number {
   if (k.cpu.cr3 === mm.asid) {
     k.cpu.tlb.flushAll();
     k.tally(TALLY.tlb_flushes);
@@ -163,7 +184,7 @@ export function flush_tlb_mm(k: Kernel, mm: AddressSpace): number {
  * flush_tlb_page: invlpg here if this CPU runs the mm (the caller's path charges it), and the
  * other CPUs in cpu_vm_mask flush that page by IPI. Returns how many CPUs were sent the IPI.
  */
-export function flush_tlb_page(k: Kernel, mm: AddressSpace, addr: number): number {
+export function flush_tlb_page(k: KernelCore, mm: AddressSpace, addr: number): number {
   const page = addr >>> 12;
   if (k.cpu.cr3 === mm.asid) k.cpu.tlb.invalidate(Tlb.key(mm.asid, page));
   return shootdown(k, mm, [page]);
@@ -176,7 +197,7 @@ export function flush_tlb_page(k: Kernel, mm: AddressSpace, addr: number): numbe
  * the mm (the caller's paths charge it) and on the other CPUs in cpu_vm_mask by IPI, so only those
  * pages' entries go; above it, the full flush. Returns how many CPUs were sent the IPI.
  */
-export function flush_tlb_range(k: Kernel, mm: AddressSpace, pages: readonly number[]): number {
+export function flush_tlb_range(k: KernelCore, mm: AddressSpace, pages: readonly number[]): number {
   if (pages.length === 0 || pages.length > k.tlbFlushCeiling) return flush_tlb_mm(k, mm);
   if (k.cpu.cr3 === mm.asid) {
     for (const page of pages) k.cpu.tlb.invalidate(Tlb.key(mm.asid, page));
@@ -185,7 +206,7 @@ export function flush_tlb_range(k: Kernel, mm: AddressSpace, pages: readonly num
   return shootdown(k, mm, pages);
 }
 
-function shootdown(k: Kernel, mm: AddressSpace, page: readonly number[] | null): number {
+function shootdown(k: KernelCore, mm: AddressSpace, page: readonly number[] | null): number {
   if (k.ncpus === 1) return 0;
   const others = k.cpus.filter((c) => c !== k.cpu && (cpuVmMask(mm) & (1 << c.id)) !== 0);
   if (!others.length) return 0;
@@ -194,7 +215,7 @@ function shootdown(k: Kernel, mm: AddressSpace, page: readonly number[] | null):
 }
 
 /** flush_tlb_others: IPI, the targets' handlers, and the sender's wait for the last of them. */
-function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[], page: readonly number[] | null): void {
+function flush_tlb_others(k: KernelCore, mm: AddressSpace, targets: Cpu[], page: readonly number[] | null): void {
   k.run("flush_tlb_others");
   k.count("smp.tlb_shootdowns");
   k.count("smp.ipi.invalidate", targets.length);
@@ -217,7 +238,7 @@ function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[], page: rea
 }
 
 /** INVALIDATE_TLB_VECTOR on this CPU: flush if it runs the mm, leave_mm if it only borrows it. */
-function smp_invalidate_interrupt(k: Kernel, mm: AddressSpace, page: readonly number[] | null): void {
+function smp_invalidate_interrupt(k: KernelCore, mm: AddressSpace, page: readonly number[] | null): void {
   k.run("invalidate_interrupt");
   if (k.cpu.cr3 !== mm.asid) return;
   if (k.cpu.tlbLazy) {
@@ -246,9 +267,9 @@ function smp_invalidate_interrupt(k: Kernel, mm: AddressSpace, page: readonly nu
  * Shared kernel data written by one CPU and then used by another moves between the caches: charge
  * `lines` cache-line transfers when `obj` (owner tracked in `owners`) was last written elsewhere.
  */
-export class LineOwners {
+export class LineOwners implements CacheLines {
   private readonly owner = new WeakMap<object, number>();
-  touch(k: Kernel, obj: object, lines: number): void {
+  touch(k: KernelCore, obj: object, lines: number): void {
     if (k.ncpus === 1) return;
     const was = this.owner.get(obj);
     const me = k.cpu.id;
@@ -264,7 +285,7 @@ export class LineOwners {
  * The run loop's choice on SMP: the CPU to resume next, the one furthest behind. A busy CPU acts at
  * its clock; an idle one at its next interrupt. Null when no CPU can ever act again.
  */
-export function smp_next_cpu(k: Kernel): Cpu | null {
+export function smp_next_cpu(k: KernelCore): Cpu | null {
   let best: Cpu | null = null;
   let at = Infinity;
   for (const c of k.cpus) {
@@ -278,7 +299,7 @@ export function smp_next_cpu(k: Kernel): Cpu | null {
 }
 
 /** When CPU `c` acts next. */
-function actsAt(k: Kernel, c: Cpu): number {
+function actsAt(k: KernelCore, c: Cpu): number {
   if (k.currentOf(c) !== c.idle) return k.clockOf(c);
   // an idle CPU halts until an interrupt; it schedules at once only when it asked itself (no IPI coming)
   if (c.idle.needResched && !c.queue.some((e) => e.kind === "ipi")) return k.clockOf(c);
@@ -286,7 +307,7 @@ function actsAt(k: Kernel, c: Cpu): number {
 }
 
 /** The horizon of this CPU: the earliest moment another CPU acts (see Executor.syncAt). */
-export function smp_sync_horizon(k: Kernel): number {
+export function smp_sync_horizon(k: KernelCore): number {
   let h = Infinity;
   for (const c of k.cpus) {
     if (c === k.cpu) continue;

@@ -1,9 +1,10 @@
 /**
- * The counters the core bumps on its hot paths (every delivery, sigreturn and switch), kept by
- * slot in a typed array instead of by name in `Kernel.counters`: a bump is an indexed add, not a
- * string-keyed property update (8 per signal delivery). Folded into `counters` under these names
- * at the end of the run (Kernel.foldTallies), so results are the same as counting by name; a
- * plugin's `k.count(name)` of the same name adds to the same figure.
+ * (No Linux counterpart: the simulator's statistics.) The counters the core bumps on its hot paths
+ * (every delivery, sigreturn and switch), kept by slot in a typed array instead of by name in
+ * `Kernel.counters`: a bump is an indexed add, not a string-keyed property update (8 per signal
+ * delivery). Folded into `counters` under these names at the end of the run (Kernel.foldTallies),
+ * so results are the same as counting by name; a plugin's `k.count(name)` of the same name adds to
+ * the same figure.
  */
 export const TALLY_NAMES = [
   "signals.sent",

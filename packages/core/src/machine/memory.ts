@@ -1,6 +1,8 @@
 /**
  * Per-address-space memory: page protections (present/write/user) and the structured objects that
- * live in user memory (signal frames). Data values of ordinary words are kept sparse.
+ * live in user memory (signal frames). Data values of ordinary words are kept sparse. The machine
+ * stores a frame as the kernel built it and never looks inside: `Frame` is the kernel's type
+ * (SignalFrameK, arch/i386/sigframe.ts).
  */
 export const PAGE_SIZE = 4096;
 export const PAGE_SHIFT = 12;
@@ -63,7 +65,7 @@ export interface ExitMmapResult {
 /** What do_wp_page did for a write to a copy-on-write PTE (mm/memory.c). */
 export type WpResult = "reuse" | "copy";
 
-export class AddressSpace {
+export class AddressSpace<Frame extends object = object> {
   /** page number -> prot bits; absent = not mapped */
   readonly pages = new Map<number, number>();
   /** page number -> the frame its PTE maps (every mapped page is present in the model) */
@@ -83,12 +85,12 @@ export class AddressSpace {
    * rather than deleting it (a Map that goes from one entry to none and back reallocates its table
    * on every signal); empty slots are swept once there are many (frames at many addresses).
    */
-  private readonly frames = new Map<number, import("../kernel/task.js").SignalFrameK | null>();
+  private readonly frames = new Map<number, Frame | null>();
   private emptyFrames = 0;
-  frameAt(address: number): import("../kernel/task.js").SignalFrameK | undefined {
+  frameAt(address: number): Frame | undefined {
     return address & 7 ? undefined : (this.frames.get(address >>> 3) ?? undefined);
   }
-  putFrame(address: number, f: import("../kernel/task.js").SignalFrameK): void {
+  putFrame(address: number, f: Frame): void {
     if (address & 7) throw new Error(`signal frame at ${address.toString(16)}: not 8-byte aligned`);
     if (this.frames.get(address >>> 3) === null) this.emptyFrames--;
     this.frames.set(address >>> 3, f);
@@ -276,8 +278,8 @@ export class AddressSpace {
    * the child" — every writable private PTE (the model's mappings are all private). Word values are
    * copied as data (each mm reads its own); the frames are what is shared.
    */
-  cloneInto(asid: number): AddressSpace {
-    const c = new AddressSpace(asid);
+  cloneInto(asid: number): AddressSpace<Frame> {
+    const c = new AddressSpace<Frame>(asid);
     c.pages.clear();
     c.pageFrames.clear();
     c.vmas.length = 0;

@@ -13,18 +13,24 @@ import { asWorkload, createSiglabModule, type WorkloadDef } from "../api/runtime
 import { coreModule } from "../di/core-module.js";
 import { KernelAssembly } from "../di/kernel-assembly.js";
 import { PathRegistry } from "../exec/registry.js";
-import { CORE_PATHS } from "../kernel/i386/index.js";
-import { SMP_PATHS, SMP_SCHEDULE_TAIL_PATHS } from "../kernel/i386/paths-smp.js";
-import { smpKernelPath } from "../kernel/i386/smp-kernel.js";
+import { CORE_PATHS } from "../arch/i386/paths/index.js";
+import { SMP_PATHS, SMP_SCHEDULE_TAIL_PATHS } from "../arch/i386/paths/smp.js";
+import { smpKernelPath } from "../arch/i386/paths/smp-kernel.js";
 import { smp_next_cpu, smp_sync_horizon } from "../kernel/smp.js";
 import { SMP_OP_CLASS_IDS } from "@siglab/plugin-api";
-import { Kernel, SimError, type KernelConfig } from "../kernel/kernel.js";
-import { __schedule } from "../kernel/sched.js";
+import { Kernel } from "../kernel/kernel.js";
+import type { KernelConfig } from "../kernel/core.js";
+import { SimError } from "../kernel/sim-error.js";
+import type { Gen } from "../kernel/yields.js";
+import { __schedule, add_to_runqueue } from "../kernel/sched.js";
+import { hasNonTimerEvents, idleUntilEvent } from "../kernel/irq.js";
+import { copy_process } from "../kernel/fork.js";
 import type { Task } from "../kernel/task.js";
 import { checkApiVersion, checkConflicts, resolveOptions, PluginError, type LoadedPlugin } from "../plugin-api/loaded-plugin.js";
 import { Collector } from "../runtime/collector.js";
-import { syscallCounterName, TaskExit, type Gen } from "../runtime/gate.js";
-import type { ThreadBody } from "../runtime/libraries.js";
+import { syscallCounterName } from "../arch/i386/entry.js";
+import { TaskExit } from "../kernel/exit.js";
+import type { ThreadBody } from "../runtime/thread.js";
 import { threadFacade } from "../runtime/facade.js";
 import { thrownMessage } from "../runtime/sanitize.js";
 import { culprit } from "../host/blame.js";
@@ -235,13 +241,13 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
       spawn(_parent, task, body, fromFork) {
         const th = new ThreadImpl(shared, task);
         startProgram(task, th, body, fromFork);
-        kernel.addToRunqueue(task);
+        add_to_runqueue(kernel, task);
         // do_fork's wake_up_process: on UP the child never preempts (its goodness equals the
         // parent's, both with half the counter); on SMP reschedule_idle finds it an idle CPU
         if (kernel.ncpus > 1 && kernel.current !== kernel.idle) kernel.deps.scheduler.reschedule_idle(kernel, task);
       },
     };
-    const init = k.createTask(null, { shareVm: false, shareSighand: false, name: def.name || spec.workload.id });
+    const init = copy_process(k, null, { shareVm: false, shareSighand: false, name: def.name || spec.workload.id });
     const mainBody: ThreadBody = (t) => def.main(threadFacade(t), shared.params as Record<string, number | string | boolean>) as Gen<unknown>;
     shared.spawn(new ThreadImpl(shared, init), init, mainBody, false);
     if (ncpus > 1) driveSmp(k);
@@ -290,11 +296,11 @@ function drive(k: Kernel): void {
     if (cur === k.idle) {
       const live = alive(k);
       if (!live.length) return;
-      const canWake = k.nrRunning > 0 || k.hasNonTimerEvents() || live.some((t) => t.timeoutAt >= 0);
+      const canWake = k.nrRunning > 0 || hasNonTimerEvents(k) || live.some((t) => t.timeoutAt >= 0);
       if (!canWake) {
         throw new SimError("deadlock", `deadlock: every task is asleep and nothing can wake them (${live.map((t) => `pid ${t.pid} in ${String(t.waitingOn ?? "sleep")}`).join(", ")})`);
       }
-      if (!k.nrRunning) k.idleUntilEvent();
+      if (!k.nrRunning) idleUntilEvent(k);
       if (k.ex.cycles > k.config.maxCycles) throw new SimError("budget", `cycle budget exhausted: ${k.ex.cycles} > ${k.config.maxCycles} simulated cycles`);
       if (k.nrRunning) __schedule(k);
       continue;
@@ -319,11 +325,11 @@ function driveSmp(k: Kernel): void {
     if (cur === k.idle) {
       const live = alive(k);
       if (!live.length) return idleToTheEnd(k);
-      if (k.cpus.every((p) => k.currentOf(p) === p.idle && !p.idle.needResched) && !k.nrRunning && !k.hasNonTimerEvents() && !live.some((t) => t.timeoutAt >= 0)) {
+      if (k.cpus.every((p) => k.currentOf(p) === p.idle && !p.idle.needResched) && !k.nrRunning && !hasNonTimerEvents(k) && !live.some((t) => t.timeoutAt >= 0)) {
         throw new SimError("deadlock", `deadlock: every task is asleep and nothing can wake them (${live.map((t) => `pid ${t.pid} in ${String(t.waitingOn ?? "sleep")}`).join(", ")})`);
       }
       // cpu_idle: hlt until an interrupt; then schedule() if someone asked (reschedule_idle)
-      if (!cur.needResched || c.queue.some((e) => e.kind === "ipi")) k.idleUntilEvent();
+      if (!cur.needResched || c.queue.some((e) => e.kind === "ipi")) idleUntilEvent(k);
       if (cur.needResched) __schedule(k);
       continue;
     }

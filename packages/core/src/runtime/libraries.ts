@@ -1,38 +1,12 @@
 /**
- * Extension points that live in user space: the thread library and the libc model. They are
- * implemented on top of the Thread API, exactly as a real library sits on top of syscalls.
+ * The baseline user-space extension points: LinuxThreads (the thread library) and glibc's two ages
+ * (the libc models), implemented on top of the Thread API as a real library sits on top of system
+ * calls. Their interfaces are thread.ts's; libc's own code (setjmp, memcpy) is libc.ts's.
  */
 import type { Vdso } from "@siglab/plugin-api";
-import { SimError } from "../kernel/kernel.js";
-import type { Gen } from "./gate.js";
-import type { ThreadImpl } from "./thread.js";
-
-export interface PthreadHandleImpl {
-  readonly tid: number;
-}
-
-export type ThreadBody = (t: ThreadImpl) => Gen<unknown>;
-
-export interface ThreadLibrary {
-  readonly id: string;
-  create(t: ThreadImpl, body: ThreadBody): Gen<PthreadHandleImpl>;
-  join(t: ThreadImpl, th: PthreadHandleImpl): Gen<number>;
-  yield(t: ThreadImpl): Gen<void>;
-  read(t: ThreadImpl, fd: number, bytes: number): Gen<number>;
-  write(t: ThreadImpl, fd: number, bytes: number): Gen<number>;
-  sigmask(t: ThreadImpl, how: 0 | 1 | 2, set: number[]): Gen<number[]>;
-  self(t: ThreadImpl): number;
-}
-
-export interface LibcModel {
-  readonly id: string;
-  readonly sseMemcpy: boolean;
-  readonly sseThreshold: number;
-  memcpy(t: ThreadImpl, bytes: number): Gen<void>;
-  gettimeofday(t: ThreadImpl): Gen<{ sec: number; usec: number }>;
-  gettimeofdayNow?(t: ThreadImpl): { sec: number; usec: number } | undefined;
-  gettimeofdayRest?(t: ThreadImpl): Gen<{ sec: number; usec: number }>;
-}
+import { SimError } from "../kernel/sim-error.js";
+import type { Gen } from "../kernel/yields.js";
+import type { LibcModel, PthreadHandleImpl, ThreadBody, ThreadImpl, ThreadLibrary } from "./thread.js";
 
 /** LinuxThreads (1:1): every thread is a clone()d task; yield is sched_yield. */
 export class LinuxThreads implements ThreadLibrary {

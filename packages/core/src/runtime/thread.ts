@@ -1,63 +1,77 @@
 /**
- * The `t` object a workload thread receives: the implementation of the Thread interface of
- * api/siglab.d.ts. Every method that can enter the kernel is a generator over the Gate.
+ * The runtime thread (user space): the implementation of the Thread interface of api/siglab.d.ts
+ * that a workload's `t` façade forwards to, and of the plugin API's RuntimeThread that thread
+ * libraries and libc models work on. Its system calls enter the kernel through the stubs
+ * (syscall/stubs.ts) and the entry code (arch/i386/entry.ts); user-mode work is user-mode.ts's,
+ * libc's own code libc.ts's.
  */
-import { EV } from "../kernel/events.js";
 import type { PathRef } from "../kernel/path-refs.js";
-import { readReg, writeReg, XMM_LANES } from "../machine/fpu.js";
-import { PAGE_SHIFT } from "../machine/memory.js";
 import type { Kernel } from "../kernel/kernel.js";
-import { SimError, SWITCH } from "../kernel/kernel.js";
-import { exit_mm, user_access, sys_mmap, sys_mprotect, sys_munmap } from "../kernel/mm.js";
-import { filesOf, sys_close, sys_fcntl, sys_open, sys_pipe, sys_read, sys_select, sys_write, roundUpToTick } from "../kernel/pipe.js";
-import { schedule, sys_sched_yield } from "../kernel/sched.js";
-import { flush_tlb_mm, sys_sched_getaffinity, sys_sched_setaffinity } from "../kernel/smp.js";
-import {
-  EINVAL,
-  ERESTARTNOHAND,
-  SI_QUEUE,
-  SI_TKILL,
-  send_sig_info,
-  sys_kill,
-  sys_rt_sigprocmask,
-  sys_sigaction,
-  dequeue_signal,
-  EAGAIN,
-  ESRCH,
-} from "../kernel/signal.js";
+import { SimError } from "../kernel/sim-error.js";
+import type { Gen } from "../kernel/yields.js";
+import { sys_mmap, sys_munmap } from "../mm/mmap.js";
+import { sys_mprotect } from "../mm/mprotect.js";
+import { sys_fcntl } from "../fs/fcntl.js";
+import { sys_close, sys_open } from "../fs/open.js";
+import { sys_pipe } from "../fs/pipe.js";
+import { sys_read, sys_write } from "../fs/read-write.js";
+import { sys_select } from "../fs/select.js";
+import { sys_nanosleep } from "../kernel/timer.js";
+import { sys_clone, sys_fork } from "../kernel/fork.js";
+import { do_exit, sys_wait4 } from "../kernel/exit.js";
+import { sys_sched_getaffinity, sys_sched_setaffinity } from "../kernel/smp.js";
+import { SI_QUEUE, send_sig_info, sys_rt_sigtimedwait, sys_sigaction, ESRCH } from "../kernel/signal.js";
+import { sys_rt_sigsuspend } from "../arch/i386/signal.js";
 import { Sigset } from "../kernel/sigset.js";
 import { CORE_NR, NR } from "../kernel/syscall-nr.js";
-import { forget_tracees, parentOf, PT_PTRACED, PT_TRACESYS, sys_ptrace, wake_up_parent, type PtraceOut, type UserRegsStruct } from "../kernel/ptrace.js";
-import type { HandlerFn, SignalFrameK, SigAction, Task } from "../kernel/task.js";
+import { sys_ptrace, type PtraceOut, type UserRegsStruct } from "../kernel/ptrace.js";
+import type { SignalFrameK } from "../arch/i386/sigframe.js";
+import type { SigInfoK } from "../kernel/siginfo.js";
+import { PT_TRACESYS, type HandlerFn, type SigAction, type Task } from "../kernel/task.js";
 import type { Collector } from "./collector.js";
-import { isHostThrown } from "../common/host-thrown.js";
-import { Gate, LongJmp, SYSCALL_EIP, TaskExit, type Gen, type HandlerRunner } from "./gate.js";
-import type { LibcModel, ThreadBody, ThreadLibrary } from "./libraries.js";
+import { Gate, type HandlerRunner } from "../arch/i386/entry.js";
+import { longjmp, memcpy, setjmp } from "./libc.js";
+import * as usermode from "./user-mode.js";
 import type { FastRuntimeThread } from "@siglab/plugin-api/internal";
 import { runUser, runUserNow, runUserRest, UThreadScheduler, type UThreadHooks } from "./uthreads.js";
 import { pathRefs } from "../kernel/path-refs.js";
-import { QuickCall, QUICK_GETPID, QUICK_GETPPID, QUICK_KILL, QUICK_TKILL, type QuickKind } from "./quick-call.js";
-import { SchedYieldCall, YIELD_DONE, YIELD_REST, YIELD_SWITCHED } from "./sched-yield-call.js";
+import { SyscallStubs } from "./syscall/stubs.js";
+import { QuickCall, QUICK_GETPID, QUICK_GETPPID, QUICK_KILL, QUICK_TKILL } from "./syscall/quick-call.js";
+import { SchedYieldCall } from "./syscall/sched-yield-call.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["sys_getppid", "__mmdrop", "copy_mm", "copy_page_range.pte", "copy_siginfo_to_user", "do_exit", "do_fork", "dup_mmap.flush_tlb_mm", "exit_files", "exit_files.fd", "exit_notify", "exit_notify.task", "exit_sighand", "handler.fp_op", "handler.memcpy", "handler.rdtsc", "handler.sse_memcpy", "handler.store", "handler_call", "libc.memcpy", "libc.sse_memcpy", "release_task", "sys_getppid.smp", "sys_gettimeofday", "sys_nanosleep", "sys_rt_sigtimedwait", "sys_rt_sigtimedwait.done", "sys_rt_sigtimedwait.none", "sys_rt_sigtimedwait.sleep", "sys_rt_sigtimedwait.take", "sys_rt_sigtimedwait.woken", "sys_sigsuspend", "sys_wait4", "sys_wait4.stopped", "user.rdtsc", "user.store", "user_fp_op"]);
+const P = pathRefs(["handler_call"]);
 
-const ECHILD = 10;
 const ENOSYS = 38;
-/** wait4 options (linux/wait.h) */
-const WNOHANG = 1;
-const WUNTRACED = 2;
 
-/** The children wait4 looks at: our own (unless another task traces them) and the tasks we trace. */
-function waitableChildren(k: Kernel, t: Task): Task[] {
-  const out = t.children.filter((c) => c.tracer === null || c.tracer === t);
-  for (const c of k.tasks.values()) if (c.tracer === t && !out.includes(c)) out.push(c);
-  return out;
+// ---- what plugs into the runtime thread: the thread library, the libc model, thread bodies ----
+
+export interface PthreadHandleImpl {
+  readonly tid: number;
 }
 
-/** What a `…Now` system call that returned undefined left to do (its `…Rest` does it). */
-const NOW_NOTHING_DONE = 0, NOW_EXIT_WORK = 1, NOW_INTERRUPT = 2, NOW_GATE_REST = 3;
-type NowLeft = typeof NOW_NOTHING_DONE | typeof NOW_EXIT_WORK | typeof NOW_INTERRUPT | typeof NOW_GATE_REST;
+export type ThreadBody = (t: ThreadImpl) => Gen<unknown>;
+
+export interface ThreadLibrary {
+  readonly id: string;
+  create(t: ThreadImpl, body: ThreadBody): Gen<PthreadHandleImpl>;
+  join(t: ThreadImpl, th: PthreadHandleImpl): Gen<number>;
+  yield(t: ThreadImpl): Gen<void>;
+  read(t: ThreadImpl, fd: number, bytes: number): Gen<number>;
+  write(t: ThreadImpl, fd: number, bytes: number): Gen<number>;
+  sigmask(t: ThreadImpl, how: 0 | 1 | 2, set: number[]): Gen<number[]>;
+  self(t: ThreadImpl): number;
+}
+
+export interface LibcModel {
+  readonly id: string;
+  readonly sseMemcpy: boolean;
+  readonly sseThreshold: number;
+  memcpy(t: ThreadImpl, bytes: number): Gen<void>;
+  gettimeofday(t: ThreadImpl): Gen<{ sec: number; usec: number }>;
+  gettimeofdayNow?(t: ThreadImpl): { sec: number; usec: number } | undefined;
+  gettimeofdayRest?(t: ThreadImpl): Gen<{ sec: number; usec: number }>;
+}
 
 /** What every thread of a run shares. */
 export interface RuntimeShared {
@@ -74,30 +88,18 @@ export interface RuntimeShared {
   userStructs: WeakMap<object, object>;
 }
 
-/** What setjmp saved; the workload holds only an opaque token for it (see jmpBufs). */
-interface JmpBufImpl {
-  readonly task: Task;
-  readonly esp: number;
-  readonly eip: number;
-  readonly regs: Record<string, number>;
-  readonly mask: number[] | null;
-}
-
 export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
   readonly #s: RuntimeShared;
   readonly #t: Task;
   readonly #gate: Gate;
-  /** what the last `…Now` system call left to its `…Rest` (see sigprocmaskSetNow) */
-  #nowLeft: NowLeft = NOW_NOTHING_DONE;
-  #nowResult = 0;
-  #nowValue: unknown = undefined;
-  /** the system call whose …Now stopped (its …Rest must be the one that finishes it) */
-  #nowNr = -1;
+  /** this thread's system call stubs and their synchronous forms (syscall/stubs.ts) */
+  readonly #sys: SyscallStubs;
 
   constructor(shared: RuntimeShared, task: Task) {
     this.#s = shared;
     this.#t = task;
     this.#gate = new Gate(shared.k, task, this);
+    this.#sys = new SyscallStubs(shared.k, task, this.#gate);
   }
 
   /** Runtime access for thread libraries and libc models (never handed to workload code). */
@@ -132,6 +134,10 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
   userThreads(library: string, hooks: () => UThreadHooks): UThreadScheduler {
     return UThreadScheduler.of(this, library, hooks);
   }
+  /** Another Thread object of this task (a user-level thread's, uthreads.ts). */
+  sibling(): ThreadImpl {
+    return new ThreadImpl(this.#s, this.#t);
+  }
 
   get pid(): number {
     return this.#t.tgid;
@@ -146,41 +152,29 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
     return this.#s.k.profile.mhz;
   }
 
+  // ---- user mode (user-mode.ts): work, the TSC, FPU instructions, registers, memory ------------
+
   rdtsc(): number {
-    const k = this.#s.k;
-    this.#gate.checkTurn();
-    k.run(this.#t.handlerDepth > 0 ? P["handler.rdtsc"] : P["user.rdtsc"]);
-    return k.cycles;
+    return usermode.rdtsc(this);
   }
-
-  *compute(cycles: number): Gen<void> {
-    const k = this.#s.k;
-    if (!(cycles >= 0) || !Number.isFinite(cycles)) throw new TypeError(`compute(cycles): expected a finite number >= 0, got ${cycles}`);
-    this.#gate.checkTurn();
-    k.step();
-    const phase = k.phases.id(this.#t.handlerDepth > 0 ? "signal.handler" : "user");
-    let left = Math.round(cycles);
-    while (left > 0) {
-      const chunk = Math.min(left, Math.max(0, k.cyclesToNextEvent()));
-      k.ex.chargeRaw(phase, chunk);
-      left -= chunk;
-      if (k.interruptDue()) yield* this.#gate.userInterrupt();
-    }
+  compute(cycles: number): Gen<void> {
+    return usermode.compute(this, cycles);
   }
-
-  // ---- registers ------------------------------------------------------------------------------
-
-  *fpuSet(reg: string, value: number | number[]): Gen<void> {
-    yield* this.fpuInstruction(1);
-    const k = this.#s.k;
-    writeReg(k.cpu.fpu, reg, value, Math.min(8, k.profile.xmmRegs), false);
+  fpuSet(reg: string, value: number | number[]): Gen<void> {
+    return usermode.fpuSet(this, reg, value);
   }
-
-  *fpuGet(reg: string): Gen<number[]> {
-    yield* this.fpuInstruction(1);
-    const k = this.#s.k;
-    if (reg.startsWith("ymm")) throw new TypeError(`'${reg}': AVX state is not enabled by this kernel (Linux 2.4 does not set XCR0)`);
-    return readReg(k.cpu.fpu, reg, Math.min(8, k.profile.xmmRegs));
+  fpuGet(reg: string): Gen<number[]> {
+    return usermode.fpuGet(this, reg);
+  }
+  /** `n` user FPU instructions: #NM first if CR0.TS is set. */
+  fpuInstruction(n: number): Gen<void> {
+    return usermode.fpuInstruction(this, n);
+  }
+  store(addr: number, value = 0): Gen<void> {
+    return usermode.store(this, addr, value);
+  }
+  load(addr: number): Gen<number> {
+    return usermode.load(this, addr);
   }
 
   setUserReg(reg: string, value: number): void {
@@ -201,234 +195,43 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
 
   /** getpid: a QuickCall (no generator unless something intervenes; quick-call.ts) */
   getpid(): Gen<number> {
-    return new QuickCall(this, QUICK_GETPID) as unknown as Gen<number>;
+    return new QuickCall(this.#sys, QUICK_GETPID) as unknown as Gen<number>;
   }
 
-  /** getpid as a generator: what a QuickCall runs when its synchronous attempt did nothing */
-  private *getpidGen(): Gen<number> {
-    // the null syscall: written out (no closure) because it is the simulator's hottest path
-    const g = this.#gate, k = this.#s.k, ex = k.ex;
-    if (ex.cycles >= ex.nextEvent || ex.cycles > ex.syncAt) yield* g.userInterrupt();
-    g.enter(NR.getpid);
-    if (this.#t.ptrace & PT_TRACESYS) return yield* this.traced(NR.getpid, () => (ex.run(k.hot.sys_getpid), this.#t.tgid));
-    ex.run(k.hot.sys_getpid);
-    const r = this.#t.tgid;
-    if (!g.exitFast(r)) return yield* g.exitSlow(r);
-    if (ex.cycles >= ex.nextEvent || ex.cycles > ex.syncAt) yield* g.userInterrupt();
-    return r;
+  gettimeofday(): Gen<{ sec: number; usec: number }> {
+    return this.#sys.gettimeofday();
   }
 
   getppid(): Gen<number> {
-    return new QuickCall(this, QUICK_GETPPID) as unknown as Gen<number>;
-  }
-
-  private getppidGen(): Gen<number> {
-    const k = this.#s.k;
-    return this.simple(NR.getppid, "sys_getppid", () => {
-      if (k.ncpus > 1) k.runRef(P["sys_getppid.smp"]);
-      return this.#t.ppid;
-    });
-  }
-
-  *gettimeofday(): Gen<{ sec: number; usec: number }> {
-    yield* this.simple(NR.gettimeofday, "sys_gettimeofday", () => 0);
-    return this.timeOfDay();
-  }
-
-  /** The simulated clock as gettimeofday returns it (time 0 at boot). */
-  private timeOfDay(): { sec: number; usec: number } {
-    const k = this.#s.k;
-    const usec = Math.floor(k.cycles / k.profile.mhz);
-    return { sec: Math.floor(usec / 1e6), usec: usec % 1e6 };
+    return new QuickCall(this.#sys, QUICK_GETPPID) as unknown as Gen<number>;
   }
 
   /** sched_yield: an iterator that behaves as schedYieldGen (sched-yield-call.ts), without a generator while nothing else happens. */
   sched_yield(): Gen<number> {
-    return new SchedYieldCall(this) as unknown as Gen<number>;
-  }
-
-  // ---- SchedYieldCall's steps (sched-yield-call.ts): schedYieldGen cut where it would yield ----
-
-  #yieldValue = 0;
-  #yieldRest: Gen<number> | null = null;
-
-  /** @internal the system call's value after yieldStart, eax after YIELD_DONE */
-  get yieldValue(): number {
-    return this.#yieldValue;
-  }
-
-  /** @internal sched_yield up to its first switch (see schedYieldGen, which this follows step by step). */
-  yieldStart(): number {
-    const g = this.#gate, k = this.#s.k, t = this.#t;
-    this.#yieldValue = 0;
-    // an interrupt before the call, or a traced task: all of it as the generator
-    if (k.interruptDue() || t.ptrace & PT_TRACESYS) return this.yieldRestIs(this.schedYieldGen());
-    g.enter(NR.sched_yield);
-    const r = sys_sched_yield(k, t);
-    this.#yieldValue = r;
-    if (g.exitFast(r)) return k.interruptDue() ? this.yieldRestIs(this.interruptThen(r)) : YIELD_DONE;
-    return this.yieldLoop(true, r);
-  }
-
-  /** @internal back from yieldStart's switch (resumed false: closed while switched out), then the loop on. */
-  yieldBack(resumed: boolean, r: number): number {
-    this.#gate.switchedBack(resumed);
-    return resumed ? this.yieldLoop(false, r) : YIELD_DONE;
-  }
-
-  /** @internal the generator left by YIELD_REST */
-  takeYieldRest(): Gen<number> {
-    const g = this.#yieldRest!;
-    this.#yieldRest = null;
-    return g;
-  }
-
-  private yieldRestIs(g: Gen<number>): number {
-    this.#yieldRest = g;
-    return YIELD_REST;
-  }
-
-  /** schedYieldGen's work loop: a reschedule that switched (yield SWITCH), the end, or other work (exitSlow). */
-  private yieldLoop(first: boolean, r: number): number {
-    const g = this.#gate, k = this.#s.k, t = this.#t;
-    const entry = k.deps.entry;
-    for (; ; first = false) {
-      if (!first && !entry.exitTest(k, t)) break;
-      if (!t.needResched) return this.yieldRestIs(g.exitSlow(r));
-      if (g.reschedule()) return YIELD_SWITCHED;
-    }
-    g.exitNoWork(false);
-    if (k.interruptDue()) return this.yieldRestIs(this.interruptThen(undefined));
-    this.#yieldValue = t.regs.eax;
-    return YIELD_DONE;
-  }
-
-  /** the interrupt taken on the way back to user mode; then `r`, or eax as it is then (undefined) */
-  private *interruptThen(r: number | undefined): Gen<number> {
-    yield* this.#gate.userInterrupt();
-    return r ?? this.#t.regs.eax;
-  }
-
-  /**
-   * sched_yield, written out: its exit work is nearly always the reschedule, and running that turn
-   * of ret_from_sys_call's loop here (Gate.reschedule) leaves a yielded task's stack one generator
-   * shallower than simple + exitSlow (Seaman's LinuxThreads side makes a million per thread). Any
-   * other work (a signal, a plugin's) goes to the gate's own loop, from where this one stopped.
-   */
-  *schedYieldGen(): Gen<number> {
-    const g = this.#gate, k = this.#s.k, t = this.#t;
-    if (k.interruptDue()) yield* g.userInterrupt();
-    g.enter(NR.sched_yield);
-    if (t.ptrace & PT_TRACESYS) return yield* this.traced(NR.sched_yield, () => sys_sched_yield(k, t));
-    const r = sys_sched_yield(k, t);
-    if (g.exitFast(r)) {
-      if (k.interruptDue()) yield* g.userInterrupt();
-      return r;
-    }
-    const entry = k.deps.entry;
-    for (let first = true; ; first = false) {
-      if (!first && !entry.exitTest(k, t)) break;
-      // work that is not (only) a reschedule: the gate's loop, without testing again
-      if (!t.needResched) return yield* g.exitSlow(r);
-      if (g.reschedule()) {
-        let resumed = false;
-        try {
-          yield SWITCH;
-          resumed = true;
-        } finally {
-          g.switchedBack(resumed);
-        }
-      }
-    }
-    g.exitNoWork(false);
-    if (k.interruptDue()) yield* g.userInterrupt();
-    return t.regs.eax;
+    return new SchedYieldCall(this.#sys) as unknown as Gen<number>;
   }
 
   /** sched_setaffinity(pid, mask): the CPUs `pid` (0: this task) may run on, a bit per CPU. */
   sched_setaffinity(pid: number, mask: number): Gen<number> {
-    return this.simple(CORE_NR.sched_setaffinity, null, () => sys_sched_setaffinity(this.#s.k, this.#t, pid, mask));
+    return this.#sys.simple(CORE_NR.sched_setaffinity, null, () => sys_sched_setaffinity(this.#s.k, this.#t, pid, mask));
   }
 
   /** sched_getaffinity(pid): the mask, or -errno. */
   sched_getaffinity(pid: number): Gen<number> {
-    return this.simple(CORE_NR.sched_getaffinity, null, () => sys_sched_getaffinity(this.#s.k, this.#t, pid));
+    return this.#sys.simple(CORE_NR.sched_getaffinity, null, () => sys_sched_getaffinity(this.#s.k, this.#t, pid));
   }
 
   kill(pid: number, sig: number): Gen<number> {
-    return new QuickCall(this, QUICK_KILL, pid, sig) as unknown as Gen<number>;
+    return new QuickCall(this.#sys, QUICK_KILL, pid, sig) as unknown as Gen<number>;
   }
 
   tkill(tid: number, sig: number): Gen<number> {
-    return new QuickCall(this, QUICK_TKILL, tid, sig) as unknown as Gen<number>;
-  }
-
-  // ---- QuickCall's two halves (quick-call.ts) -----------------------------------------------
-
-  /** @internal make call `kind` synchronously (the …Now protocol below): its result, or undefined (then quickRest). */
-  quickNow(kind: QuickKind, a: number, b: number): number | undefined {
-    const k = this.#s.k, t = this.#t;
-    let r: number;
-    switch (kind) {
-      case QUICK_GETPID:
-        if (!this.enterNow(NR.getpid)) return undefined;
-        k.ex.run(k.hot.sys_getpid);
-        r = t.tgid;
-        break;
-      case QUICK_GETPPID:
-        if (!this.enterNow(NR.getppid)) return undefined;
-        k.runRef(P["sys_getppid"]);
-        if (k.ncpus > 1) k.runRef(P["sys_getppid.smp"]);
-        r = t.ppid;
-        break;
-      case QUICK_KILL:
-        if (!this.enterNow(NR.kill)) return undefined;
-        r = sys_kill(k, t, a, b);
-        break;
-      default:
-        if (!this.enterNow(NR.tkill)) return undefined;
-        r = sys_kill(k, t, a, b, SI_TKILL);
-    }
-    if (this.leaveNow(r)) return r;
-    if (this.#nowLeft !== NOW_EXIT_WORK) return undefined;
-    // the exit work, usually a signal whose handler runs to its end: without a generator when it
-    // can. The handler's own calls use this thread's …Now state too: this call's is set after it.
-    const nr = this.#nowNr;
-    if (this.#gate.exitSlowNow(r)) {
-      this.#nowLeft = NOW_NOTHING_DONE;
-      return t.regs.eax;
-    }
-    this.#nowNr = nr;
-    this.#nowLeft = NOW_GATE_REST;
-    return undefined;
-  }
-
-  /** @internal the generator that finishes what quickNow left: the whole call when it did nothing. */
-  quickRest(kind: QuickKind, a: number, b: number): Gen<number> {
-    if (this.#nowLeft === NOW_NOTHING_DONE) {
-      switch (kind) {
-        case QUICK_GETPID:
-          return this.getpidGen();
-        case QUICK_GETPPID:
-          return this.getppidGen();
-        case QUICK_KILL:
-          return this.simple(NR.kill, null, () => sys_kill(this.#s.k, this.#t, a, b));
-        default:
-          return this.simple(NR.tkill, null, () => sys_kill(this.#s.k, this.#t, a, b, SI_TKILL));
-      }
-    }
-    const nr = kind === QUICK_GETPID ? NR.getpid : kind === QUICK_GETPPID ? NR.getppid : kind === QUICK_KILL ? NR.kill : NR.tkill;
-    // what exitSlowNow left: the generator that finishes the exit work from where it stopped
-    if (this.#nowLeft === NOW_GATE_REST && this.#nowNr === nr) {
-      this.#nowLeft = NOW_NOTHING_DONE;
-      return this.#gate.takeExitRest();
-    }
-    return this.finishNow(nr);
+    return new QuickCall(this.#sys, QUICK_TKILL, tid, sig) as unknown as Gen<number>;
   }
 
   *sigqueue(pid: number, sig: number, value: number): Gen<number> {
     const k = this.#s.k;
-    return yield* this.simple(NR.rt_sigqueueinfo, "sys_kill", () => {
+    return yield* this.#sys.simple(NR.rt_sigqueueinfo, "sys_kill", () => {
       const t = k.tasks.get(pid);
       if (!t) return -ESRCH;
       return send_sig_info(k, sig, { signo: sig, errno: 0, code: SI_QUEUE, pid: this.pid, value }, t);
@@ -438,96 +241,37 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
   /** rt_sigaction with a checked handler (the façade wraps the workload's function). */
   sigactionFacade(sig: number, handler: HandlerFn | "default" | "ignore", flags: number, mask: number[]): Gen<number> {
     const act: SigAction = { handler, flags: flags >>> 0, mask: Sigset.of(mask) };
-    return this.simple(NR.rt_sigaction, null, () => sys_sigaction(this.#s.k, this.#t, sig, act));
+    return this.#sys.simple(NR.rt_sigaction, null, () => sys_sigaction(this.#s.k, this.#t, sig, act));
   }
 
   *sigprocmask(how: 0 | 1 | 2, set: number[]): Gen<number[] | number> {
-    const old = yield* this.sigprocmaskSet(how, set ? Sigset.of(set) : null);
+    const old = yield* this.#sys.sigprocmaskSet(how, set ? Sigset.of(set) : null);
     return typeof old === "number" ? old : old.toList();
   }
 
   /** rt_sigprocmask with bit sets (for thread libraries that switch masks on every switch). */
-  *sigprocmaskSet(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number> {
-    let old: Sigset | number = 0;
-    const r = yield* this.simple(NR.rt_sigprocmask, null, () => {
-      old = sys_rt_sigprocmask(this.#s.k, this.#t, how, set);
-      return typeof old === "number" ? old : 0;
-    });
-    return r < 0 ? r : old;
+  sigprocmaskSet(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number> {
+    return this.#sys.sigprocmaskSet(how, set);
   }
 
-  // ---- system calls without a generator: thread libraries' hot paths -------------------------
-  //
-  // `xNow(...)` makes the call synchronously when it can and returns its result; `undefined` means
-  // it could not finish (an interrupt was due, the task is traced, the exit found work) and
-  // `yield* xRest(...)` with the same arguments finishes it from where it stopped. Rest after a
-  // Now that returned a result (or without a Now) makes the whole call. Same cycles, same order:
-  // the equivalence oracle runs the thread libraries that use them.
+  // ---- the …Now/…Rest forms thread libraries call on every switch (syscall/stubs.ts) ----------
 
-  /** rt_sigprocmask with bit sets, without a generator (see above). */
   sigprocmaskSetNow(how: 0 | 1 | 2, set: Sigset | null): Sigset | number | undefined {
-    if (!this.enterNow(NR.rt_sigprocmask)) return undefined;
-    const old = sys_rt_sigprocmask(this.#s.k, this.#t, how, set);
-    const r = typeof old === "number" ? old : 0;
-    if (!this.leaveNow(r)) {
-      this.#nowValue = old;
-      return undefined;
-    }
-    return r < 0 ? r : old;
+    return this.#sys.sigprocmaskSetNow(how, set);
   }
-  *sigprocmaskSetRest(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number> {
-    if (this.#nowLeft === NOW_NOTHING_DONE) return yield* this.sigprocmaskSet(how, set);
-    const old = this.#nowValue as Sigset | number;
-    this.#nowValue = undefined;
-    const r = yield* this.finishNow(NR.rt_sigprocmask);
-    return r < 0 ? r : old;
+  sigprocmaskSetRest(how: 0 | 1 | 2, set: Sigset | null): Gen<Sigset | number> {
+    return this.#sys.sigprocmaskSetRest(how, set);
   }
-
-  /** gettimeofday (the system call), without a generator (see above). */
   gettimeofdayNow(): { sec: number; usec: number } | undefined {
-    if (!this.enterNow(NR.gettimeofday)) return undefined;
-    this.#s.k.runRef(P["sys_gettimeofday"]);
-    return this.leaveNow(0) ? this.timeOfDay() : undefined;
+    return this.#sys.gettimeofdayNow();
   }
-  *gettimeofdayRest(): Gen<{ sec: number; usec: number }> {
-    if (this.#nowLeft === NOW_NOTHING_DONE) return yield* this.gettimeofday();
-    yield* this.finishNow(NR.gettimeofday);
-    return this.timeOfDay();
-  }
-
-  /** The entry of a `…Now` call: false (nothing done) when it must take the generator's way. */
-  private enterNow(nr: number): boolean {
-    const k = this.#s.k;
-    this.#nowLeft = NOW_NOTHING_DONE;
-    if (k.interruptDue() || this.#t.ptrace & PT_TRACESYS) return false;
-    this.#nowNr = nr;
-    this.#gate.enter(nr);
-    return true;
-  }
-
-  /** The exit of a `…Now` call: true when user mode continues with nothing left to do. */
-  private leaveNow(result: number): boolean {
-    if (!this.#gate.exitFast(result)) this.#nowLeft = NOW_EXIT_WORK;
-    else if (this.#s.k.interruptDue()) this.#nowLeft = NOW_INTERRUPT;
-    else return true;
-    this.#nowResult = result;
-    return false;
-  }
-
-  /** What a `…Now` call left: the exit work loop, or the interrupt due on return to user mode. */
-  private *finishNow(nr: number): Gen<number> {
-    const left = this.#nowLeft, r = this.#nowResult;
-    this.#nowLeft = NOW_NOTHING_DONE;
-    // a library that calls another call's Rest would get that call's result as its own
-    if (nr !== this.#nowNr) throw new SimError("plugin", `the Rest of system call ${nr} was called to finish system call ${this.#nowNr} (call a …Rest right after its own …Now returned undefined)`, this.#t.pid);
-    if (left === NOW_EXIT_WORK) return yield* this.#gate.exitSlow(r);
-    yield* this.#gate.userInterrupt();
-    return r;
+  gettimeofdayRest(): Gen<{ sec: number; usec: number }> {
+    return this.#sys.gettimeofdayRest();
   }
 
   *sigpending(): Gen<number[]> {
     let list: number[] = [];
-    yield* this.simple(NR.rt_sigpending, "sys_rt_sigprocmask", () => {
+    yield* this.#sys.simple(NR.rt_sigpending, "sys_rt_sigprocmask", () => {
       const p = this.#t.pending.clone();
       const b = this.#t.blocked;
       list = p.toList().filter((s) => b.has(s));
@@ -538,7 +282,7 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
 
   *sigaltstack(size: number): Gen<number> {
     const k = this.#s.k;
-    return yield* this.simple(NR.sigaltstack, "sys_sigaltstack", () => {
+    return yield* this.#sys.simple(NR.sigaltstack, "sys_sigaltstack", () => {
       if (size < 2048) return -12; // -ENOMEM below MINSIGSTKSZ
       const sp = this.#t.mm.mmapAnon(size, 3);
       this.#t.sas = { sp, size };
@@ -549,7 +293,7 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
 
   *pipe(): Gen<[number, number]> {
     let fds: [number, number] = [-1, -1];
-    yield* this.simple(NR.pipe, null, () => {
+    yield* this.#sys.simple(NR.pipe, null, () => {
       fds = sys_pipe(this.#s.k, this.#t);
       return 0;
     });
@@ -557,43 +301,43 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
   }
 
   *open(path: string): Gen<number> {
-    return yield* this.simple(NR.open, null, () => sys_open(this.#s.k, this.#t, String(path)));
+    return yield* this.#sys.simple(NR.open, null, () => sys_open(this.#s.k, this.#t, String(path)));
   }
 
   close(fd: number): Gen<number> {
-    return this.simple(NR.close, null, () => sys_close(this.#s.k, this.#t, fd));
+    return this.#sys.simple(NR.close, null, () => sys_close(this.#s.k, this.#t, fd));
   }
 
   *fcntl(fd: number, cmd: number, arg = 0): Gen<number> {
-    return yield* this.simple(NR.fcntl, null, () => sys_fcntl(this.#s.k, this.#t, fd, cmd, arg));
+    return yield* this.#sys.simple(NR.fcntl, null, () => sys_fcntl(this.#s.k, this.#t, fd, cmd, arg));
   }
 
   *mmap(bytes: number, prot: number): Gen<number> {
-    return yield* this.simple(NR.mmap, null, () => sys_mmap(this.#s.k, this.#t, bytes, prot));
+    return yield* this.#sys.simple(NR.mmap, null, () => sys_mmap(this.#s.k, this.#t, bytes, prot));
   }
 
   *mprotect(addr: number, bytes: number, prot: number): Gen<number> {
-    return yield* this.simple(NR.mprotect, null, () => sys_mprotect(this.#s.k, this.#t, addr, bytes, prot));
+    return yield* this.#sys.simple(NR.mprotect, null, () => sys_mprotect(this.#s.k, this.#t, addr, bytes, prot));
   }
 
   *munmap(addr: number, bytes: number): Gen<number> {
-    return yield* this.simple(NR.munmap, null, () => sys_munmap(this.#s.k, this.#t, addr, bytes));
+    return yield* this.#sys.simple(NR.munmap, null, () => sys_munmap(this.#s.k, this.#t, addr, bytes));
   }
 
   // ---- blocking syscalls ---------------------------------------------------------------------
 
   read(fd: number, bytes: number): Gen<number> {
-    return this.blocking(NR.read, () => sys_read(this.#s.k, this.#t, fd, bytes));
+    return this.#sys.blocking(NR.read, () => sys_read(this.#s.k, this.#t, fd, bytes));
   }
 
   write(fd: number, bytes: number): Gen<number> {
-    return this.blocking(NR.write, () => sys_write(this.#s.k, this.#t, fd, bytes));
+    return this.#sys.blocking(NR.write, () => sys_write(this.#s.k, this.#t, fd, bytes));
   }
 
   *select(readFds: number[], writeFds: number[], timeoutNs?: number): Gen<{ readable: number[]; writable: number[] } | number> {
     let res: { readable: number[]; writable: number[] } | number = 0;
     const k = this.#s.k, t = this.#t;
-    const r = yield* this.blocking(NR._newselect, function* () {
+    const r = yield* this.#sys.blocking(NR._newselect, function* () {
       res = yield* sys_select(k, t, readFds, writeFds, timeoutNs);
       return typeof res === "number" ? res : res.readable.length + res.writable.length;
     });
@@ -602,42 +346,19 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
 
   *nanosleep(ns: number): Gen<number> {
     const k = this.#s.k, t = this.#t;
-    return yield* this.blocking(NR.nanosleep, function* () {
-      k.runRef(P["sys_nanosleep"]);
-      t.timeoutAt = roundUpToTick(k, k.cycles + Math.ceil((ns * k.profile.mhz) / 1000));
-      t.state = "interruptible";
-      t.wakeReason = "";
-      yield* schedule(k);
-      const interrupted = t.timeoutAt >= 0;
-      t.timeoutAt = -1;
-      return interrupted ? -4 : 0;
-    });
+    return yield* this.#sys.blocking(NR.nanosleep, () => sys_nanosleep(k, t, ns));
   }
+
 
   *sigsuspend(mask: number[]): Gen<number> {
     const k = this.#s.k, t = this.#t;
-    this.#gate.enter(NR.rt_sigsuspend);
-    const body = function* (): Gen<number> {
-      k.runRef(P["sys_sigsuspend"]);
-      const saved = t.blocked.clone();
-      const m = Sigset.of(mask);
-      m.dropUnblockable();
-      t.blocked = m;
-      k.recalcSigpending(t);
-      while (!t.sigpending) {
-        t.state = "interruptible";
-        t.wakeReason = "";
-        yield* schedule(k);
-      }
-      // the frame must save the mask from before sigsuspend (2.4 passes &saveset to do_signal)
-      t.sigsuspendSaved = saved;
-      return -4; // -EINTR
-    };
+    this.#gate.system_call(NR.rt_sigsuspend);
+    const body = (): Gen<number> => sys_rt_sigsuspend(k, t, mask);
     let r: number;
-    if (t.ptrace & PT_TRACESYS) r = yield* this.traced(NR.rt_sigsuspend, body);
+    if (t.ptrace & PT_TRACESYS) r = yield* this.#sys.traced(NR.rt_sigsuspend, body);
     else {
       r = yield* body();
-      if (!this.#gate.exitFast(r)) return yield* this.#gate.exitSlow(r);
+      if (!this.#gate.ret_from_sys_call(r)) return yield* this.#gate.work_pending(r);
     }
     // no handler ran (setup_frame takes the saved mask when one does): the old mask comes back
     if (t.sigsuspendSaved) {
@@ -650,48 +371,13 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
 
   *sigtimedwait(set: number[], timeoutNs?: number): Gen<{ signo: number } | number> {
     const k = this.#s.k, t = this.#t;
-    let info: object | null = null;
-    const r = yield* this.blocking(NR.rt_sigtimedwait, function* () {
-      // the paths charged follow what the call does: a signal pending at entry is dequeued at
-      // once (no sleep, no second search); otherwise the sleep and, woken, the second search
-      k.runRef(P["sys_rt_sigtimedwait"]);
-      const these = Sigset.of(set);
-      these.dropUnblockable();
-      const notThese = new Sigset(~these.lo >>> 0, ~these.hi >>> 0);
-      let d = dequeue_signal(k, t, notThese);
-      k.run(d ? P["sys_rt_sigtimedwait.take"] : P["sys_rt_sigtimedwait.none"]);
-      if (!d && timeoutNs !== 0) {
-        // temporarily unblock the waited-for signals and sleep
-        k.runRef(P["sys_rt_sigtimedwait.sleep"]);
-        const saved = t.blocked.clone();
-        t.blocked.andNot(these);
-        k.recalcSigpending(t);
-        if (!t.sigpending) {
-          if (timeoutNs !== undefined) t.timeoutAt = roundUpToTick(k, k.cycles + Math.ceil((timeoutNs * k.profile.mhz) / 1000));
-          t.state = "interruptible";
-          t.wakeReason = "";
-          yield* schedule(k);
-          t.timeoutAt = -1;
-        }
-        k.runRef(P["sys_rt_sigtimedwait.woken"]);
-        d = dequeue_signal(k, t, notThese);
-        k.run(d ? P["sys_rt_sigtimedwait.take"] : P["sys_rt_sigtimedwait.none"]);
-        t.blocked = saved;
-        k.recalcSigpending(t);
-      }
-      k.runRef(P["sys_rt_sigtimedwait.done"]);
-      if (!d) return t.sigpending ? -4 : -EAGAIN;
-      k.runRef(P["copy_siginfo_to_user"]);
-      info = { ...d.info };
-      return d.sig;
-    });
-    return r > 0 && info ? info : r;
+    const out: { info: SigInfoK | null } = { info: null };
+    const r = yield* this.#sys.blocking(NR.rt_sigtimedwait, () => sys_rt_sigtimedwait(k, t, set, timeoutNs, out));
+    return r > 0 && out.info ? out.info : r;
   }
 
   /**
-   * fork: do_fork, copy_mm -> dup_mmap -> copy_page_range (one PTE each; the writable ones are
-   * write-protected in parent and child, AddressSpace.cloneInto) and dup_mmap's closing
-   * flush_tlb_mm(current->mm). Both sides then write their stack page (user stores): the
+   * fork (sys_fork, kernel/fork.ts). Both sides then write their stack page (user stores): the
    * parent as the fork() wrapper returns into its caller, the child at its first return to user
    * mode (retFromFork) -- a C program's next call pushes a return address there. With the page
    * still shared that write takes the COW fault (do_wp_page); whichever side writes second
@@ -699,14 +385,8 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
    */
   *fork(child: ThreadBody): Gen<number> {
     const k = this.#s.k, t = this.#t;
-    const r = yield* this.simple(NR.fork, null, () => {
-      k.runRef(P["do_fork"]);
-      k.runRef(P["copy_mm"]);
-      k.runNRef(P["copy_page_range.pte"], t.mm.pages.size);
-      const c = k.createTask(t, { shareVm: false, shareSighand: false, name: `${t.name}-child` });
-      k.runRef(P["dup_mmap.flush_tlb_mm"]);
-      flush_tlb_mm(k, t.mm); // the parent's writable TLB entries must go: its PTEs are read-only now
-      c.files = filesOf(t).clone(); // copy_files: the child shares the open files
+    const r = yield* this.#sys.simple(NR.fork, null, () => {
+      const c = sys_fork(k, t);
       FORK_CHILDREN.add(c);
       this.#s.spawn(this, c, child, true);
       return c.pid;
@@ -717,10 +397,8 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
 
   *clone(body: ThreadBody): Gen<number> {
     const k = this.#s.k;
-    return yield* this.simple(NR.clone, null, () => {
-      k.runRef(P["do_fork"]);
-      const c = k.createTask(this.#t, { shareVm: true, shareSighand: true, name: `${this.#t.name}-thread` });
-      c.files = this.#t.files;
+    return yield* this.#sys.simple(NR.clone, null, () => {
+      const c = sys_clone(k, this.#t);
       this.#s.spawn(this, c, body, true);
       return c.pid;
     });
@@ -737,107 +415,20 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
     return r <= 0 ? r : { pid: r, status: this.#t.lastStatus };
   }
 
-  /**
-   * sys_wait4 (kernel/exit.c): a stopped traced child (or any stopped child with WUNTRACED) is
-   * reported once; a zombie is reaped (a tracee that is not our child goes back to its parent).
-   * Returns the pid, 0 (WNOHANG, nothing yet) or -errno.
-   */
+  /** wait4(pid, options): the pid, 0 (WNOHANG, nothing yet) or -errno (sys_wait4, kernel/exit.ts). */
   *waitFor(pid: number, options = 0): Gen<number> {
     const k = this.#s.k, t = this.#t;
-    return yield* this.blocking(NR.wait4, function* () {
-      for (;;) {
-        k.runRef(P["sys_wait4"]);
-        const kids = waitableChildren(k, t).filter((c) => pid === -1 || c.pid === pid);
-        if (!kids.length) return -ECHILD;
-        for (const c of kids) {
-          if (c.stopped && c.stopCode && (options & WUNTRACED || c.ptrace & PT_PTRACED)) {
-            k.runRef(P["sys_wait4.stopped"]);
-            t.lastStatus = ((c.stopCode & 0xff) << 8) | 0x7f;
-            c.stopCode = 0;
-            return c.pid;
-          }
-        }
-        const z = kids.find((c) => c.state === "zombie");
-        if (z) {
-          t.lastReaped = z.exitCode;
-          t.lastStatus = z.termSig ? z.termSig & 0x7f : (z.exitCode & 0xff) << 8;
-          if (z.tracer === t && z.ppid !== t.pid) {
-            // "p_opptr != p_pptr": back to the real parent, which reaps it
-            z.tracer = null;
-            z.ptrace = 0;
-            const real = k.tasks.get(z.ppid);
-            if (real) {
-              send_sig_info(k, 17, { signo: 17, errno: 0, code: 1, pid: z.pid }, real);
-              wake_up_parent(k, real);
-            }
-            return z.pid;
-          }
-          k.runRef(P["release_task"]);
-          z.state = "dead";
-          t.children.splice(t.children.indexOf(z), 1);
-          k.tasks.delete(z.pid);
-          return z.pid;
-        }
-        if (options & WNOHANG) return 0;
-        t.state = "interruptible";
-        t.wakeReason = "";
-        t.waitingOn = "wait4";
-        yield* schedule(k);
-        if (t.sigpending) return -512; // -ERESTARTSYS
-      }
-    });
+    return yield* this.#sys.blocking(NR.wait4, () => sys_wait4(k, t, pid, options));
   }
 
   *exit(code = 0): Gen<never> {
     const t = this.#t;
-    this.#gate.enter(NR.exit);
+    this.#gate.system_call(NR.exit);
     if (t.ptrace & PT_TRACESYS) {
-      yield* this.#gate.tracesys(NR.exit, () => this.doExit(code));
+      yield* this.#gate.tracesys(NR.exit, () => do_exit(this.#s.k, t, code));
       throw new SimError("workload", `the tracer of task ${t.pid} nullified its exit(): SigLab cannot continue a program after exit()`, t.pid);
     }
-    return yield* this.doExit(code);
-  }
-
-  /**
-   * do_exit (kernel/exit.c 2.4): __exit_mm (the mm teardown when this is its last user: exit_mm in
-   * kernel/mm.ts), __exit_files (close_files per open descriptor), __exit_fs, exit_sighand,
-   * exit_notify (forget_original_parent walks every task; SIGCHLD to the parent + wake its wait4),
-   * then schedule away forever (__mmdrop of the mm there).
-   */
-  *doExit(code: number): Gen<never> {
-    const k = this.#s.k, t = this.#t;
-    k.runRef(P["do_exit"]);
-    if (k.cpu.fpuOwner === t) k.cpu.fpuOwner = null;
-    if (t.usedFpu) {
-      t.usedFpu = false;
-      k.cpu.TS = true;
-    }
-    exit_mm(k, t);
-    k.runRef(P["exit_files"]);
-    // the descriptors' references are only charged: a pipe end a child still holds at exit is not closed in the model
-    k.runNRef(P["exit_files.fd"], t.files ? t.files.fds.filter((f) => f !== null).length : 0);
-    k.runRef(P["exit_sighand"]);
-    k.runRef(P["exit_notify"]);
-    k.runNRef(P["exit_notify.task"], k.tasks.size);
-    t.state = "zombie";
-    t.exitCode = code;
-    k.delFromRunqueue(t);
-    // orphans are reparented to init (pid 1) or just dropped when init is gone; tracees are let go
-    for (const c of t.children) c.ppid = 1;
-    forget_tracees(k, t);
-    const parent = parentOf(k, t);
-    if (parent && parent.state !== "zombie" && parent.state !== "dead") {
-      if (t.tgid !== t.pid && parent.tgid === t.tgid) {
-        // a LinuxThreads thread: no SIGCHLD (clone exit signal 0 via the manager is not modelled)
-      } else send_sig_info(k, 17, { signo: 17, errno: 0, code: 1, pid: t.pid }, parent);
-      wake_up_parent(k, parent);
-    } else {
-      t.state = "dead";
-      k.tasks.delete(t.pid);
-    }
-    if (t.mm.users === 0) k.runRef(P["__mmdrop"]);
-    yield* schedule(k);
-    throw new TaskExit(code);
+    return yield* do_exit(this.#s.k, t, code);
   }
 
   /** Any syscall by number: contributed syscalls (plugins) or the typed ones above. */
@@ -848,14 +439,14 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
       const t = this.#t;
       if (c.blocking) {
         let out: unknown;
-        const r = yield* this.blocking(nr, function* () {
+        const r = yield* this.#sys.blocking(nr, function* () {
           out = yield* (c.handler(k, t, args) as Gen<unknown>);
           return typeof out === "number" ? out : 0;
         });
         return r < 0 ? r : out;
       }
       let out: unknown;
-      const r = yield* this.simple(nr, c.path ?? "sys_ni_syscall", () => {
+      const r = yield* this.#sys.simple(nr, c.path ?? "sys_ni_syscall", () => {
         out = c.handler(k, t, args);
         return typeof out === "number" ? out : 0;
       });
@@ -873,7 +464,7 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
       case NR.read: return yield* this.read(Number(args[0]), Number(args[1]));
       case NR.write: return yield* this.write(Number(args[0]), Number(args[1]));
       default:
-        return yield* this.simple(nr, "sys_ni_syscall", () => -ENOSYS);
+        return yield* this.#sys.simple(nr, "sys_ni_syscall", () => -ENOSYS);
     }
   }
 
@@ -881,77 +472,21 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
   *ptrace(request: number, pid: number, addr: number, data: number, regs?: Readonly<Partial<UserRegsStruct>>): Gen<number | Readonly<{ word: number }> | Readonly<UserRegsStruct>> {
     const k = this.#s.k, t = this.#t;
     const out: PtraceOut = {};
-    const r = yield* this.simple(CORE_NR.ptrace, null, () => sys_ptrace(k, t, request, pid, addr, data, out, regs));
+    const r = yield* this.#sys.simple(CORE_NR.ptrace, null, () => sys_ptrace(k, t, request, pid, addr, data, out, regs));
     if (r < 0) return r;
     if (out.regs) return Object.freeze({ ...out.regs });
     if (out.word !== undefined) return Object.freeze({ word: out.word });
     return r;
   }
 
-  // ---- memory --------------------------------------------------------------------------------
-
-  *store(addr: number, value = 0): Gen<void> {
-    const k = this.#s.k, t = this.#t;
-    this.#gate.checkTurn();
-    for (;;) {
-      k.step();
-      if (k.interruptDue()) yield* this.#gate.userInterrupt();
-      k.run(t.handlerDepth > 0 ? P["handler.store"] : P["user.store"]);
-      if (user_access(k, t, addr, true)) {
-        t.mm.words.set(addr, value);
-        // plugins that keep kernel-visible state in user memory (user-sigmask) watch their words
-        if (k.events.hasListeners(EV["user.store"])) k.events.fire(EV["user.store"], t, addr);
-        return;
-      }
-      // #PF -> SIGSEGV: the exception return delivers it; then the store is retried
-      yield* this.#gate.exceptionReturn();
-    }
-  }
-
-  *load(addr: number): Gen<number> {
-    const k = this.#s.k, t = this.#t;
-    this.#gate.checkTurn();
-    for (;;) {
-      k.step();
-      if (k.interruptDue()) yield* this.#gate.userInterrupt();
-      if (user_access(k, t, addr, false)) return t.mm.words.get(addr) ?? 0;
-      yield* this.#gate.exceptionReturn();
-    }
-  }
-
   // ---- non-local jumps -----------------------------------------------------------------------
 
-  *setjmp<T>(body: (jb: object) => Gen<T>, saveMask = false): Gen<{ jumped: boolean; value: T | number }> {
-    const t = this.#t;
-    const jb: JmpBufImpl = {
-      task: t,
-      esp: t.regs.esp,
-      eip: t.regs.eip,
-      regs: { ebx: t.regs.ebx, esi: t.regs.esi, edi: t.regs.edi, ebp: t.regs.ebp },
-      mask: saveMask ? t.blocked.toList() : null,
-    };
-    const token = Object.freeze(Object.create(null) as object);
-    jmpBufs.set(token, jb);
-    try {
-      const v = yield* body(token);
-      return { jumped: false, value: v };
-    } catch (e) {
-      if (!isHostThrown(e) || !(e instanceof LongJmp) || e.jb !== token) throw e;
-      // the callee-saved registers, esp and eip come back from the jmp_buf
-      t.regs.ebx = jb.regs["ebx"]!; t.regs.esi = jb.regs["esi"]!; t.regs.edi = jb.regs["edi"]!; t.regs.ebp = jb.regs["ebp"]!;
-      t.regs.esp = jb.esp;
-      t.regs.eip = jb.eip;
-      this.#s.k.count("libc.longjmps");
-      // siglongjmp restores the mask with a real rt_sigprocmask
-      if (jb.mask) yield* this.sigprocmask(2, jb.mask);
-      return { jumped: true, value: e.value };
-    }
+  setjmp<T>(body: (jb: object) => Gen<T>, saveMask = false): Gen<{ jumped: boolean; value: T | number }> {
+    return setjmp(this, body, saveMask);
   }
 
   longjmp(token: object, value = 1): never {
-    const b = jmpBufs.get(token);
-    if (!b || b.task !== this.#t) throw new TypeError("longjmp: not a jump buffer of this thread");
-    throw new LongJmp(token, value === 0 ? 1 : value);
+    return longjmp(this, token, value);
   }
 
   // ---- reporting -----------------------------------------------------------------------------
@@ -974,82 +509,9 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
 
   // ---- runtime internals used by libraries and the gate --------------------------------------
 
-  /** A non-blocking syscall: entry, body (charged `path` then `body()`), exit work. */
-  *simple(nr: number, path: string | null, body: () => number): Gen<number> {
-    const g = this.#gate, k = this.#s.k;
-    if (k.interruptDue()) yield* g.userInterrupt();
-    g.enter(nr);
-    if (this.#t.ptrace & PT_TRACESYS) {
-      return yield* this.traced(nr, () => {
-        if (path) k.run(path);
-        return body();
-      });
-    }
-    if (path) k.run(path);
-    const r = body();
-    if (!g.exitFast(r)) return yield* g.exitSlow(r);
-    if (k.interruptDue()) yield* g.userInterrupt();
-    return r;
-  }
-
-  /** A syscall that may sleep; restarted (eip -= 2) after a handler when the rules say so. */
-  *blocking(nr: number, body: () => Gen<number>): Gen<number> {
-    const g = this.#gate, k = this.#s.k, t = this.#t;
-    for (;;) {
-      if (k.interruptDue()) yield* g.userInterrupt();
-      g.enter(nr);
-      let out: number;
-      if (t.ptrace & PT_TRACESYS) out = yield* this.traced(nr, body);
-      else {
-        const r = yield* body();
-        out = r;
-        if (!g.exitFast(r)) out = yield* g.exitSlow(r);
-        else if (k.interruptDue()) yield* g.userInterrupt();
-      }
-      if (t.regs.eip === SYSCALL_EIP - 2) continue; // restarted by do_signal/handle_signal
-      // ERESTART* never reach user space: without a handler they mean -EINTR
-      if (out <= -512 && out >= -516) return out === -ERESTARTNOHAND || out === -512 ? -4 : out;
-      return out;
-    }
-  }
-
-  /** A syscall of a task traced with PTRACE_SYSCALL: tracesys (two stops), then the exit through iret. */
-  *traced(nr: number, body: () => number | Gen<number>): Gen<number> {
-    yield* this.#gate.tracesys(nr, body);
-    return yield* this.#gate.exitTraced();
-  }
-
-  /** `n` user FPU instructions: #NM first if CR0.TS is set. */
-  *fpuInstruction(n: number): Gen<void> {
-    const k = this.#s.k;
-    this.#gate.checkTurn();
-    k.step();
-    if (k.interruptDue()) yield* this.#gate.userInterrupt();
-    yield* this.#gate.fpuAccess();
-    k.runN(this.#t.handlerDepth > 0 ? P["handler.fp_op"] : P["user_fp_op"], n);
-  }
-
-  /** libc memcpy of `bytes`: with SSE it uses (and clobbers) xmm0-xmm3. */
-  *userMemcpy(bytes: number, sse: boolean): Gen<void> {
-    const k = this.#s.k, t = this.#t;
-    if (!(bytes >= 0)) throw new TypeError(`memcpy(bytes): expected a number >= 0, got ${bytes}`);
-    this.#gate.checkTurn();
-    k.step();
-    if (k.interruptDue()) yield* this.#gate.userInterrupt();
-    const lines = Math.ceil(bytes / k.profile.cacheLineBytes);
-    const inHandler = t.handlerDepth > 0;
-    if (sse) {
-      yield* this.#gate.fpuAccess();
-      k.runN(inHandler ? P["handler.sse_memcpy"] : P["libc.sse_memcpy"], lines);
-      // the last 64 bytes copied stay in xmm0-xmm3
-      const seq = ++this.#s.memcpySeq;
-      for (let i = 0; i < 4 * XMM_LANES; i++) k.cpu.fpu.xmm[i] = (0x5a5a0000 + seq * 16 + i) >>> 0;
-      k.count("libc.sse_memcpy_calls");
-    } else {
-      k.runN(inHandler ? P["handler.memcpy"] : P["libc.memcpy"], lines);
-    }
-    k.count("bytes.memcpy", bytes);
-    if (k.interruptDue()) yield* this.#gate.userInterrupt();
+  /** libc memcpy of `bytes`: with SSE it uses (and clobbers) xmm0-xmm3 (libc.ts). */
+  userMemcpy(bytes: number, sse: boolean): Gen<void> {
+    return memcpy(this, bytes, sse);
   }
 
   /**
@@ -1080,21 +542,12 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
   /** @internal the first return to user mode of a forked child (ret_from_fork). */
   *retFromFork(): Gen<void> {
     const g = this.#gate, t = this.#t;
-    if (!g.exitFast(0)) yield* g.exitSlow(0);
+    if (!g.ret_from_sys_call(0)) yield* g.work_pending(0);
     // fork()'s child: its first call writes its stack page (see fork)
     if (FORK_CHILDREN.has(t)) yield* this.store(t.regs.esp - 4, t.mm.words.get(t.regs.esp - 4) ?? 0);
   }
 
-  /** @internal per-page TLB-friendly helper for workloads that touch a buffer */
-  pageOf(addr: number): number {
-    return addr >>> PAGE_SHIFT;
-  }
 }
 
 /** Tasks fork() made (not clone()): their first return to user mode writes their stack page. */
 const FORK_CHILDREN = new WeakSet<Task>();
-
-/** jmp_buf tokens handed to workload code -> what setjmp saved. */
-const jmpBufs = new WeakMap<object, JmpBufImpl>();
-
-export { EINVAL, TaskExit };

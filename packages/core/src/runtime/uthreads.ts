@@ -7,12 +7,14 @@
  * Costs and policy (mask installs, time stamps, I/O polling) come from the library's hooks.
  */
 import type { PathRef } from "../kernel/path-refs.js";
-import { SimError, type Kernel } from "../kernel/kernel.js";
+import type { Kernel } from "../kernel/kernel.js";
+import { SimError } from "../kernel/sim-error.js";
 import type { Task } from "../kernel/task.js";
 import type { InvariantChecker } from "../plugin-api/extension-points.js";
-import type { Gen } from "./gate.js";
+import type { Gen } from "../kernel/yields.js";
 import { StateMap } from "../kernel/slots.js";
 import {
+  stateKey,
   type RuntimeThread,
   type ThreadBody as ApiThreadBody,
   type UThread as ApiUThread,
@@ -20,12 +22,27 @@ import {
 } from "@siglab/plugin-api";
 import type { FastUThreadHooks as ApiUThreadHooks, FastUserThreadScheduler } from "@siglab/plugin-api/internal";
 import type { Sigset } from "../kernel/sigset.js";
-import { ThreadImpl } from "./thread.js";
+import type { Gate } from "../arch/i386/entry.js";
 
 /** What a user thread yields to give the CPU back to its library's scheduler. */
 export const UT_PARK = Object.freeze({ utPark: true });
 
 export type { UThreadState };
+
+/**
+ * The Thread a user-level thread's code runs with: the runtime's thread of the LWP's kernel task
+ * (ThreadImpl, thread.ts), its system calls being the LWP's. `sibling` makes another one for the
+ * same task: each user-level thread, and the scheduler, has its own.
+ */
+export interface LwpThread extends RuntimeThread {
+  readonly kernel: Kernel;
+  readonly task: Task;
+  readonly gate: Gate;
+  sibling(): LwpThread;
+}
+
+/** The scheduler a library keeps on a kernel task: user-space state, in a slot the runtime owns. */
+const USER_THREADS = stateKey<UThreadScheduler | null>("core.user-threads", () => null);
 
 export class UThread implements ApiUThread {
   state: UThreadState = "ready";
@@ -47,7 +64,7 @@ export class UThread implements ApiUThread {
   constructor(
     readonly id: number,
     /** the Thread object its code runs with (same kernel task as every other user thread) */
-    readonly th: ThreadImpl,
+    readonly th: LwpThread,
     /** null for the root */
     readonly body: ApiThreadBody | null,
     /** the library's work after the body returned (pth_exit's switch out), if any */
@@ -69,34 +86,34 @@ export class UThreadScheduler extends StateMap implements FastUserThreadSchedule
   readonly threads = new Map<number, UThread>();
   readonly fdWaits: FdWait[] = [];
   /** the scheduler's own Thread object (its syscalls are the LWP's) */
-  readonly sched: ThreadImpl;
+  readonly sched: LwpThread;
   /** true while the scheduler (not a user thread) runs: a thread may not park from here */
   inScheduler = false;
   /** the thread whose UT_PARK is on its way to the trampoline (it may not act meanwhile) */
   parking: UThread | null = null;
 
-  private constructor(readonly task: Task, rootTh: ThreadImpl, readonly hooks: UThreadHooks, readonly library: string) {
+  private constructor(readonly task: Task, rootTh: LwpThread, readonly hooks: UThreadHooks, readonly library: string) {
     super();
     this.root = new UThread(task.pid, rootTh, null);
     this.root.state = "running";
     this.current = this.root;
     this.threads.set(this.root.id, this.root);
-    this.sched = new ThreadImpl(rootTh.shared, task);
+    this.sched = rootTh.sibling();
     // the LWP's own stack may act only while it is the current user-level thread, or runs the scheduler
     rootTh.gate.turnGuard = () => this.current === this.root || this.inScheduler;
   }
 
   /** The scheduler of `th`'s kernel task, created on the library's first use there. */
-  static of(th: ThreadImpl, library: string, hooks: () => UThreadHooks): UThreadScheduler {
-    let s = th.task.userThreads;
-    if (!s) th.task.userThreads = s = new UThreadScheduler(th.task, th, hooks(), library);
+  static of(th: LwpThread, library: string, hooks: () => UThreadHooks): UThreadScheduler {
+    let s = th.task.peekSlot(USER_THREADS) ?? null;
+    if (!s) th.task.setSlot(USER_THREADS, (s = new UThreadScheduler(th.task, th, hooks(), library)));
     else if (s.library !== library) throw new SimError("internal", `task ${th.task.pid} already runs ${s.library}'s user-level threads (not ${library})`, th.task.pid);
     return s;
   }
 
   /** The scheduler a library keeps on `task`, if any. */
   static find(task: Task): UThreadScheduler | null {
-    return task.userThreads;
+    return task.peekSlot(USER_THREADS) ?? null;
   }
 
   /** poll (or block in select on) the fds threads wait for, plus `alsoRead`; wakes the ready ones */
@@ -120,7 +137,7 @@ export class UThreadScheduler extends StateMap implements FastUserThreadSchedule
   }
 
   private spawn(body: ApiThreadBody, exit: ((th: RuntimeThread, result: unknown) => Gen<unknown>) | null): UThread {
-    const th = new ThreadImpl(this.root.th.shared, this.task);
+    const th = this.root.th.sibling();
     let ut: UThread | null = null;
     th.gate.turnGuard = () => this.current === ut && this.parking !== ut;
     // ids above any pid, numbered per run (deterministic)
@@ -310,7 +327,7 @@ export function* pollFdWaits(s: UThreadScheduler, block: boolean, alsoRead: numb
  * ran and no interrupt is due; otherwise the caller finishes with `yield* runUserRest(th, name, r)`
  * (1: the path ran and an interrupt is now due; 2: one was due before, nothing ran yet).
  */
-export function runUserNow(th: ThreadImpl, name: string | PathRef): 0 | 1 | 2 {
+export function runUserNow(th: LwpThread, name: string | PathRef): 0 | 1 | 2 {
   const k = th.kernel;
   if (k.interruptDue()) return 2;
   k.step();
@@ -319,19 +336,19 @@ export function runUserNow(th: ThreadImpl, name: string | PathRef): 0 | 1 | 2 {
 }
 
 /** The rest of a runUserNow that did not finish (see there). */
-export function* runUserRest(th: ThreadImpl, name: string | PathRef, r: 0 | 1 | 2): Gen<void> {
+export function* runUserRest(th: LwpThread, name: string | PathRef, r: 0 | 1 | 2): Gen<void> {
   if (r === 2) yield* runUser(th, name);
-  else if (r === 1) yield* th.gate.userInterrupt();
+  else if (r === 1) yield* th.gate.common_interrupt();
 }
 
 /** Library code in user mode, charged as path `name` (`n` times); a due interrupt is taken first. */
-export function* runUser(th: ThreadImpl, name: string | PathRef, n = 1): Gen<void> {
+export function* runUser(th: LwpThread, name: string | PathRef, n = 1): Gen<void> {
   const k = th.kernel;
   k.step();
-  if (k.interruptDue()) yield* th.gate.userInterrupt();
+  if (k.interruptDue()) yield* th.gate.common_interrupt();
   if (n === 1) k.run(name);
   else k.runN(name, n);
-  if (k.interruptDue()) yield* th.gate.userInterrupt();
+  if (k.interruptDue()) yield* th.gate.common_interrupt();
 }
 
 /**

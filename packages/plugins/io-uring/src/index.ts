@@ -12,11 +12,13 @@ import { UringModelChecker } from "./checker.js";
 import { URING_EXAMPLES } from "./examples.js";
 import { URING_PATHS } from "./paths.js";
 import { URING_STATE, UringState } from "./ring.js";
-import { sqAdvance, sqFinish, sqPoll } from "./sqpoll.js";
+import { sqAdvance, sqFinish } from "./sqpoll.js";
+import { sqPoll } from "./submit.js";
 import { URING_SYSCALLS, run_task_work } from "./syscalls.js";
 
 export { URING_PATHS, URING_SYSCALLS, URING_EXAMPLES };
 export * from "./syscalls.js";
+export { IORING_OP_NOP, IORING_OP_READ, IORING_OP_WRITE, io_submit_sqes, post_cqes, io_complete_rw } from "./submit.js";
 export { OFF, SQE, CQE, SQE_BYTES, CQE_BYTES, IORING_SQ_NEED_WAKEUP, IORING_SQ_CQ_OVERFLOW } from "./ring.js";
 export { pathCycles } from "./sqpoll.js";
 

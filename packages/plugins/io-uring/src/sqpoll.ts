@@ -15,7 +15,6 @@
 import type { Kernel, OpClass, PathDef } from "@siglab/plugin-api";
 import { IORING_SQ_NEED_WAKEUP, type IoRing } from "./ring.js";
 import { URING_PATHS } from "./paths.js";
-import { io_submit_sqes } from "./syscalls.js";
 
 /** Where a path's cycles go: the CPU running the program (k.run) or the SQ thread's CPU. */
 export interface Charger {
@@ -76,22 +75,6 @@ export function sqWake(k: Kernel, ring: IoRing): void {
   sqCharger(k, ring).run("io_sq_thread.wake");
   ring.setSqFlag(IORING_SQ_NEED_WAKEUP, false);
   k.count("io_uring.sqpoll.wakeups");
-}
-
-/** One pass of the awake SQ thread's loop that finds SQEs: __io_sq_thread -> io_submit_sqes. */
-export function sqPoll(k: Kernel, ring: IoRing): number {
-  const sq = ring.sq!;
-  if (!sq.awake) return 0;
-  const n = ring.sqEntriesReady();
-  if (n === 0) return 0;
-  const c = sqCharger(k, ring);
-  c.run("io_sq_thread");
-  // the SQ thread runs with the ring creator's files, whatever task this CPU was running
-  const done = io_submit_sqes(k, ring.owner, ring, n, c);
-  sq.lastActive = k.cycles;
-  k.count("io_uring.sqpoll.submit_passes");
-  k.count("io_uring.sqpoll.sqes", done);
-  return done;
 }
 
 /** At the end of the run: the SQ thread's CPU time (awake) and work, as counters. */

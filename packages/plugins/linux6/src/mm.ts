@@ -2,9 +2,9 @@
  * Linux 6.1–6.5's mprotect(2) and the SIGSEGV branch of the x86-64 page fault, op by op, in place
  * of the core's 2.4 paths (mm/mprotect.c's sys_mprotect with mprotect_fixup_start/_end/_middle,
  * the rb-tree VMA code of mm/mmap.c, flush_tlb_range's CR3 reload, arch/i386/mm/fault.c's
- * bad_area). The core's mechanism stays (core kernel/mm.ts: which VMAs are split or merged, how
- * many PTEs change, the simulated TLB flush, when the fault happens and the signal it sends); what
- * changes is what each of its paths runs:
+ * bad_area). The core's mechanism stays (core mm/ and arch/i386/mm/fault.ts: which VMAs are split
+ * or merged, how many PTEs change, the simulated TLB flush, when the fault happens and the signal
+ * it sends); what changes is what each of its paths runs:
  *
  * - `sys_mprotect`: __x64_sys_mprotect -> do_mprotect_pkey up to its VMA loop: the argument checks,
  *   mmap_write_lock_killable (down_write_killable), vma_iter_init + vma_find (a maple-tree walk,
@@ -72,7 +72,7 @@ import type { Mitigations } from "./mitigations.js";
 /** arch/x86/mm/tlb.c: flush_tlb_mm_range invalidates page by page up to this many pages, else flushes all. */
 export const TLB_SINGLE_PAGE_FLUSH_CEILING = 33;
 
-/** The core paths this file replaces (core kernel/mm.ts runs them). */
+/** The core paths this file replaces (core mm/ and arch/i386/mm/fault.ts run them). */
 export const MM_PATH_NAMES = [
   "sys_mprotect",
   "mprotect_fixup",

@@ -1,7 +1,7 @@
 /**
  * Linux 6.x's pipe read and write, op by op, in place of the core's 2.4 paths (fs/pipe.c's
  * pipe_read/pipe_write under PIPE_SEM, add/remove_wait_queue, __wake_up). The core's mechanism
- * stays (core kernel/pipe.ts: who blocks, who is woken, how many bytes move, one wake-up per
+ * stays (core fs/read-write.ts: who blocks, who is woken, how many bytes move, one wake-up per
  * wakeAll, the try_to_wake_up path per woken task); what changes is what each of its paths runs:
  *
  * - `pipe_read` / `pipe_write`: __x64_sys_read/write -> ksys_read/write (fdget_pos) -> vfs_read/write
@@ -31,7 +31,7 @@ import { op, type OpLine, type PathTransform } from "@siglab/plugin-api";
 import { replace } from "./defs.js";
 import type { Mitigations } from "./mitigations.js";
 
-/** The core paths this file replaces (kernel/pipe.ts runs them). */
+/** The core paths this file replaces (core fs/ runs them). */
 export const PIPE_PATH_NAMES = ["pipe_read", "pipe_read.done", "pipe_write", "pipe_write.done", "copy.pipe.io", "copy.pipe.io.setup", "add_wait_queue", "remove_wait_queue", "__wake_up"] as const;
 
 const STAC = "STAC/CLAC have no op class: alu stands in (a write of EFLAGS.AC; estimated)";

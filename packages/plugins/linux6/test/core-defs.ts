@@ -5,7 +5,7 @@
  */
 import { expect } from "vitest";
 import { ContainerModule, TOKENS, type OpLine, type PathDef, type PathTransform, type PluginModule, type RunResult } from "@siglab/plugin-api";
-import { CORE_PATHS } from "../../../core/src/kernel/i386/index.js";
+import { CORE_PATHS } from "@siglab/core";
 import { getBuiltinProfile } from "../../../cpu-profiles/src/builtin.js";
 import { resolveProfile } from "../../../cpu-profiles/src/resolve.js";
 import linux6 from "../src/index.js";

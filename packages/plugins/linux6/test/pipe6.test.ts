@@ -8,8 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { OpLine, RunResult } from "@siglab/plugin-api";
 import { runExample, metric, pathCount } from "../../../core/test/harness.js";
 import { getBuiltinProfile } from "../../../cpu-profiles/src/builtin.js";
-import { LINE_PATHS, SYSCALL_PATHS } from "../../../core/src/kernel/i386/paths-syscalls.js";
-import { SCHED_PATHS } from "../../../core/src/kernel/i386/paths-sched.js";
+import { CORE_PATHS } from "@siglab/core";
 import linux6 from "../src/index.js";
 import { PIPE_PATH_NAMES, pipeOps } from "../src/pipe.js";
 
@@ -25,7 +24,7 @@ function defCycles(cpu: string, ops: readonly OpLine[]): number {
 /** cycles of one execution of a path as the run charged it */
 const runCycles = (r: RunResult, name: string) => r.paths.find((p) => p.name === name)!.ops.reduce((s, o) => s + o.cycles, 0);
 
-const CORE_DEFS = new Map([...SYSCALL_PATHS, ...LINE_PATHS, ...SCHED_PATHS].map((d) => [d.name, d.ops]));
+const CORE_DEFS = new Map(CORE_PATHS.map((d) => [d.name, d.ops]));
 const COUNTERS = ["syscalls.read", "syscalls.write", "sched.switches", "bytes.copied", "linux6.cfs.wakeup_preemptions"];
 
 describe("linux6: 6.x's pipe read/write path", () => {

@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { type PathDef, type RunResult } from "@siglab/plugin-api";
 import { runExample, runSource, metric, pathCount } from "../../../core/test/harness.js";
-import { smpKernelPath } from "../../../core/src/kernel/i386/smp-kernel.js";
+import { smpKernelPath } from "@siglab/core";
 import { getBuiltinProfile } from "../../../cpu-profiles/src/builtin.js";
 import { resolveProfile } from "../../../cpu-profiles/src/resolve.js";
 import linux6 from "../src/index.js";

@@ -11,7 +11,7 @@
 import { describe, expect, it } from "vitest";
 import { ContainerModule, TOKENS, type PluginModule, type RunResult } from "@siglab/plugin-api";
 import { metric, pathCount, runExample, runSource } from "../../../core/test/harness.js";
-import { Tlb } from "../../../core/src/machine/tlb.js";
+import { Tlb } from "@siglab/core";
 import linux6 from "../src/index.js";
 import { TLB_SINGLE_PAGE_FLUSH_CEILING } from "../src/mm.js";
 

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { runSource } from "../../../core/test/harness.js";
-import { UThreadScheduler } from "../../../core/src/runtime/uthreads.js";
+import { UThreadScheduler } from "@siglab/core";
 import ngpt from "../src/index.js";
 
 const SOURCE = `

@@ -5,7 +5,7 @@
  * each metric's N values, which the histogram draws. Memory stays bounded: only the first
  * repetition is kept whole; the others are reduced to their seed, error and metric values at once.
  */
-import { repeatSeeds, summarizeRepeats, type RepeatedRun } from "@siglab/core/common/repeat.js";
+import { repeatSeeds, summarizeRepeats, type RepeatedRun } from "@siglab/core/common";
 import type { RunResult } from "../../common/contracts.js";
 
 /** The most repetitions the app runs per configuration (lmbench's TRIES is 11). */

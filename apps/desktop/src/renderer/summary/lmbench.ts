@@ -4,9 +4,7 @@
  * known for a row (the calibration figures of @siglab/cpu-profiles; a probe of this machine) and
  * the error of a simulated figure against a measured one. Every figure is in microseconds.
  */
-import { signedErrorPercent } from "@siglab/core/common/host-figures.js";
-import type { HostKernelFacts } from "@siglab/core/common/host-kernel.js";
-import { readVirtualization, virtualizationWarning, type HostVirtualization } from "@siglab/core/common/host-virtualization.js";
+import { signedErrorPercent, type HostKernelFacts, readVirtualization, virtualizationWarning, type HostVirtualization } from "@siglab/core/common";
 import calibration from "@siglab/cpu-profiles/calibration/figures.json";
 import type { CpuRef, RunResult, VariantSpec } from "../../common/contracts.js";
 import { isRecord } from "../state/validate.js";

@@ -7,8 +7,7 @@
  * baseline simulation. A what-if the host would refuse on this stack is a disabled button whose
  * tooltip says why. The rules are in whatif.ts; this file only draws and sequences the runs.
  */
-import { signedErrorPercent } from "@siglab/core/common/host-figures.js";
-import { hostKernelOptions, withHostKernel } from "@siglab/core/common/host-kernel.js";
+import { signedErrorPercent, hostKernelOptions, withHostKernel } from "@siglab/core/common";
 import type { CpuProfileFile, CpuRef, RunResult, VariantSpec } from "../../common/contracts.js";
 import type { PluginEntry, PresetEntry } from "../../common/host-api.js";
 import { runErrorLine } from "../results/errors.js";

@@ -12,9 +12,8 @@
  * (core's `resolveOptions`), and no two plugins of the stack may replace the same extension point
  * (core's `checkConflicts`, the check the host makes before a run).
  */
-import { hostFigure, signedErrorPercent, type SimulatedFigure } from "@siglab/core/common/host-figures.js";
-import { longMode, matchHostProfile, type HostCpu, type ProfileMatch } from "@siglab/core/common/host-profile.js";
-import { checkConflicts, resolveOptions } from "@siglab/core/plugin-api/loaded-plugin.js";
+import { hostFigure, signedErrorPercent, type SimulatedFigure, longMode, matchHostProfile, type HostCpu, type ProfileMatch } from "@siglab/core/common";
+import { checkConflicts, resolveOptions } from "@siglab/core/plugin-api";
 import type { CpuProfileFile, CpuRef, PluginManifest, RunResult, VariantSpec } from "../../common/contracts.js";
 import type { PluginEntry, PresetEntry } from "../../common/host-api.js";
 import { PLUGIN_CPU_FEATURES } from "../state/cpu-features.js";

@@ -1,6 +1,6 @@
 /**
  * The sandbox worker in a browser (or Electron's renderer): a dedicated Web Worker whose entry
- * module imports `@siglab/core/host/lockdown.js` FIRST, then the simulator and the built-in
+ * module imports `@siglab/core/host/lockdown` FIRST, then the simulator and the built-in
  * plugins, then calls startBrowserSandboxWorker. It serves the supervisor (host/supervisor.ts,
  * through factory.ts) with the sandbox runtime (host/sandbox.ts): every workload and third-party
  * plugin is evaluated in a fresh Compartment per run. The supervisor terminates this worker when a
