@@ -9,7 +9,7 @@ import type { Draft, ExampleEntry, HostApi, HostEvent, HostInfo, MenuCommand, Pl
 import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export/index.js";
 import { compareResults } from "@siglab/core/bundle/compare.js";
 import type { Bundle, BundleInput } from "@siglab/core/bundle/format.js";
-import { monaco } from "./monaco-setup.js";
+import { monaco, workloadDeclarations } from "./monaco-setup.js";
 import { describeRunError, runErrorLine } from "./results/errors.js";
 import { cpuLabel } from "./results/labels.js";
 import { ResultsView } from "./results/results-view.js";
@@ -242,6 +242,8 @@ export class App {
     (window as unknown as { __siglabTest: unknown }).__siglabTest = {
       markers: () => monaco.editor.getModelMarkers({ resource: this.editor.getModel()?.uri }).map((m) => ({ message: m.message, severity: m.severity, startLineNumber: m.startLineNumber })),
       source: () => this.editor.getValue(),
+      /** where the TypeScript worker finds the open workload's `workload()` declared (once, whatever Monaco opened) */
+      workloadDeclarations: () => workloadDeclarations(this.editor.getModel()!),
       setSource: (text: string) => this.editor.getModel()?.setValue(text),
       elementPoint: (chartId: string, datasetIndex: number, index: number) => this.results.elementPoint(chartId, datasetIndex, index),
       /** the tallest segment of a stacked bar (a click lands on it whatever the phase mix) */
