@@ -13,7 +13,7 @@ import { monaco, workloadDeclarations } from "./monaco-setup.js";
 import { describeRunError, runErrorLine } from "./results/errors.js";
 import { cpuLabel } from "./results/labels.js";
 import { ResultsView } from "./results/results-view.js";
-import { appWording, CompileFailure, RunCancelled, SimClient, toPluginSource } from "./sim-client.js";
+import { appWording, RunCancelled, SimClient, toPluginSource } from "./sim-client.js";
 import { adjustCpus, describeAdjustment, featureNeeds } from "./state/cpu-features.js";
 import { LAYOUT_KEY, loadLayout, loadRunState, loadSettings, rememberParams, RUN_STATE_KEY, saveJson, SETTINGS_KEY, type LayoutPrefs, type SavedRunState, type Settings, type StorageLike } from "./state/persist.js";
 import { decodeShare, encodeShare, findShareFragment, ShareError, type SharedConfig } from "./state/share.js";
@@ -113,7 +113,7 @@ export class App {
   // layout parts
   private readonly explorer = h("nav.explorer#explorer", { "aria-label": "Explorer" });
   private readonly banner = h("div.banner#doc-banner", { hidden: true });
-  /** one line when the open workload could not be inspected (e.g. over the module budget) */
+  /** one line when the open workload's parameters could not be read from its text (a syntax error, no workload) */
   private readonly inspectStatus = h("div.inspect-status#inspect-status", { role: "status", "aria-live": "polite", hidden: true });
   /** why the CPU selection was changed for this workload (SSE registers, SEP for sysenter), with Undo */
   private readonly cpuNote = h("div.cpu-note#cpu-note", { role: "status", "aria-live": "polite", hidden: true });
@@ -252,6 +252,8 @@ export class App {
       results: () => this.results.currentResults,
       /** milliseconds from creating each sandbox worker to its "ready" */
       workerStarts: () => [...this.sim.workerStarts],
+      /** requests sent to sandbox workers so far: none until something is run */
+      sandboxRequests: () => this.sim.sandboxRequests,
       /** what a rendered chart shows: its x labels, axis titles, dataset colours and sums of numeric data (a histogram's count) */
       chartInfo: (chartId: string) => {
         const c = this.results.chart(chartId);
@@ -397,41 +399,41 @@ export class App {
     if (doc === this.doc) this.scheduleInspect(500);
   }
 
-  /** Reads the workload's default params by evaluating it in the worker (when idle). */
+  /** Reads the workload's default params from its text (never by running it). */
   private scheduleInspect(ms: number): void {
     window.clearTimeout(this.inspectTimer);
     this.inspectTimer = window.setTimeout(() => void this.inspectNow(), ms);
   }
 
   /**
-   * Evaluates the open workload in the execution host for its params; false when it does not
-   * evaluate. A failure (a syntax error, a throw, a loop at the top level stopped by the module
-   * budget) is shown as one line above the editor; params keep their last good values.
+   * Reads the open workload's parameters from its text in the compile worker (workload-outline.ts):
+   * nothing of a document or a shared link runs before Run (issue 30). A syntax error, a missing
+   * workload or parameters computed by code are shown as one line above the editor; params keep
+   * their last good values when nothing could be read.
    */
-  private async inspectNow(): Promise<boolean> {
+  private async inspectNow(): Promise<void> {
     window.clearTimeout(this.inspectTimer);
     const doc = this.doc;
-    if (!doc || this.sim.busy) return false;
+    if (!doc) return;
     const source = doc.model.getValue();
     try {
-      const info = await this.sim.inspect(doc.file, source);
-      if (doc === this.doc) {
-        this.runConfig.setWorkloadParams(info.params);
-        this.showInspectStatus(null);
-      }
-      return true;
+      const outline = await this.sim.outline(source, doc.file);
+      if (doc !== this.doc || doc.model.getValue() !== source) return;
+      if (!outline.problem) this.runConfig.setWorkloadParams(outline.params);
+      const file = doc.file.split("/").pop()!;
+      if (outline.syntax) this.showInspectStatus(runErrorLine({ kind: "compile", message: `${file}:${outline.syntax.line}:${outline.syntax.column}: ${outline.syntax.message}`, file: doc.file, line: outline.syntax.line, column: outline.syntax.column }), "compile");
+      else if (outline.problem) this.showInspectStatus(`${file}: ${outline.problem}: the parameters cannot be shown`, "error");
+      else if (outline.unread.length) this.showInspectStatus(`${file}: ${outline.unread.join(", ")} ${outline.unread.length === 1 ? "is" : "are"} computed by the workload's code: it takes its own default when it runs (only constants can be shown before Run)`, "note");
+      else this.showInspectStatus(null);
     } catch (err) {
-      if (doc === this.doc && doc.model.getValue() === source) this.showInspectStatus(err as Error);
-      return false;
+      if (doc === this.doc) this.showInspectStatus(appWording((err as Error).message), "error");
     }
   }
 
-  private showInspectStatus(err: Error | null): void {
-    this.inspectStatus.hidden = err === null;
-    this.inspectStatus.textContent = !err ? "" : err instanceof CompileFailure && this.doc
-      ? runErrorLine({ kind: "compile", message: err.message, file: this.doc.file, ...(err.line ? { line: err.line } : {}), ...(err.column ? { column: err.column } : {}) })
-      : appWording(err.message);
-    if (err) this.inspectStatus.dataset.kind = err instanceof CompileFailure ? "compile" : /of host time/.test(err.message) ? "budget" : "error";
+  private showInspectStatus(text: string | null, kind?: string): void {
+    this.inspectStatus.hidden = text === null;
+    this.inspectStatus.textContent = text ?? "";
+    if (kind) this.inspectStatus.dataset.kind = kind;
     else delete this.inspectStatus.dataset.kind;
   }
 
@@ -518,7 +520,7 @@ export class App {
     }
     // Every run would fail on CPUs without a feature the workload needs: pick one that has it.
     if (this.runConfig.state.cpus.length && this.needsAdjustment(true)) this.checkCpuFeatures(true);
-    // The parameter panel must match the source being run (edits may be newer than the last inspect).
+    // The parameter panel must match the source being run (edits may be newer than the last read).
     await this.inspectNow();
     let config: ExperimentConfig;
     try {
@@ -622,7 +624,7 @@ export class App {
         const ex = examples[bi]!;
         let params: ExperimentConfig["params"] = {};
         if (opts.quick) {
-          const it = (await this.sim.inspect(ex.file, ex.source)).params["iterations"];
+          const it = (await this.sim.outline(ex.source, ex.file)).params["iterations"];
           if (typeof it === "number") params = { iterations: Math.max(100, Math.round(it / 10)) };
         }
         const config: ExperimentConfig = { workload: { id: ex.id, file: ex.file, source: ex.source }, cpus: machines.cpus, stacks: machines.stacks, params, seed: machines.seed, ...(machines.budget ? { budget: machines.budget } : {}) };
@@ -678,7 +680,7 @@ export class App {
         if (!profile) throw new Error(`no CPU profile ${run.cpu.id}`);
         const params: ExperimentConfig["params"] = { ...run.params };
         if (opts.quick) {
-          const it = (await this.sim.inspect(ex.file, ex.source)).params["iterations"];
+          const it = (await this.sim.outline(ex.source, ex.file)).params["iterations"];
           if (typeof it === "number") params["iterations"] = Math.max(100, Math.round(it / 10));
         }
         const thirdParty = run.stack.map((v) => this.plugins.find((p) => p.id === v.id)).filter((p) => p?.origin === "third-party");
