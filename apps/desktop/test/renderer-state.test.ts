@@ -16,6 +16,8 @@ import { clockLabel, shortCpuLabel, shortRunLabels } from "../src/renderer/resul
 import { orderPhases, phaseColors } from "../src/renderer/results/palette.js";
 import { alignOps, counterpart, defaultPair, diffPath, fnDeltas, pathSummary } from "../src/renderer/results/path-diff.js";
 import { describeRunError, runErrorLine } from "../src/renderer/results/errors.js";
+import { restoredRunConfig } from "../src/renderer/state/restore.js";
+import { optionValue } from "../src/renderer/ui/run-config.js";
 
 const source = (id: string): string => EXAMPLES.find((e) => e.id === id)!.source;
 
@@ -278,5 +280,22 @@ describe("run errors, one clear line", () => {
     expect(runErrorLine({ kind: "workload", message: "w.ts: task 1000 threw at cycle 12345: boom", file: "w.ts", line: 3, column: 5, task: 1000, cycle: 12345 })).toBe("Workload error at w.ts:3:5, task 1000, cycle 12,345: boom");
     expect(runErrorLine({ kind: "config", message: "plugin 'sysenter': CPU 'Intel Pentium (P54C)' (p5-p54c) has no SEP", file: "w.ts" })).toBe("Configuration error: plugin 'sysenter': CPU 'Intel Pentium (P54C)' (p5-p54c) has no SEP");
     expect(describeRunError({ kind: "budget", message: "w.ts: stopped after 1 s of host time" , file: "w.ts" }).category).toBe("Budget exceeded");
+  });
+});
+
+describe("restored state is the state that ran (issue 32 item 4)", () => {
+  it("reads a plugin option as the simulator does: the CLI's strings by the manifest's type, the default when absent", () => {
+    const bool = { type: "boolean", default: false, description: "" } as const;
+    const num = { type: "number", default: 2, description: "" } as const;
+    expect(optionValue(bool, "true")).toBe(true);
+    expect(optionValue(bool, "false")).toBe(false);
+    expect(optionValue(bool, undefined)).toBe(false);
+    expect(optionValue(num, "5")).toBe(5);
+    expect(optionValue(num, "five")).toBe("five");
+  });
+
+  it("restores a bundle's or link's configuration with its options as they ran, CPUs per machine and repetitions", () => {
+    const s = restoredRunConfig({ cpus: [{ id: "p4-northwood", mhz: 2200, smp: 2 }], stacks: [[], [{ id: "sa-nofp", options: { forceAll: "true" } }]], params: { iterations: 9 }, seed: 3, sweep: { param: "iterations", values: [1, 2] }, maxSeconds: 4, repeat: 5 });
+    expect(s).toEqual({ cpus: [{ id: "p4-northwood", mhz: 2200 }], smp: 2, stacks: [{ variants: [] }, { variants: [{ id: "sa-nofp", options: { forceAll: "true" } }] }], params: { iterations: 9 }, seed: 3, sweep: { enabled: true, param: "iterations", values: "1, 2" }, timeline: false, maxSeconds: 4, repeat: 5 });
   });
 });

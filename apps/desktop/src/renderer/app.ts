@@ -26,7 +26,8 @@ import { Explorer } from "./ui/explorer.js";
 import { askText, showMessage } from "./ui/modal.js";
 import { PluginsView } from "./ui/plugins-view.js";
 import { ProfilesView } from "./ui/profiles-view.js";
-import { maxSecondsOf, RunConfigView, smpOf, withSmp, type RunConfigState } from "./ui/run-config.js";
+import { restoredRunConfig } from "./state/restore.js";
+import { maxSecondsOf, RunConfigView } from "./ui/run-config.js";
 import { ShareActions } from "./ui/share-actions.js";
 import { makeSplitter } from "./ui/splitter.js";
 import { SummaryView } from "./ui/summary-view.js";
@@ -196,19 +197,11 @@ export class App {
   private async openRecent(r: RecentExperiment): Promise<void> {
     if (r.workload.kind === "example") this.documents.openExample(r.workload.id);
     else await this.documents.openUser(r.workload.id);
-    const s: RunConfigState = {
-      cpus: r.config.cpus.map((c) => withSmp(c, 1)),
-      stacks: r.config.stacks.map((variants) => ({ variants })),
-      params: { ...r.config.params },
-      sweep: r.config.sweep ? { enabled: true, param: r.config.sweep.param, values: r.config.sweep.values.join(", ") } : { enabled: false, param: "", values: "" },
-      seed: r.config.seed,
-      timeline: !!r.config.timeline,
-    };
     const maxSeconds = maxSecondsOf(r.config);
-    if (maxSeconds !== undefined) s.maxSeconds = maxSeconds;
-    if (smpOf(r.config.cpus) > 1) s.smp = smpOf(r.config.cpus);
     // a recent experiment does not record repetitions: the current choice stays
-    if (this.runConfig.state.repeat !== undefined) s.repeat = this.runConfig.state.repeat;
+    const repeat = this.runConfig.state.repeat;
+    const s = restoredRunConfig({ ...r.config, ...(maxSeconds !== undefined ? { maxSeconds } : {}), ...(repeat !== undefined ? { repeat } : {}) });
+    if (repeat !== undefined) s.repeat = repeat;
     this.runConfig.setState(s);
     toast("Configuration restored: press Run to re-run it");
   }

@@ -14,7 +14,8 @@ import type { Documents } from "../ui/documents.js";
 import { h, toast } from "../ui/dom.js";
 import type { EditorPane } from "../ui/editor-pane.js";
 import { showMessage } from "../ui/modal.js";
-import { clampRepeat, maxSecondsOf, smpOf, withSmp, type RunConfigView } from "../ui/run-config.js";
+import { restoredRunConfig } from "../state/restore.js";
+import { clampRepeat, maxSecondsOf, type RunConfigView } from "../ui/run-config.js";
 import { repeatCount } from "./repeat.js";
 import type { ResultsView } from "./results-view.js";
 
@@ -112,16 +113,10 @@ export class Exports {
     this.documents.get(key)?.model.setValue(exp.workload.source);
     this.documents.openNew(exp.workload.source, key);
     this.documents.get(key)!.runAs = { id: exp.workload.id, file: exp.workload.file };
-    const bundledRepeat = clampRepeat(Math.max(1, ...bundle.results.map(repeatCount)));
-    this.runConfig.setState({
-      cpus: exp.cpus.map((c) => withSmp(c, 1)), stacks: exp.stacks.map((variants) => ({ variants })), params: { ...exp.params },
-      sweep: exp.sweep ? { enabled: true, param: exp.sweep.param, values: exp.sweep.values.join(", ") } : { enabled: false, param: "", values: "" },
-      seed: exp.seed, timeline: !!exp.timeline,
-      ...(maxSecondsOf(exp) !== undefined ? { maxSeconds: maxSecondsOf(exp)! } : {}),
-      ...(smpOf(exp.cpus) > 1 ? { smp: smpOf(exp.cpus) } : {}),
-      // results made with repetitions say how many (the experiment itself does not)
-      ...(bundledRepeat > 1 ? { repeat: bundledRepeat } : {}),
-    });
+    // results made with repetitions say how many (the experiment itself does not)
+    const repeat = clampRepeat(Math.max(1, ...bundle.results.map(repeatCount)));
+    const maxSeconds = maxSecondsOf(exp);
+    this.runConfig.setState(restoredRunConfig({ ...exp, repeat, ...(maxSeconds !== undefined ? { maxSeconds } : {}) }));
     this.runner.showBundle(exp, bundle.profiles, bundle.results);
     const notes = [...bundle.warnings, ...(missing.length ? [`Missing plugins (install or enable them to re-run): ${missing.join(", ")}`] : [])];
     this.pane.setBanner(h("span", null, `Opened bundle ${name}${bundle.migratedFrom ? ` (migrated from format ${bundle.migratedFrom})` : ""}. Press Run to re-run it and compare. ${notes.join(" ")}`));

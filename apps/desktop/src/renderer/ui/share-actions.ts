@@ -11,7 +11,8 @@ import type { CpuNote } from "./cpu-note.js";
 import type { Documents } from "./documents.js";
 import { h, toast } from "./dom.js";
 import { askText, showMessage } from "./modal.js";
-import { defaultCpus, maxSecondsOf, smpOf, type RunConfigState, type RunConfigView } from "./run-config.js";
+import { restoredRunConfig } from "../state/restore.js";
+import { defaultCpus, maxSecondsOf, smpOf, withSmp, type RunConfigView } from "./run-config.js";
 
 export class ShareActions {
   /** the last link "Copy link" made (tests) */
@@ -92,17 +93,10 @@ export class ShareActions {
     const notes = fixed.notes.length ? ` Not available here: ${fixed.notes.join("; ")}.` : "";
     const banner = h("span#shared-banner", null, `Opened a shared link as a new workload (${payload.name}): ${fixed.cpus.length} CPU${fixed.cpus.length === 1 ? "" : "s"} × ${fixed.stacks.length} variant stack${fixed.stacks.length === 1 ? "" : "s"}, seed ${c.seed}. Press Run to run it.${notes}`);
     this.documents.openNew(payload.source, key, { saveDraft: true, banner });
-    const state: RunConfigState = {
-      cpus: fixed.cpus.length ? fixed.cpus : defaultCpus(this.catalog.profiles),
-      stacks: fixed.stacks.map((variants) => ({ variants })),
-      params: { ...c.params },
-      sweep: c.sweep ? { enabled: true, param: c.sweep.param, values: c.sweep.values.join(", ") } : { enabled: false, param: "", values: "" },
-      seed: c.seed,
-      timeline: !!c.timeline,
-    };
-    if (c.maxSeconds !== undefined) state.maxSeconds = c.maxSeconds;
+    // CPUs this app has (with the link's CPUs per machine), or the default
+    const cpus = fixed.cpus.length ? fixed.cpus.map((x) => withSmp(x, smpOf(c.cpus))) : defaultCpus(this.catalog.profiles);
+    const state = restoredRunConfig({ ...c, cpus, stacks: fixed.stacks });
     if (smpOf(c.cpus) > 1) state.smp = smpOf(c.cpus);
-    if (c.repeat !== undefined && c.repeat > 1) state.repeat = c.repeat;
     this.runConfig.setState(state);
     this.cpuNote.check();
     await this.catalog.reloadDrafts().catch(() => undefined);
