@@ -80,6 +80,9 @@ export class App {
       openExample: (id) => this.documents.openExample(id),
       openUser: (name) => void this.documents.openUser(name),
       openDraft: (d) => this.documents.openNew(d.source, d.key),
+      reopen: (key) => this.documents.reopen(key),
+      renameUntitled: (key) => void this.documents.renameUntitled(key),
+      deleteUntitled: (key) => void this.documents.deleteUntitled(key),
       newWorkload: () => this.documents.openNew(NEW_WORKLOAD),
       openRecent: (r) => void this.openRecent(r),
       showPlugins: () => this.showView("plugins"),
@@ -87,7 +90,7 @@ export class App {
         this.showView("profiles");
         this.profilesView.select(id);
       },
-    }, () => this.documents.current?.key);
+    }, () => this.documents.current?.key, () => this.documents.transient());
     this.toolbar = new Toolbar({
       showView: (v) => this.showView(v),
       exportBundle: () => void this.exports.exportBundle(),
@@ -176,9 +179,12 @@ export class App {
     this.pluginsView.setEntries(c.plugins, c.info.pluginDir);
     await c.refreshPluginExamples();
     this.explorer.render();
-    const lastNew = c.drafts.find((d) => d.key.startsWith("new:"));
-    if (lastNew) this.documents.openNew(lastNew.source, lastNew.key);
-    else if (c.examples[0]) this.documents.openExample(c.examples[0].id);
+    // the document open before a reload, else the last untitled draft, else the first example
+    if (!(await this.documents.restoreOpen())) {
+      const lastNew = c.drafts.find((d) => d.key.startsWith("new:"));
+      if (lastNew) this.documents.openNew(lastNew.source, lastNew.key);
+      else if (c.examples[0]) this.documents.openExample(c.examples[0].id);
+    }
     exposeTestHooks({ editor: () => this.pane.editor, results: this.results, sim: this.sim, runConfig: this.runConfig, share: this.share, summary: this.summaryView });
     window.addEventListener("hashchange", () => void this.share.openFromLocation());
     await this.share.openFromLocation();

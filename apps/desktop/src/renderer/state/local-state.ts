@@ -1,14 +1,14 @@
 /**
  * The owner of everything the app keeps in local storage: the run configuration with each
- * document's parameters, the layout (results pane height, phase-chart normalisation) and the
- * settings (state/persist.ts reads and validates each). Nothing is written before the saved run
+ * document's parameters, the layout (results pane height, phase-chart normalisation), the
+ * settings and the open document (state/persist.ts reads and validates each). Nothing is written before the saved run
  * configuration was read back, so a start never overwrites it.
  */
 import type { CpuRef, ParamValue, VariantSpec } from "../../common/contracts.js";
 import type { PluginEntry, ProfileEntry } from "../../common/host-api.js";
 import { checkSourceUrlTemplate } from "../../common/url-policy.js";
 import { defaultCpus, defaultRunConfig, type RunConfigState } from "../ui/run-config.js";
-import { LAYOUT_KEY, loadLayout, loadRunState, loadSettings, rememberParams, RUN_STATE_KEY, saveJson, SETTINGS_KEY, type LayoutPrefs, type SavedRunState, type Settings, type StorageLike } from "./persist.js";
+import { LAYOUT_KEY, loadLayout, loadOpenDoc, loadRunState, loadSettings, MAX_SAVED_CHARS, OPEN_DOC_KEY, rememberParams, RUN_STATE_KEY, saveJson, SETTINGS_KEY, type LayoutPrefs, type OpenDoc, type SavedRunState, type Settings, type StorageLike } from "./persist.js";
 
 /** CPUs and stacks this app can run: unknown profiles and plugins are dropped, clocks kept in range. */
 export function fitToCatalog(cpus: CpuRef[], stacks: VariantSpec[][], profiles: ProfileEntry[], plugins: PluginEntry[]): { cpus: CpuRef[]; stacks: VariantSpec[][]; notes: string[] } {
@@ -92,6 +92,17 @@ export class LocalState {
   /** From now on changes are saved. */
   markRestored(): void {
     this.restored = true;
+  }
+
+  /** The document open before a reload, or null. */
+  openDoc(): OpenDoc | null {
+    return this.storage ? loadOpenDoc(this.storage) : null;
+  }
+
+  /** Remembers the open document; `source` for an untitled one that has no draft (too long a text is not kept). */
+  rememberOpenDoc(key: string, source?: string): void {
+    if (!this.storage) return;
+    saveJson(this.storage, OPEN_DOC_KEY, source !== undefined && source.length < MAX_SAVED_CHARS - 1024 ? { key, source } : { key });
   }
 
   /** A document's parameters as last chosen. */

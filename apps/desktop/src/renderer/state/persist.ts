@@ -159,3 +159,24 @@ export function loadSettings(storage: StorageLike, check: (template: string) => 
   if (problem) return { value: {}, note: `The saved Linux source link template was ignored: ${problem}.` };
   return { value: { sourceUrlTemplate: t as string } };
 }
+
+export const OPEN_DOC_KEY = "siglab.open-doc.v1";
+
+/** The document that was open, so a reload reopens it; an untitled one without a draft keeps its text. */
+export interface OpenDoc {
+  /** "example:lat_ctx", "user:x.ts", "new:untitled-…" */
+  key: string;
+  source?: string;
+}
+
+const DOC_KEY = /^(example|user|new):[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$/;
+
+/** The open document as saved, or null (a malformed entry is ignored: the app opens its default). */
+export function loadOpenDoc(storage: StorageLike): OpenDoc | null {
+  const r = readJson(storage, OPEN_DOC_KEY);
+  if (!isRecord(r.value)) return null;
+  const { key, source } = r.value;
+  if (typeof key !== "string" || !DOC_KEY.test(key)) return null;
+  if (source !== undefined && typeof source !== "string") return null;
+  return source === undefined ? { key } : { key, source };
+}

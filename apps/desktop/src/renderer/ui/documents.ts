@@ -1,7 +1,8 @@
 /**
  * The open documents: shipped examples (read-only), the user's workloads and new untitled ones,
- * each a Monaco model. Owns which document is open, autosaves edits as drafts, saves, and reads
- * the open workload's parameters from its text (never by running it).
+ * each a Monaco model. Owns which document is open (kept across a reload), autosaves edits as
+ * drafts — an untitled document gets a draft only once it is edited —, renames and deletes
+ * drafts, saves, and reads the open workload's parameters from its text (never by running it).
  */
 import type { HostApi } from "../../common/host-api.js";
 import { monaco } from "../monaco-setup.js";
@@ -11,7 +12,7 @@ import type { Catalog } from "../state/catalog.js";
 import type { LocalState } from "../state/local-state.js";
 import { h, toast } from "./dom.js";
 import type { EditorPane } from "./editor-pane.js";
-import { askText } from "./modal.js";
+import { askConfirm, askText } from "./modal.js";
 import type { RunConfigView } from "./run-config.js";
 
 export interface Doc {
@@ -95,6 +96,8 @@ export class Documents {
   }
 
   private activate(doc: Doc, banner?: HTMLElement | null): void {
+    // the open document chosen again (its sidebar entry, a reload's reopening): its banner stays
+    const again = doc === this.open && !banner;
     this.open = doc;
     // each document keeps its own parameters (across reloads too)
     this.runConfig.state.params = this.local.paramsOf(doc.key);
@@ -103,11 +106,42 @@ export class Documents {
     editor.updateOptions({ readOnly: doc.readOnly });
     this.pane.title.textContent = doc.title + (doc.readOnly ? " (read-only example)" : "");
     this.pane.title.dataset.key = doc.key;
-    this.pane.clearBanner();
-    if (doc.readOnly) this.pane.setBanner(h("span", null, "Examples are read-only. "), h("button.primary#save-as-mine", { onclick: () => void this.saveAs() }, "Save as my workload"));
+    if (!again) this.pane.clearBanner();
+    if (doc.readOnly && !again) this.pane.setBanner(h("span", null, "Examples are read-only. "), h("button.primary#save-as-mine", { onclick: () => void this.saveAs() }, "Save as my workload"));
     if (banner) this.pane.setBanner(banner);
+    this.local.rememberOpenDoc(doc.key, doc.kind === "new" && !this.hasDraft(doc.key) ? doc.model.getValue() : undefined);
     this.hooks.activated();
     this.scheduleInspect(0);
+  }
+
+  private hasDraft(key: string): boolean {
+    return this.catalog.drafts.some((d) => d.key === key);
+  }
+
+  /** Untitled documents of this session that have no draft (not edited): listed until the page goes. */
+  transient(): { key: string; title: string }[] {
+    return [...this.docs.values()].filter((d) => d.kind === "new" && !this.hasDraft(d.key)).map((d) => ({ key: d.key, title: d.id }));
+  }
+
+  /** Opens a document of this session again. */
+  reopen(key: string): void {
+    const doc = this.docs.get(key);
+    if (doc) this.activate(doc);
+  }
+
+  /** Opens the document that was open before a reload; false when there is none to open. */
+  async restoreOpen(): Promise<boolean> {
+    const saved = this.local.openDoc();
+    if (!saved) return false;
+    const [kind, id] = [saved.key.slice(0, saved.key.indexOf(":")), saved.key.slice(saved.key.indexOf(":") + 1)];
+    if (kind === "example" && this.catalog.allExamples().some((e) => e.id === id)) this.openExample(id);
+    else if (kind === "user" && this.catalog.workloads.some((w) => w.name === id)) await this.openUser(id);
+    else if (kind === "new") {
+      const source = this.catalog.drafts.find((d) => d.key === saved.key)?.source ?? saved.source;
+      if (source === undefined) return false;
+      this.openNew(source, saved.key);
+    } else return false;
+    return true;
   }
 
   openExample(id: string): void {
@@ -140,12 +174,12 @@ export class Documents {
     this.activate(doc, banner);
   }
 
-  openNew(source: string, key?: string, opts: { saveDraft?: boolean; banner?: HTMLElement } = {}): void {
+  /** Opens an untitled document (a draft is made only once it is edited: an untouched one leaves nothing behind). */
+  openNew(source: string, key?: string, opts: { banner?: HTMLElement } = {}): void {
     const k = key ?? `new:untitled-${Date.now().toString(36)}`;
     const id = k.slice(4);
     const doc = this.docFor(k, () => ({ kind: "new", id, title: `${id} (unsaved)`, file: `${id}.ts`, readOnly: false, saved: "", source, uri: `file:///new/${id}.ts` }));
     this.activate(doc, opts.banner ?? null);
-    if (!key || opts.saveDraft) void this.host.saveDraft(k, source);
   }
 
   private onEdit(doc: Doc): void {
@@ -153,10 +187,70 @@ export class Documents {
     window.clearTimeout(this.autosaveTimer);
     this.autosaveTimer = window.setTimeout(() => {
       const source = doc.model.getValue();
-      if (source === doc.saved && doc.kind === "user") void this.host.discardDraft(doc.key);
-      else void this.host.saveDraft(doc.key, source).then(() => (document.body.dataset.autosaved = doc.key));
+      if (source === doc.saved && doc.kind === "user") {
+        void this.host.discardDraft(doc.key);
+        this.setDraft(doc.key, null);
+      } else {
+        void this.host.saveDraft(doc.key, source).then(() => {
+          this.setDraft(doc.key, source);
+          document.body.dataset.autosaved = doc.key;
+        });
+      }
     }, AUTOSAVE_MS);
     if (doc === this.open) this.scheduleInspect(500);
+  }
+
+  /** Keeps the catalog's drafts in step with what was saved (null: discarded); the explorer is redrawn when one comes or goes. */
+  private setDraft(key: string, source: string | null): void {
+    const had = this.hasDraft(key);
+    this.catalog.drafts = [...this.catalog.drafts.filter((d) => d.key !== key), ...(source === null ? [] : [{ key, source, savedAtMs: Date.now() }])].sort((a, b) => a.key.localeCompare(b.key));
+    if (had !== (source !== null)) this.hooks.listsChanged();
+  }
+
+  /** Deletes an untitled document and its draft (asks first when it has text of its own). */
+  async deleteUntitled(key: string): Promise<void> {
+    const doc = this.docs.get(key);
+    const name = key.slice(4);
+    if (this.hasDraft(key) && !(await askConfirm("Delete unsaved workload", `Delete ${name}? Its text is not saved anywhere else.`, "Delete"))) return;
+    await this.host.discardDraft(key);
+    this.setDraft(key, null);
+    if (doc) {
+      this.docs.delete(key);
+      if (doc === this.open) {
+        this.open = null;
+        const first = this.catalog.allExamples()[0];
+        if (first) this.openExample(first.id);
+      }
+      doc.model.dispose();
+    }
+    this.hooks.listsChanged();
+  }
+
+  /** Gives an untitled document a name of its own: its draft, parameters and errors follow. */
+  async renameUntitled(key: string): Promise<void> {
+    const old = key.slice(4);
+    const name = await askText("Rename workload", "New name (letters, digits, _ . -):", old, (v) => {
+      if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,100}$/.test(v) || v.includes("..")) return "use letters, digits, _ . - (starting with a letter or digit)";
+      return v !== old && (this.docs.has(`new:${v}`) || this.hasDraft(`new:${v}`)) ? `there is already an unsaved workload ${v}` : null;
+    });
+    if (!name || name === old) return;
+    const to = `new:${name}`;
+    const doc = this.docs.get(key);
+    const source = doc?.model.getValue() ?? this.catalog.drafts.find((d) => d.key === key)?.source ?? "";
+    await this.host.saveDraft(to, source);
+    await this.host.discardDraft(key);
+    this.local.rememberParams(to, this.local.paramsOf(key));
+    this.setDraft(key, null);
+    this.setDraft(to, source);
+    const wasOpen = doc !== undefined && doc === this.open;
+    if (doc) {
+      this.docs.delete(key);
+      const renamed = this.docFor(to, () => ({ kind: "new", id: name, title: `${name} (unsaved)`, file: `${name}.ts`, readOnly: false, saved: "", source, uri: `file:///new/${name}.ts` }));
+      if (doc.runAs) renamed.runAs = doc.runAs;
+      if (wasOpen) this.activate(renamed);
+      doc.model.dispose();
+    }
+    this.hooks.listsChanged();
   }
 
   /** Reads the workload's default params from its text (never by running it). */

@@ -71,7 +71,7 @@ export class ShareActions {
   async openFromLocation(): Promise<void> {
     const data = findShareFragment(location.hash);
     if (data === null) return;
-    // the link is consumed: a reload shows the new document (autosaved), not a second copy
+    // the link is consumed: a reload shows the new document (kept as the open one), not a second copy
     history.replaceState(null, "", `${location.pathname}${location.search}`);
     await this.openShared(data);
   }
@@ -92,7 +92,7 @@ export class ShareActions {
     this.local.rememberParams(key, c.params);
     const notes = fixed.notes.length ? ` Not available here: ${fixed.notes.join("; ")}.` : "";
     const banner = h("span#shared-banner", null, `Opened a shared link as a new workload (${payload.name}): ${fixed.cpus.length} CPU${fixed.cpus.length === 1 ? "" : "s"} × ${fixed.stacks.length} variant stack${fixed.stacks.length === 1 ? "" : "s"}, seed ${c.seed}. Press Run to run it.${notes}`);
-    this.documents.openNew(payload.source, key, { saveDraft: true, banner });
+    this.documents.openNew(payload.source, key, { banner });
     // CPUs this app has (with the link's CPUs per machine), or the default
     const cpus = fixed.cpus.length ? fixed.cpus.map((x) => withSmp(x, smpOf(c.cpus))) : defaultCpus(this.catalog.profiles);
     const state = restoredRunConfig({ ...c, cpus, stacks: fixed.stacks });
