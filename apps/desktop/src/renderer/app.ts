@@ -29,6 +29,7 @@ import { ProfilesView } from "./ui/profiles-view.js";
 import { restoredRunConfig } from "./state/restore.js";
 import { maxSecondsOf, RunConfigView } from "./ui/run-config.js";
 import { ShareActions } from "./ui/share-actions.js";
+import { PaneSizes } from "./ui/pane-sizes.js";
 import { makeSplitter } from "./ui/splitter.js";
 import { SummaryView } from "./ui/summary-view.js";
 import { Toolbar, VIEWS, type View } from "./ui/toolbar.js";
@@ -52,6 +53,7 @@ export class App {
   private readonly share: ShareActions;
   private readonly exports: Exports;
   private readonly center = h("main.center");
+  private paneSizes: PaneSizes | null = null;
 
   constructor(
     private readonly host: HostApi,
@@ -114,6 +116,7 @@ export class App {
         this.local.layout.phaseNorm = norm;
         this.local.saveLayout();
       },
+      shown: () => this.paneSizes?.show("results"),
     });
     this.profilesView = new ProfilesView(async (p) => {
       try {
@@ -149,14 +152,11 @@ export class App {
     this.center.append(this.pane.el);
     const note = this.local.loadPrefs();
     if (note) toast(note, "error");
-    const splitter = makeSplitter({
-      root: this.root, pane: this.results.el, ...(this.local.layout.resultsHeight !== undefined ? { initial: this.local.layout.resultsHeight } : {}),
-      onResize: (px) => {
-        this.local.layout.resultsHeight = px;
-        this.local.saveLayout();
-      },
-    });
-    this.root.append(this.toolbar.el, h("div.layout", null, this.explorer.el, this.center, this.runConfig.el), splitter, this.results.el);
+    const splitter = makeSplitter({ root: this.root, pane: this.results.el, onResize: (px) => this.paneSizes?.resized(px) });
+    this.paneSizes = new PaneSizes(this.local, splitter);
+    this.paneSizes.apply();
+    this.results.bar.append(this.toolbar.statusLine);
+    this.root.append(this.toolbar.el, h("div.layout", null, this.explorer.el, this.center, this.runConfig.el), splitter.el, this.results.el);
     this.pane.mount({ run: () => void this.runner.run(), save: () => void this.documents.save() });
     window.addEventListener("keydown", (e) => {
       const mod = e.ctrlKey || e.metaKey;

@@ -1,7 +1,7 @@
 /**
  * The user's choices kept across reloads in local storage: the run configuration (CPUs, variant
  * stacks, CPUs per machine (SMP), each document's parameters, seed, repetitions, timeline, max seconds), the layout (results pane
- * height, phase-chart normalisation) and settings (the Linux source URL template). Everything read
+ * heights while editing and with results, phase-chart normalisation) and settings (the Linux source URL template). Everything read
  * back is validated; a malformed entry is dropped with a note, never a crash.
  */
 import type { CpuRef, ParamValue, VariantSpec } from "../../common/contracts.js";
@@ -127,8 +127,10 @@ export function rememberParams(all: Record<string, Record<string, ParamValue>>, 
 }
 
 export interface LayoutPrefs {
-  /** height of the results pane in CSS pixels */
+  /** height of the results pane in CSS pixels once there are results (a run, a bundle) */
   resultsHeight?: number;
+  /** height of the results pane in CSS pixels before any (while editing) */
+  editHeight?: number;
   /** phase chart: cycles per run, or divided by a numeric parameter ("iterations") */
   phaseNorm?: string;
 }
@@ -137,8 +139,10 @@ export function loadLayout(storage: StorageLike): LayoutPrefs {
   const r = readJson(storage, LAYOUT_KEY);
   if (!isRecord(r.value)) return {};
   const out: LayoutPrefs = {};
-  const hgt = r.value["resultsHeight"];
-  if (typeof hgt === "number" && Number.isFinite(hgt) && hgt >= 0 && hgt < 20_000) out.resultsHeight = hgt;
+  for (const k of ["resultsHeight", "editHeight"] as const) {
+    const hgt = r.value[k];
+    if (typeof hgt === "number" && Number.isFinite(hgt) && hgt >= 0 && hgt < 20_000) out[k] = hgt;
+  }
   const norm = r.value["phaseNorm"];
   if (typeof norm === "string" && norm.length <= 200) out.phaseNorm = norm;
   return out;

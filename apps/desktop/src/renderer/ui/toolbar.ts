@@ -1,6 +1,7 @@
 /**
  * The toolbar: the view tabs, the export / bundle / link / settings buttons, and the run controls
- * with the progress bar and the status line (the one place a run's state is shown).
+ * with the progress bar; and the status line (the one place a run's state is said), which the app
+ * puts where it has the room (the results pane's tab bar).
  */
 import { h } from "./dom.js";
 
@@ -26,7 +27,7 @@ export class Toolbar {
   private readonly runButton: HTMLButtonElement;
   private readonly cancelButton: HTMLButtonElement;
   private readonly progress = h("progress#run-progress", { max: 1, value: 0 });
-  private readonly statusLine = h("span.status#run-status", { role: "status", "aria-live": "polite" }, "Ready");
+  readonly statusLine = h("span.status#run-status", { role: "status", "aria-live": "polite" }, "Ready");
 
   constructor(a: ToolbarActions) {
     const tab = (v: View, label: string, title?: string): HTMLButtonElement => h("button.view-tab", { "data-view": v, onclick: () => a.showView(v), ...(title ? { title } : {}) }, label);
@@ -44,7 +45,7 @@ export class Toolbar {
       h("button#copy-link", { onclick: () => a.copyLink(), title: "Copy a link with this workload, its configuration and seed (nothing is uploaded: it is all in the link)" }, "Copy link"),
       h("button#open-link", { onclick: () => a.openLink(), title: "Open a SigLab link someone shared" }, "Open link…"),
       h("button#settings", { onclick: () => a.settings(), title: "Settings: where Linux function names link to", "aria-label": "Settings" }, "⚙"),
-      this.progress, this.statusLine, this.cancelButton, this.runButton);
+      this.progress, this.cancelButton, this.runButton);
   }
 
   selectTab(v: View): void {
@@ -53,6 +54,7 @@ export class Toolbar {
 
   set status(text: string) {
     this.statusLine.textContent = text;
+    this.statusLine.title = text;
   }
 
   setProgress(fraction: number): void {
