@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { encodeShare } from "../src/renderer/state/share.js";
-import { newWorkload, openSession, runAndWait, shownResults, type Session } from "./harness.js";
+import { clickLatency, newWorkload, openSession, runAndWait, shownResults, type Session } from "./harness.js";
 
 let s: Session;
 let page: Page;
@@ -29,16 +29,6 @@ export default workload({
 type Hooks = { sandboxRequests?(): number };
 /** Requests sent to sandbox workers so far (-1 where the page cannot tell). */
 const sandboxRequests = (p: Page): Promise<number> => p.evaluate(() => (window as unknown as { __siglabTest: Hooks }).__siglabTest.sandboxRequests?.() ?? -1);
-
-/** Milliseconds the page takes to answer a click on a results tab. */
-async function clickLatency(p: Page): Promise<number> {
-  const t0 = Date.now();
-  await p.click('[data-tab="table"]', { timeout: 5_000 });
-  await p.waitForFunction(() => document.querySelector('[data-tab="table"]')?.getAttribute("aria-selected") === "true", null, { timeout: 5_000 });
-  const ms = Date.now() - t0;
-  await p.click('[data-tab="charts"]');
-  return ms;
-}
 
 beforeAll(async () => {
   s = await openSession();

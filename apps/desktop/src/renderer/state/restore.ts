@@ -5,20 +5,11 @@
  * must give the same results, whose variants echo them); the panel reads each by its manifest's
  * type (ui/run-config.ts optionValue), so "true" is a ticked box.
  */
-import type { CpuRef, ParamValue, VariantSpec } from "../../common/contracts.js";
 import { smpOf, withSmp, type RunConfigState } from "../ui/run-config.js";
+import type { SharedConfig } from "./share.js";
 
-/** What an experiment that ran says about its configuration. */
-export interface RanConfig {
-  cpus: CpuRef[];
-  stacks: VariantSpec[][];
-  params: Record<string, ParamValue>;
-  seed: number;
-  sweep?: { param: string; values: ParamValue[] };
-  timeline?: boolean;
-  maxSeconds?: number;
-  repeat?: number;
-}
+/** What an experiment that ran says about its configuration: what a link carries. */
+export type RanConfig = SharedConfig;
 
 /** The panel's state for an experiment that ran: CPUs with CPUs per machine, plugin options, sweep, seed, timeline, budget, repetitions. */
 export function restoredRunConfig(c: RanConfig): RunConfigState {
