@@ -6,72 +6,22 @@
  * expand into a run bomb; the host process dies with the CLI; bad seeds are refused; crashing
  * workloads never print a raw Node/V8 stack trace.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildEntries, manifestFor, zipEntries } from "../packages/core/src/bundle/write.js";
 import { BUILTIN_PROFILE_FILES } from "../packages/cpu-profiles/src/index.js";
-import { ROOT } from "./harness.js";
+import { BIN, killStarted, RAW_TRACE, siglab as spawnSiglab } from "./cli-process.js";
 
 const SECRET = `siglab-secret-${randomBytes(8).toString("hex")}`;
 const dir = mkdtempSync(join(tmpdir(), "siglab-security-"));
-const started: ChildProcess[] = [];
-/** the CLI bundle built from apps/cli/src for this test run (apps/cli/test/built-cli.setup.ts) */
-const BIN = inject("siglabBin");
-
-interface Outcome {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: string;
-  err: string;
-  ms: number;
-}
-
-/** CLI processes at a time (each costs a second or more of CPU to start: the type check, the host) */
-const PARALLEL = 2;
-let running = 0;
-const waiting: (() => void)[] = [];
-async function slot(): Promise<() => void> {
-  if (running >= PARALLEL) await new Promise<void>((r) => waiting.push(r));
-  running++;
-  return () => {
-    running--;
-    waiting.shift()?.();
-  };
-}
-
-/**
- * `node <siglabBin> <args>` (or, with `via: "pnpm"`, the workspace script `pnpm -s siglab <args>`,
- * which runs apps/cli/src/main.ts under tsx) from the workspace root, with SIGLAB_TEST_SECRET in its
- * environment, in a process group of its own (afterAll kills the group: pnpm, the CLI and its host
- * process).
- */
-function siglab(args: string[], via: "bin" | "pnpm" = "bin"): { child: Promise<ChildProcess>; done: Promise<Outcome> } {
-  let started_: (c: ChildProcess) => void;
-  const child = new Promise<ChildProcess>((r) => (started_ = r));
-  const done = (async () => {
-    const release = await slot();
-    try {
-      const t0 = Date.now();
-      const [cmd, argv] = via === "pnpm" ? ["pnpm", ["-s", "siglab", ...args]] : [process.execPath, [BIN, ...args]];
-      const c = spawn(cmd, argv, { cwd: ROOT, detached: true, env: { ...process.env, SIGLAB_TEST_SECRET: SECRET, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
-      started.push(c);
-      started_!(c);
-      let out = "", err = "";
-      c.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
-      c.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
-      return await new Promise<Outcome>((resolve) => c.on("close", (code, signal) => resolve({ code, signal, out, err, ms: Date.now() - t0 })));
-    } finally {
-      release();
-    }
-  })();
-  return { child, done };
-}
+/** the CLI with SIGLAB_TEST_SECRET in its environment (see cli-process.ts) */
+const siglab = (args: string[], via: "bin" | "pnpm" = "bin") => spawnSiglab(args, { via, env: { SIGLAB_TEST_SECRET: SECRET } });
 
 function file(name: string, text: string): string {
   const p = join(dir, name);
@@ -126,8 +76,6 @@ function alive(pid: number): boolean {
   }
 }
 
-const RAW_TRACE = /^\s+at .+(\(|:\d+:\d+)/m;
-
 /** per-test timeout: a test may wait for a CLI slot, and the CLI's start-up is slow on a busy machine */
 const LONG = 240_000;
 
@@ -149,14 +97,8 @@ export default workload({
 );
 
 afterAll(() => {
-  // whatever a failed test left behind: each CLI's own process group (pnpm, the CLI, its host)
-  for (const c of started) {
-    try {
-      if (c.pid) process.kill(-c.pid, "SIGKILL");
-    } catch {
-      /* already gone */
-    }
-  }
+  // whatever a failed test left behind: each CLI's own process group (pnpm, the CLI, its sandboxes)
+  killStarted();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -46,7 +46,7 @@ import { checkOutputTarget, OutputRefusal, writeOutputFile } from "../output.js"
 import { fmt, group, timelineCutLines, unitText, withSignalNames } from "../format.js";
 import { askAtTerminal, configDir, consentToEmbedded } from "../consent.js";
 import { embeddableFiles } from "../plugins/folders.js";
-import { pluginSources } from "../plugins/load.js";
+import { pluginSources, scanThirdParty } from "../plugins/load.js";
 import { parseJobs, parseShard, runSpecs, selectShard } from "../run/parallel.js";
 
 export interface SandboxRunOptions {
@@ -144,7 +144,9 @@ export function openBundleFile(path: string, available?: AvailablePlugin[]): Bun
 
 function pluginInputs(exp: ExperimentConfig, builtinDir: string, pluginDirs: string[]): BundlePluginInput[] {
   const builtins = new Map(listPluginFolders(builtinDir).map((p) => [p.id, p]));
-  const thirdParty = new Map(pluginDirs.flatMap((d) => listPluginFolders(d)).map((p) => [p.id, p]));
+  // third-party folders by the same reader and rules as the runs (plugins/folders.ts)
+  const scan = scanThirdParty(pluginDirs);
+  const thirdParty = new Map(scan.ok.map((f) => [f.manifest.id, f]));
   const ids = [...new Set(exp.stacks.flatMap((s) => s.map((v) => v.id)))];
   return ids.map((id): BundlePluginInput => {
     const b = builtins.get(id);
@@ -153,14 +155,17 @@ function pluginInputs(exp: ExperimentConfig, builtinDir: string, pluginDirs: str
       return { source: "builtin", id, version: b.version, hash: hashFileSet(pluginCodeFiles(b.dir)), ...extra };
     }
     const t = thirdParty.get(id);
+    const refused = scan.refusals.find((r) => r.id === id);
+    if (!t && refused) throw new UsageError(`variant ${id}: the plugin is refused: ${refused.reason}`);
     if (!t) throw new UsageError(`variant ${id}: no built-in plugin or plugin in ${[builtinDir, ...pluginDirs].join(", ")} has this id`);
+    const m = t.manifest;
     return {
       source: "embedded",
       id,
-      version: t.version,
-      files: embeddableFiles(t.dir),
-      ...(t.apiVersion ? { apiVersion: t.apiVersion } : {}),
-      ...(t.displayName ? { displayName: t.displayName } : {}),
+      version: m.version,
+      files: t.bytes,
+      ...(m.apiVersion ? { apiVersion: m.apiVersion } : {}),
+      ...(m.displayName ? { displayName: m.displayName } : {}),
     };
   });
 }
@@ -405,7 +410,7 @@ export async function guarded(deps: BundleCommandDeps, what: string, f: () => Pr
       return 2;
     }
     // bad arguments, also as reported by the run-argument parser and the workload compiler
-    if (e instanceof UsageError || ["UsageError", "CompileError", "CpuRefError", "ExperimentSizeError"].includes((e as { constructor?: { name?: string } } | null)?.constructor?.name ?? "")) {
+    if (e instanceof UsageError || ["UsageError", "CompileError", "CpuRefError", "ExperimentSizeError", "PluginFolderError"].includes((e as { constructor?: { name?: string } } | null)?.constructor?.name ?? "")) {
       error(`siglab ${what}: ${(e as Error).message}`);
       return 2;
     }

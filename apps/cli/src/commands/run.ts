@@ -76,7 +76,8 @@ export function addRunOptions(cmd: Command): Command {
 
 export async function resolveRunArgs(workloadArg: string, o: Record<string, unknown>): Promise<ResolvedRunArgs> {
   const pluginDirs = list(o["pluginDir"]);
-  const workload = resolveWorkload(workloadArg, await pluginExamples(pluginDirs));
+  // a plugin folder refused is named, whether or not a run uses it (one that does fails with the reason)
+  const workload = resolveWorkload(workloadArg, await pluginExamples(pluginDirs, (reason) => console.error(`siglab: plugin folder refused: ${reason}`)));
   const profiles = await allProfiles(list(o["profileFile"]));
   const cpuArgs = list(o["cpu"]);
   const variantIds = [...list(o["variant"]).map((v) => parseVariant(v).id), ...list(o["preset"])];
