@@ -48,6 +48,8 @@ import { askAtTerminal, configDir, consentToEmbedded } from "../consent.js";
 import { embeddableFiles } from "../plugins/folders.js";
 import { pluginSources, scanThirdParty } from "../plugins/load.js";
 import { parseJobs, parseShard, runSpecs, selectShard } from "../run/parallel.js";
+import { oneLine, shown } from "../terminal.js";
+import { escapeControls } from "@siglab/core/common/safe-text.js";
 
 export interface SandboxRunOptions {
   /** Third-party plugin folders (each holds one sub-folder per plugin). */
@@ -178,8 +180,10 @@ async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRu
   const total = o.total ?? specs.length;
   return runSpecs(specs, (spec) => deps.runInSandbox(spec, opts), {
     jobs: o.jobs,
-    onResult: (i, r) => {
-      const spec = specs[i]!;
+    onResult: (i, result) => {
+      // a bundle's labels and a run's error message are foreign text: one-line fields
+      const spec = shown(specs[i]!);
+      const r = shown(result);
       log(`run ${o.numbers?.[i] ?? i + 1}/${total} ${runLabel(spec)}${formatParams(spec.params) ? ` ${formatParams(spec.params)}` : ""}: ${r.error ? `FAILED (${r.error.kind}: ${withSignalNames(r.error.message)})` : `${group(r.totalCycles)} cycles`}`);
     },
   });
@@ -228,9 +232,11 @@ export async function bundleExport(workload: string | undefined, options: Bundle
 export function bundleInfo(file: string | undefined, deps: BundleCommandDeps): number {
   const { log } = io(deps);
   if (!file) throw new UsageError("bundle info: name a bundle file");
-  const b = openBundleFile(file);
+  const opened = openBundleFile(file);
+  const check = shown(checkBuiltinPlugins(opened, availableBuiltins(deps.builtinPluginsDir ?? builtinPluginsDir())));
+  // everything a bundle says is foreign text: shown as one-line fields
+  const b = { ...opened, manifest: shown(opened.manifest), experiment: shown(opened.experiment), plugins: shown(opened.plugins), results: shown(opened.results), warnings: shown(opened.warnings), charts: shown(Object.fromEntries(Object.keys(opened.charts).map((k) => [k, 0]))) };
   const e = b.experiment;
-  const check = checkBuiltinPlugins(b, availableBuiltins(deps.builtinPluginsDir ?? builtinPluginsDir()));
   const missing = new Set(check.missing.map((m) => m.split(" ")[0]));
   log(`${file}: SigLab bundle, format v${b.manifest.formatVersion}${b.migratedFrom !== undefined ? ` (migrated from v${b.migratedFrom})` : ""}, written by SigLab ${b.manifest.appVersion} at ${b.manifest.createdAt}`);
   log(`workload: ${e.workload.id} (${e.workload.file}, ${e.workload.source.length} characters)`);
@@ -262,8 +268,10 @@ async function rerun(file: string | undefined, options: BundleCommandOptions, de
   // consent concerns the bundle's own code; a local build is the user's own
   const embedded = bundle.plugins.filter((p) => p.source === "embedded" && !local.has(p.id));
   const consentIo = { log, error, ask: deps.ask ?? askAtTerminal };
-  if (!(await consentToEmbedded(file, embedded, { trustEmbedded: options.trustEmbedded === true, dir: deps.configDir ?? configDir() }, consentIo))) return 3;
-  for (const w of bundle.warnings) log(`warning: ${w}`);
+  // what is shown of the embedded plugins is escaped; what is remembered is the bundle's own
+  const embeddedIds = embedded.map((p) => ({ id: p.id, version: p.version, ...(p.hash ? { hash: p.hash } : {}) }));
+  if (!(await consentToEmbedded(file, embeddedIds, { trustEmbedded: options.trustEmbedded === true, dir: deps.configDir ?? configDir() }, consentIo))) return 3;
+  for (const w of bundle.warnings) log(`warning: ${oneLine(w)}`);
   // the embedded code goes to the execution host from memory: nothing is extracted to disk
   const plugins = embeddedPluginSources(bundle).map((p) => local.get(p.id) ?? p);
   const all = expandExperiment(bundle.experiment, deps.maxRuns?.(options));
@@ -293,23 +301,24 @@ function localBuilds(bundle: Bundle, options: BundleCommandOptions, log: (l: str
   for (const p of bundle.plugins.filter((x) => x.source === "embedded")) {
     const s = byId.get(p.id);
     if (!s) {
-      log(`plugin ${p.id}: no local build in ${dirs.join(", ")}; using the bundle's ${p.version}`);
+      log(oneLine(`plugin ${p.id}: no local build in ${dirs.join(", ")}; using the bundle's ${p.version}`));
       continue;
     }
     if (s.refused !== undefined) throw new UsageError(`--plugin-dir: the local build of ${p.id} is refused: ${s.refused}`);
-    const version = (s.manifest as { version?: string }).version ?? "?";
+    const version = String((s.manifest as { version?: unknown }).version ?? "?");
     const hash = hashFileSet(embeddableFiles(s.origin));
     const same = hash === p.hash;
-    log(`plugin ${p.id}: the bundle embeds ${p.version} (sha256 ${p.hash}); running the local build ${version} from ${s.origin} (${same ? "the same code" : `different code, sha256 ${hash}`}${version !== p.version ? `, version ${p.version} -> ${version}` : ""})`);
+    log(oneLine(`plugin ${p.id}: the bundle embeds ${p.version} (sha256 ${p.hash}); running the local build ${version} from ${s.origin} (${same ? "the same code" : `different code, sha256 ${hash}`}${version !== p.version ? `, version ${p.version} -> ${version}` : ""})`));
     out.set(p.id, s);
   }
-  for (const id of byId.keys()) if (!bundle.plugins.some((x) => x.id === id && x.source === "embedded")) log(`warning: --plugin-dir: ${id} is not a plugin this bundle embeds (ignored)`);
+  for (const id of byId.keys()) if (!bundle.plugins.some((x) => x.id === id && x.source === "embedded")) log(oneLine(`warning: --plugin-dir: ${id} is not a plugin this bundle embeds (ignored)`));
   return out;
 }
 
+/** A value of a difference, short and on one line (it may be foreign text). */
 function show(v: unknown): string {
   const s = JSON.stringify(v);
-  return s === undefined ? "(absent)" : s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  return s === undefined ? "(absent)" : oneLine(s.length > 80 ? `${s.slice(0, 77)}...` : s);
 }
 
 export async function bundleVerify(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): Promise<number> {
@@ -324,8 +333,8 @@ export async function bundleVerify(file: string | undefined, options: BundleComm
   const runs = new Set(cmp.differences.map((d) => d.run));
   log(`DIFFERENT: ${runs.has(-1) ? "the number of runs differs; " : ""}${[...runs].filter((x) => x >= 0).length} of ${r.bundle.results.length} runs differ`);
   for (const d of cmp.differences) {
-    const where = d.run < 0 ? "runs" : `run ${r.numbers[d.run] ?? d.run + 1} (${runLabel(r.bundle.results[d.run]!)})`;
-    log(`  ${where} ${d.path}: bundle ${show(d.expected)}, now ${show(d.actual)}`);
+    const where = d.run < 0 ? "runs" : `run ${r.numbers[d.run] ?? d.run + 1} (${runLabel(shown(r.bundle.results[d.run]!))})`;
+    log(`  ${where} ${oneLine(d.path)}: bundle ${show(d.expected)}, now ${show(d.actual)}`);
   }
   if (cmp.truncated) log("  (more differences not shown)");
   return 1;
@@ -338,13 +347,13 @@ export async function bundleRun(file: string | undefined, options: BundleCommand
   if (typeof out === "string" && out) checkOutputTarget(out, outOpts); // before the re-runs
   const r = await rerun(file, options, deps, "run");
   if (typeof r === "number") return r;
-  r.results.forEach((res, i) => {
+  shown(r.results).forEach((res, i) => {
     const n = r.numbers[i] ?? i + 1;
     for (const m of res.metrics) log(`  run ${n} ${m.name}: ${fmt(m.value)} ${unitText(m.unit)}`);
     for (const f of res.findings) log(`  run ${n} ${f.severity} ${f.kind}: ${withSignalNames(f.message)}`);
   });
   if (typeof out === "string" && out) {
-    writeOutputFile(out, out.toLowerCase().endsWith(".csv") ? toCsv(r.results) : JSON.stringify(r.results, null, 2) + "\n", outOpts);
+    writeOutputFile(out, out.toLowerCase().endsWith(".csv") ? toCsv(shown(r.results)) : jsonText(r.results), outOpts);
     log(`wrote ${out}`);
   }
   return r.results.some((x) => x.error) ? 1 : 0;
@@ -384,8 +393,9 @@ export function exportFromBundle(format: string | undefined, file: string | unde
     io(deps).error(`siglab export trace: ${file}: no run recorded a timeline; export the bundle with --timeline`);
     return 1;
   }
-  if (format === "trace") for (const line of truncatedTimelines(b.results)) io(deps).error(`siglab export trace: ${file}: ${line} (the timeline is bounded; the trace says so too)`);
-  const text = format === "csv" ? toCsv(b.results) : JSON.stringify(toPerfettoTrace(b.results)) + "\n";
+  if (format === "trace") for (const line of truncatedTimelines(shown(b.results))) io(deps).error(`siglab export trace: ${file}: ${line} (the timeline is bounded; the trace says so too)`);
+  // CSV cells are one-line fields; JSON escapes controls itself (and the rest below)
+  const text = format === "csv" ? toCsv(shown(b.results)) : jsonText(toPerfettoTrace(b.results), 0);
   if (typeof out === "string" && out) {
     writeOutputFile(out, text, outOpts);
     log(`wrote ${out}`);
@@ -395,6 +405,14 @@ export function exportFromBundle(format: string | undefined, file: string | unde
   return 0;
 }
 
+/**
+ * JSON for a file or the terminal: JSON.stringify escapes C0 controls; the C1 controls, bidirectional
+ * and separator characters it leaves raw are escaped too (the same JSON value).
+ */
+function jsonText(v: unknown, indent = 2): string {
+  return escapeControls(JSON.stringify(v, null, indent), { block: true }) + "\n";
+}
+
 /** Maps errors to messages and exit codes: refusals name the file and the problem. */
 export async function guarded(deps: BundleCommandDeps, what: string, f: () => Promise<number> | number): Promise<number> {
   try {
@@ -402,19 +420,19 @@ export async function guarded(deps: BundleCommandDeps, what: string, f: () => Pr
   } catch (e) {
     const { error } = io(deps);
     if (e instanceof OutputRefusal) {
-      error(`siglab ${what}: ${e.message}`); // "<file>: <reason>"
+      error(`siglab ${what}: ${oneLine(e.message)}`); // "<file>: <reason>"
       return 2;
     }
     if (e instanceof BundleError) {
-      error(`siglab ${what}: refused: ${e.message}`);
+      error(`siglab ${what}: refused: ${oneLine(e.message)}`);
       return 2;
     }
     // bad arguments, also as reported by the run-argument parser and the workload compiler
     if (e instanceof UsageError || ["UsageError", "CompileError", "CpuRefError", "ExperimentSizeError", "PluginFolderError"].includes((e as { constructor?: { name?: string } } | null)?.constructor?.name ?? "")) {
-      error(`siglab ${what}: ${(e as Error).message}`);
+      error(`siglab ${what}: ${oneLine((e as Error).message)}`);
       return 2;
     }
-    error(`siglab ${what}: ${(e as Error)?.message ?? String(e)}`);
+    error(`siglab ${what}: ${oneLine(String((e as Error)?.message ?? e))}`);
     return 1;
   }
 }

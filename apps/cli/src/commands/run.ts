@@ -13,6 +13,7 @@ import { configureHost, runInSandbox } from "../run/host.js";
 import { hostLimitsFrom, LIMIT_OPTIONS, parseSeed } from "../run/limits.js";
 import { findPreset, pluginExamples } from "../plugins/catalog.js";
 import { parseJobs, parseShard, runSpecs, selectShard, shardDescription, type Shard } from "../run/parallel.js";
+import { oneLine, shown } from "../terminal.js";
 
 export const DEFAULT_CPU = "p4-northwood";
 
@@ -77,7 +78,7 @@ export function addRunOptions(cmd: Command): Command {
 export async function resolveRunArgs(workloadArg: string, o: Record<string, unknown>): Promise<ResolvedRunArgs> {
   const pluginDirs = list(o["pluginDir"]);
   // a plugin folder refused is named, whether or not a run uses it (one that does fails with the reason)
-  const workload = resolveWorkload(workloadArg, await pluginExamples(pluginDirs, (reason) => console.error(`siglab: plugin folder refused: ${reason}`)));
+  const workload = resolveWorkload(workloadArg, await pluginExamples(pluginDirs, (reason) => console.error(`siglab: plugin folder refused: ${oneLine(reason)}`)));
   const profiles = await allProfiles(list(o["profileFile"]));
   const cpuArgs = list(o["cpu"]);
   const variantIds = [...list(o["variant"]).map((v) => parseVariant(v).id), ...list(o["preset"])];
@@ -207,10 +208,13 @@ export function registerRunCommand(cli: CAC): void {
     .action(async (workload: string, o: Record<string, unknown>) => {
     try {
       const repeat = parseRepeat(o["repeat"]);
-      const { results, total, shard, title } = await runExperimentSlice(workload, o, repeat);
-      const part = shard ? shardDescription(total, shard) : undefined;
-      if (o["json"]) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
-      else {
+      const run = await runExperimentSlice(workload, o, repeat);
+      const part = run.shard ? shardDescription(run.total, run.shard) : undefined;
+      if (o["json"]) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: run.results } : { runs: run.results }, null, 2) + "\n");
+      // text: every string of the results (names, messages, labels) escaped as a one-line field
+      const results = o["json"] ? run.results : shown(run.results);
+      const title = run.title === undefined ? undefined : oneLine(run.title);
+      if (!o["json"]) {
         if (part) console.log(part.text + "\n");
         const swept = differingParams(results);
         for (const r of results) {
@@ -232,10 +236,10 @@ export function registerRunCommand(cli: CAC): void {
 
 export function reportCliError(e: unknown): void {
   if (e instanceof UsageError || e instanceof CompileError) {
-    console.error(`siglab: ${e.message}`);
+    console.error(`siglab: ${oneLine(e.message)}`);
     process.exitCode = 2;
   } else {
-    console.error(`siglab: ${(e as Error)?.message ?? e}`);
+    console.error(`siglab: ${oneLine(String((e as Error)?.message ?? e))}`);
     process.exitCode = 2;
   }
 }

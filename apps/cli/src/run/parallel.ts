@@ -9,6 +9,7 @@ import { availableParallelism } from "node:os";
 import type { RunResult } from "@siglab/core";
 import { formatRunNumbers, shardIndices } from "@siglab/core/bundle";
 import { UsageError } from "../catalog.js";
+import { rawStderr } from "../terminal.js";
 
 /** More would only start more host processes than any machine has cores for. */
 export const MAX_JOBS = 256;
@@ -72,7 +73,8 @@ export class ProgressLine {
 
   constructor(
     private readonly total: number,
-    private readonly stream: ProgressStream = process.stderr,
+    // the CLI's own sequences: past the output guard (terminal.ts)
+    private readonly stream: ProgressStream = { isTTY: process.stderr.isTTY, write: rawStderr },
     private readonly now: () => number = () => performance.now(),
   ) {
     this.on = stream.isTTY === true && total > 1 && process.env["TERM"] !== "dumb";
