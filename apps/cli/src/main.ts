@@ -16,6 +16,7 @@ import { registerServeCommand } from "./commands/serve.js";
 import { registerProbeCommand } from "./commands/probe.js";
 import { configureHost, runInSandbox, stopSandbox } from "./run/host.js";
 import { hostLimitsFrom } from "./run/limits.js";
+import { DEFAULT_HOST_LIMITS } from "@siglab/core/host/limits.js";
 
 // no control sequence from a workload, bundle or plugin reaches the terminal, whatever prints it
 guardOutput();
@@ -45,6 +46,7 @@ registerBundleCommands(cli, {
   addRunOptions,
   configure: (o) => configureHost({ limits: hostLimitsFrom(o), verbose: o["verbose"] === true }),
   maxRuns: (o) => hostLimitsFrom(o).maxRuns,
+  runLimitMs: (o) => hostLimitsFrom(o).runMs ?? DEFAULT_HOST_LIMITS.runMs,
 });
 registerServeCommand(cli);
 registerProbeCommand(cli);

@@ -16,6 +16,9 @@ import { basename, join } from "node:path";
 import type { CAC, Command } from "cac";
 import {
   BundleError,
+  BUNDLE_MAX_TOTAL_SECONDS,
+  BUNDLE_SECONDS_PER_RUN,
+  bundleTotalSeconds,
   checkBuiltinPlugins,
   compareResults,
   DEFAULT_LIMITS,
@@ -50,6 +53,8 @@ import { pluginSources, scanThirdParty } from "../plugins/load.js";
 import { parseJobs, parseShard, runSpecs, selectShard } from "../run/parallel.js";
 import { oneLine, shown } from "../terminal.js";
 import { escapeControls } from "@siglab/core/common/safe-text.js";
+import { DEFAULT_HOST_LIMITS } from "@siglab/core/host/limits.js";
+import { parseMaxTotalSeconds } from "../run/limits.js";
 
 export interface SandboxRunOptions {
   /** Third-party plugin folders (each holds one sub-folder per plugin). */
@@ -84,6 +89,8 @@ export interface BundleCommandDeps {
   configure?(options: Record<string, unknown>): void;
   /** --max-runs of the command, if given */
   maxRuns?(options: Record<string, unknown>): number | undefined;
+  /** the host time one run may take under the command's options (--max-seconds), in ms */
+  runLimitMs?(options: Record<string, unknown>): number;
   /** Built-in plugins folder (default: packages/plugins of this checkout). */
   builtinPluginsDir?: string;
   log?(line: string): void;
@@ -176,10 +183,13 @@ function pluginInputs(exp: ExperimentConfig, builtinDir: string, pluginDirs: str
  * Runs the specs --jobs at a time; logs one line per run in run order (the same lines as one at a
  * time). `numbers`: the runs' numbers in the whole experiment (a part's), `total` its run count.
  */
-async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRunOptions, log: (l: string) => void, o: { jobs: number; numbers?: number[]; total?: number }): Promise<RunResult[]> {
+async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRunOptions, log: (l: string) => void, o: { jobs: number; numbers?: number[]; total?: number; budget?: TotalBudget }): Promise<RunResult[]> {
   const total = o.total ?? specs.length;
-  return runSpecs(specs, (spec) => deps.runInSandbox(spec, opts), {
+  const budget = o.budget;
+  const run = budget ? (spec: RunSpec) => runWithin(budget, spec, deps, opts) : (spec: RunSpec) => deps.runInSandbox(spec, opts);
+  return runSpecs(specs, run, {
     jobs: o.jobs,
+    ...(budget ? { stopStarting: () => Date.now() >= budget.deadline } : {}),
     onResult: (i, result) => {
       // a bundle's labels and a run's error message are foreign text: one-line fields
       const spec = shown(specs[i]!);
@@ -188,6 +198,33 @@ async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRu
     },
   });
 }
+
+/** A re-run's total host time: it ends at `deadline` (a Date.now() time). */
+interface TotalBudget {
+  seconds: number;
+  deadline: number;
+  /** results of the runs it stopped */
+  cut: WeakSet<RunResult>;
+}
+
+/**
+ * A run that may take no more than what is left of the total budget (its own budget is a request
+ * the host caps by its limits); stopped by the total, its error says so.
+ */
+async function runWithin(budget: TotalBudget, spec: RunSpec, deps: BundleCommandDeps, opts: SandboxRunOptions): Promise<RunResult> {
+  const left = Math.max(1, budget.deadline - Date.now());
+  const asked = spec.budget?.maxHostMs;
+  const limited = asked !== undefined && asked > 0 && asked < left ? spec : { ...spec, budget: { ...spec.budget, maxHostMs: left } };
+  const r = await deps.runInSandbox(limited, opts);
+  if (r.error?.kind === "budget" && /of host time/.test(r.error.message) && Date.now() >= budget.deadline) {
+    const stopped = { ...r, error: { ...r.error, message: `${spec.workload.file}: stopped when the bundle's total budget of ${fmtSeconds(budget.seconds)} ran out (--max-total-seconds)` } };
+    budget.cut.add(stopped);
+    return stopped;
+  }
+  return r;
+}
+
+const fmtSeconds = (s: number): string => `${s.toLocaleString("en")} s`;
 
 export async function bundleExport(workload: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): Promise<number> {
   const { log } = io(deps);
@@ -259,10 +296,20 @@ export function bundleInfo(file: string | undefined, deps: BundleCommandDeps): n
 }
 
 /** Opens, asks for consent to embedded code (or takes local builds, --plugin-dir) and re-runs every run. */
-async function rerun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps, verb: string): Promise<{ bundle: Bundle; results: RunResult[]; numbers: number[] } | number> {
+interface Rerun {
+  bundle: Bundle;
+  /** results of the runs made, in order (fewer than `numbers` when the total budget ran out) */
+  results: RunResult[];
+  /** the runs' numbers in the whole experiment */
+  numbers: number[];
+  budget: TotalBudget;
+}
+
+async function rerun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps, verb: string): Promise<Rerun | number> {
   const { log, error } = io(deps);
   if (!file) throw new UsageError(`bundle ${verb}: name a bundle file`);
   const jobs = parseJobs(options["jobs"]);
+  const explicitTotal = parseMaxTotalSeconds(options["maxTotalSeconds"]);
   const bundle = openBundleFile(file, availableBuiltins(deps.builtinPluginsDir ?? builtinPluginsDir()));
   const local = localBuilds(bundle, options, log);
   // consent concerns the bundle's own code; a local build is the user's own
@@ -278,14 +325,24 @@ async function rerun(file: string | undefined, options: BundleCommandOptions, de
   // a part (--shard) re-runs its own runs
   const numbers = bundle.shard ? bundle.shard.runs : all.map((_, k) => k + 1);
   if (bundle.shard) log(`${file}: part ${bundle.shard.index} of ${bundle.shard.count}: re-running runs ${formatRunNumbers(numbers)} of ${all.length}`);
+  const seconds = bundleTotalSeconds(numbers.length, (deps.runLimitMs?.(options) ?? DEFAULT_HOST_LIMITS.runMs) / 1000, explicitTotal);
+  const budget: TotalBudget = { seconds, deadline: Date.now() + seconds * 1000, cut: new WeakSet() };
   const results = await runAll(
     numbers.map((n) => all[n - 1]!),
     deps,
     { plugins, profiles: bundle.profiles },
     log,
-    { jobs, numbers, total: all.length },
+    { jobs, numbers, total: all.length, budget },
   );
-  return { bundle, results, numbers };
+  const r: Rerun = { bundle, results, numbers, budget };
+  const made = finished(r).length;
+  if (made < numbers.length) log(`stopped: the bundle's total budget of ${fmtSeconds(seconds)} ran out (--max-total-seconds sets it): ${made} of ${numbers.length} runs were made, ${numbers.length - made} were not`);
+  return r;
+}
+
+/** Positions of the runs of a re-run that finished (not stopped, nor left out, by the total budget). */
+function finished(r: Rerun): number[] {
+  return r.results.flatMap((x, i) => (r.budget.cut.has(x) ? [] : [i]));
 }
 
 /**
@@ -325,6 +382,8 @@ export async function bundleVerify(file: string | undefined, options: BundleComm
   const { log } = io(deps);
   const r = await rerun(file, options, deps, "verify");
   if (typeof r === "number") return r;
+  const done = finished(r);
+  if (done.length < r.numbers.length) return verifyPart(r, done, log);
   const cmp = compareResults(r.bundle.results, r.results);
   if (cmp.identical) {
     log(`identical: all ${r.results.length} runs reproduce the bundle's results`);
@@ -332,12 +391,34 @@ export async function bundleVerify(file: string | undefined, options: BundleComm
   }
   const runs = new Set(cmp.differences.map((d) => d.run));
   log(`DIFFERENT: ${runs.has(-1) ? "the number of runs differs; " : ""}${[...runs].filter((x) => x >= 0).length} of ${r.bundle.results.length} runs differ`);
+  logDifferences(r, cmp, (k) => k, log);
+  return 1;
+}
+
+/**
+ * A re-run the total budget stopped: the runs made (positions `done`) are compared with the
+ * bundle's results for them; the bundle is not verified (exit 1) whatever they show.
+ */
+function verifyPart(r: Rerun, done: number[], log: (l: string) => void): number {
+  const stored = done.filter((i) => i < r.bundle.results.length);
+  const cmp = compareResults(stored.map((i) => r.bundle.results[i]!), stored.map((i) => r.results[i]!));
+  const missing = done.length - stored.length;
+  const notMade = `${r.numbers.length - done.length} of ${r.numbers.length} runs were not made (the total budget ran out), so the bundle is not verified`;
+  const differ = new Set(cmp.differences.map((d) => d.run)).size + missing;
+  if (!differ) log(`not verified: the ${done.length} runs made reproduce the bundle's results; ${notMade}`);
+  else log(`DIFFERENT: ${differ} of the ${done.length} runs made differ from the bundle's results${missing ? ` (${missing} have no result in the bundle)` : ""}; ${notMade}`);
+  logDifferences(r, cmp, (k) => stored[k]!, log);
+  return 1;
+}
+
+/** The differences found, one line each; `position(k)` maps a compared run to its place in the re-run. */
+function logDifferences(r: Rerun, cmp: ReturnType<typeof compareResults>, position: (k: number) => number, log: (l: string) => void): void {
   for (const d of cmp.differences) {
-    const where = d.run < 0 ? "runs" : `run ${r.numbers[d.run] ?? d.run + 1} (${runLabel(shown(r.bundle.results[d.run]!))})`;
+    const i = d.run < 0 ? -1 : position(d.run);
+    const where = i < 0 ? "runs" : `run ${r.numbers[i] ?? i + 1} (${runLabel(shown(r.bundle.results[i]!))})`;
     log(`  ${where} ${oneLine(d.path)}: bundle ${show(d.expected)}, now ${show(d.actual)}`);
   }
   if (cmp.truncated) log("  (more differences not shown)");
-  return 1;
 }
 
 export async function bundleRun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): Promise<number> {
@@ -438,12 +519,14 @@ export async function guarded(deps: BundleCommandDeps, what: string, f: () => Pr
 }
 
 const LIMITS = ["maxSeconds", "maxMemory", "maxRuns", "maxSteps", "maxCycles", "verbose"];
+/** verify and run re-run somebody else's experiment: their total host time is bounded */
+const RERUN = ["trustEmbedded", "pluginDir", "jobs", "maxTotalSeconds", ...LIMITS];
 /** What each action reads; any other option given is an error (never silently ignored). */
 const ACTION_OPTIONS: Record<string, string[] | "run-options"> = {
   export: "run-options",
   info: [],
-  verify: ["trustEmbedded", "pluginDir", "jobs", ...LIMITS],
-  run: ["trustEmbedded", "pluginDir", "jobs", "out", "o", "force", ...LIMITS],
+  verify: RERUN,
+  run: [...RERUN, "out", "o", "force"],
   merge: ["out", "o", "force"],
 };
 
@@ -466,6 +549,7 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
     .option("--chart <file>", "export: add a chart (.svg/.png) to the bundle (repeatable)")
     .option("--trust-embedded", "verify/run: allow the bundle's third-party plugin code (runs only in the sandbox); remembered per content hash")
     .option("--force", "export/run/merge: replace an existing -o file (never an input of the command)")
+    .option("--max-total-seconds <s>", `verify/run: stop re-running after s seconds of host time in all (default ${BUNDLE_SECONDS_PER_RUN} s per run of the bundle, at least one run's --max-seconds, at most ${BUNDLE_MAX_TOTAL_SECONDS.toLocaleString("en")} s)`)
     .example("siglab bundle export lat_sig_catch --param iterations=400 --baseline --variant sa-nofp:forceAll=true --timeline -o x.siglab")
     .example("siglab bundle verify x.siglab")
     .example("siglab bundle export aio_ring --variant aio --sweep batch=1,4,16,32 --shard 2/4 -o part-2.siglab")
