@@ -37,7 +37,8 @@ export interface SandboxWorkerEvents {
   died(reason: string, kind: "budget" | "internal"): void;
 }
 
-export type SandboxWorkerFactory = (events: SandboxWorkerEvents) => SandboxWorker;
+/** `hint.fresh`: the worker serves one request with third-party plugin code, then is discarded. */
+export type SandboxWorkerFactory = (events: SandboxWorkerEvents, hint?: { fresh: boolean }) => SandboxWorker;
 
 export type RunRequest = Omit<Extract<ToSandbox, { type: "run" }>, "type" | "id">;
 
@@ -163,14 +164,17 @@ export class Supervisor {
   private start(slot: WorkerSlot): void {
     slot.ready = false;
     const gen = ++slot.generation;
-    slot.worker = this.factory({
-      message: (m) => {
-        if (slot.generation === gen) this.onMessage(slot, m);
+    slot.worker = this.factory(
+      {
+        message: (m) => {
+          if (slot.generation === gen) this.onMessage(slot, m);
+        },
+        died: (reason, kind) => {
+          if (slot.generation === gen) this.onDeath(slot, reason, kind);
+        },
       },
-      died: (reason, kind) => {
-        if (slot.generation === gen) this.onDeath(slot, reason, kind);
-      },
-    });
+      { fresh: slot !== this.shared },
+    );
   }
 
   private onMessage(slot: WorkerSlot, m: FromSandbox): void {

@@ -16,7 +16,7 @@ import { DEFAULT_HOST_LIMITS, type HostLimits } from "../limits.js";
 import type { WorkloadInfo } from "../protocol.js";
 import { originalPosition } from "../source-map.js";
 import { errorResult, Supervisor, type RunRequest } from "../supervisor.js";
-import { startSandboxProcess, type HostBundle } from "./sandbox-process.js";
+import { SandboxProcesses, type HostBundle } from "./sandbox-process.js";
 
 export interface NodeHostOptions {
   /** The sandbox worker's entry module (it locks the realm down and starts the sandbox). */
@@ -126,6 +126,7 @@ function pruneOld(keep: string): void {
 export class NodeExecutionHost {
   readonly limits: HostLimits;
   private supervisor: Supervisor | null = null;
+  private processes: SandboxProcesses | null = null;
 
   constructor(private readonly opts: NodeHostOptions) {
     this.limits = { ...DEFAULT_HOST_LIMITS, ...opts.limits };
@@ -157,14 +158,16 @@ export class NodeExecutionHost {
   /** Stops every sandbox process (pending calls end with an error); a later call starts new ones. */
   close(): void {
     this.supervisor?.close();
+    this.processes?.close();
     this.supervisor = null;
+    this.processes = null;
   }
 
   private sandboxes(): Supervisor {
     if (this.supervisor) return this.supervisor;
     const workerEntry = resolve(this.opts.workerEntry);
-    const options = { bundle: () => bundle(workerEntry), memoryMb: this.limits.memoryMb, verbose: this.opts.verbose === true };
-    return (this.supervisor = new Supervisor((events) => startSandboxProcess(options, events), this.limits));
+    const processes = (this.processes = new SandboxProcesses({ bundle: () => bundle(workerEntry), memoryMb: this.limits.memoryMb, verbose: this.opts.verbose === true }));
+    return (this.supervisor = new Supervisor((events, hint) => processes.start(events, hint), this.limits));
   }
 }
 
