@@ -56,15 +56,16 @@ export function parseMaxTotalSeconds(v: unknown): number | undefined {
   return v === undefined ? undefined : parseNumberOption("--max-total-seconds", v, { min: 1, max: 2_000_000, what: "a number of seconds" });
 }
 
+const HELP: Record<string, { arg: string; text: string }> = {
+  runMs: { arg: "s", text: "stop a run after s seconds of host time" },
+  memoryMb: { arg: "MiB", text: "memory of the sandbox" },
+  maxRuns: { arg: "n", text: "refuse experiments that expand to more runs" },
+  maxSteps: { arg: "n", text: "stop a workload after n API steps" },
+  maxCycles: { arg: "n", text: "stop a workload after n simulated cycles" },
+};
+
 /** The options every command that runs simulations accepts (for --help). */
-export const LIMIT_OPTIONS: [flag: string, help: string][] = [
-  ["--max-seconds <s>", `stop a run after s seconds of host time (default ${DEFAULT_HOST_LIMITS.runMs / 1000})`],
-  ["--max-memory <MiB>", `memory of the sandbox (default ${DEFAULT_HOST_LIMITS.memoryMb})`],
-  ["--max-runs <n>", `refuse experiments that expand to more runs (default ${DEFAULT_HOST_LIMITS.maxRuns.toLocaleString("en")})`],
-  ["--max-steps <n>", `stop a workload after n API steps (default ${DEFAULT_HOST_LIMITS.maxSteps.toLocaleString("en")})`],
-  ["--max-cycles <n>", `stop a workload after n simulated cycles (default ${DEFAULT_HOST_LIMITS.maxCycles})`],
-  ["--verbose", "print the execution host's diagnostics and stack traces"],
-];
+export const LIMIT_OPTIONS: [flag: string, help: string][] = FLAGS.map(([, flag, key, scale, r]) => [`${flag} <${HELP[key].arg}>`, `${HELP[key].text} (${r.min.toLocaleString("en")} to ${r.max.toLocaleString("en")}; default ${(DEFAULT_HOST_LIMITS[key] / scale).toLocaleString("en")})`] as [string, string]).concat([["--verbose", "print the execution host's diagnostics and stack traces"]]);
 
 /** An unsigned 32-bit integer seed, or a usage error. */
 export function parseSeed(v: unknown): number {
