@@ -16,7 +16,7 @@ import { registerServeCommand } from "./commands/serve.js";
 import { registerProbeCommand } from "./commands/probe.js";
 import { configureHost, runInSandbox, stopSandbox } from "./run/host.js";
 import { hostLimitsFrom } from "./run/limits.js";
-import { DEFAULT_HOST_LIMITS } from "@siglab/core/host/limits.js";
+import { DEFAULT_HOST_LIMITS } from "@siglab/core/host";
 
 // no control sequence from a workload, bundle or plugin reaches the terminal, whatever prints it
 guardOutput();

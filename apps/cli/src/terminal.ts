@@ -8,7 +8,7 @@
  * The progress line (run/parallel.ts) is the CLI's own and writes its sequences through `rawStderr`.
  */
 import { Writable } from "node:stream";
-import { escapeControls, escapeDeep } from "@siglab/core/common/safe-text.js";
+import { escapeControls, escapeDeep } from "@siglab/core/common";
 
 type Write = typeof process.stdout.write;
 

@@ -35,10 +35,10 @@ import {
   type Bundle,
   type BundlePluginInput,
 } from "@siglab/core/bundle";
-import { expandExperiment, type ExperimentConfig, type RunResult, type RunSpec } from "@siglab/core/common";
+import { escapeControls, expandExperiment, type ExperimentConfig, type RunResult, type RunSpec } from "@siglab/core/common";
 import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
-import type { PluginSource } from "@siglab/core/host";
+import { DEFAULT_HOST_LIMITS, type PluginSource } from "@siglab/core/host";
 import {
   availableBuiltins,
   builtinPluginsDir,
@@ -52,8 +52,6 @@ import { embeddableFiles } from "../plugins/folders.js";
 import { pluginSources, scanThirdParty } from "../plugins/load.js";
 import { parseJobs, parseShard, runSpecs, selectShard } from "../run/parallel.js";
 import { oneLine, shown } from "../terminal.js";
-import { escapeControls } from "@siglab/core/common/safe-text.js";
-import { DEFAULT_HOST_LIMITS } from "@siglab/core/host/limits.js";
 import { parseMaxTotalSeconds } from "../run/limits.js";
 
 export interface SandboxRunOptions {

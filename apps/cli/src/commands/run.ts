@@ -10,7 +10,7 @@ import { allProfiles, resolveWorkload, runnableProfiles, UsageError, workloadTit
 import { differingParams, fmt, formatPaths, formatRun, formatSweepSummary, formatTimeline, timelineCutLines, unitText } from "../format.js";
 import { typecheckWorkload, CompileError } from "../run/compile.js";
 import { configureHost, executionHost, runInSandbox } from "../run/host.js";
-import { paramValue } from "@siglab/core/common/param-values.js";
+import { paramValue } from "@siglab/core/common";
 import { hostLimitsFrom, LIMIT_OPTIONS, parseNumberOption, parseSeed } from "../run/limits.js";
 import { findPreset, pluginExamples } from "../plugins/catalog.js";
 import { parseJobs, parseShard, runSpecs, selectShard, shardDescription, type Shard } from "../run/parallel.js";

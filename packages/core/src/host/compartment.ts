@@ -5,7 +5,7 @@
  * constructors, no dynamic import(), no Date.now()/new Date(). `Math.random` is a generator seeded
  * from the run's seed, so identical runs stay identical.
  */
-import { SimError } from "../kernel/kernel.js";
+import { SimError } from "../kernel/sim-error.js";
 import { seededMath } from "./seeded-math.js";
 
 interface CompartmentLike {
