@@ -65,7 +65,7 @@ function fingerprint(extra: string[]): string {
 const building = new Map<string, Promise<HostBundle>>();
 
 /** The host's bundle: built once per source state and reused by every later command. */
-async function bundle(workerEntry: string): Promise<HostBundle> {
+export async function bundle(workerEntry: string): Promise<HostBundle> {
   const key = fingerprint([workerEntry]);
   const dir = join(CACHE, key);
   const out = { dir, child: join(dir, "child.mjs"), worker: join(dir, "worker.mjs") };
