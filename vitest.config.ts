@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { TEST_CACHE_HOME } from "./apps/cli/test/test-cache-dir.js";
 
 // One root test run covers every package, as projects that can also run alone
 // (`npx vitest run --project core`). Browser end-to-end tests (apps/desktop/e2e) run separately
@@ -18,6 +19,9 @@ const SHARED = { isolate: false };
 
 export default defineConfig({
   test: {
+    // no test touches the user's cache folder; runs go uncached unless a test asks (result-cache tests),
+    // so that comparing two runs compares two simulations
+    env: { XDG_CACHE_HOME: TEST_CACHE_HOME, SIGLAB_CACHE_DIR: "", SIGLAB_NO_CACHE: "1" },
     exclude: ["**/node_modules/**", "**/dist/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
@@ -33,8 +37,7 @@ export default defineConfig({
       project("calibration", ["packages/calibration/**/test/**/*.test.ts"], SHARED),
       // built-in plugins, any other package (builtin-plugins, plugin-api, ...) and the shipped examples
       project("plugins", ["packages/plugins/**/test/**/*.test.ts", "packages/!(core|cpu-profiles|calibration|plugins)/**/test/**/*.test.ts", "examples/**/test/**/*.test.ts"], SHARED),
-      // the cli and security projects spawn the CLI: the bundle built once per run (inject("siglabBin"))
-      // starts in a second, where tsx transpiles apps/cli/src/main.ts at every spawn
+      // the cli and security projects spawn the CLI: the bundle, fresh for the run (inject("siglabBin"))
       project("cli", ["apps/!(desktop)/**/test/**/*.test.ts"], { globalSetup: [BUILT_CLI] }),
       project("desktop", ["apps/desktop/**/test/**/*.test.ts"]),
       // the attack corpus against the execution host (security/): its files mostly wait on host

@@ -14,6 +14,7 @@ import { registerCalibrateCommand } from "./commands/calibrate.js";
 import { registerBundleCommands } from "./commands/bundle.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerProbeCommand } from "./commands/probe.js";
+import { registerCacheCommand } from "./commands/cache.js";
 import { configureHost, runInSandbox, stopSandbox } from "./run/host.js";
 import { hostLimitsFrom } from "./run/limits.js";
 import { DEFAULT_HOST_LIMITS } from "@siglab/core/host";
@@ -50,6 +51,7 @@ registerBundleCommands(cli, {
 });
 registerServeCommand(cli);
 registerProbeCommand(cli);
+registerCacheCommand(cli);
 cli.help();
 cli.version("0.1.0");
 

@@ -8,7 +8,8 @@
  * whoever runs calibration calls `closeCalibrationHost()` when done (a live host process keeps
  * Node from exiting).
  */
-import ts from "typescript";
+import { createRequire } from "node:module";
+import type ts from "typescript";
 import { EXAMPLES, type LoadedPlugin, type ParamValue, type RunResult, type VariantSpec } from "@siglab/core";
 import type { HostLimits } from "@siglab/core/host";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
@@ -22,6 +23,10 @@ export class ExampleCompileError extends Error {
   }
 }
 
+/** TypeScript, loaded on first use: every CLI command bundles this module, few transpile an example here. */
+let tsModule: typeof ts | undefined;
+const typescript = (): typeof ts => (tsModule ??= createRequire(import.meta.url)("typescript") as typeof ts);
+
 const jsCache = new Map<string, { js: string; map: string }>();
 
 /**
@@ -33,6 +38,7 @@ export function transpileExample(source: string, file: string): { js: string; ma
   const key = `${file}\0${source}`;
   let out = jsCache.get(key);
   if (out === undefined) {
+    const ts = typescript();
     const t = ts.transpileModule(source, {
       fileName: file,
       reportDiagnostics: true,

@@ -13,8 +13,10 @@ import { configureHost, executionHost, runInSandbox } from "../run/host.js";
 import { paramValue } from "@siglab/core/common";
 import { hostLimitsFrom, LIMIT_OPTIONS, parseNumberOption, parseSeed } from "../run/limits.js";
 import { findPreset, pluginExamples } from "../plugins/catalog.js";
-import { parseJobs, parseShard, runSpecs, selectShard, shardDescription, type Shard } from "../run/parallel.js";
+import { parseJobs, parseShard, selectShard, shardDescription, type Shard } from "../run/parallel.js";
 import { oneLine, shown } from "../terminal.js";
+import { cachedWhenAll, markCachedText, NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
+import type { CachedRunResult } from "@siglab/core/cache/run-cache.js";
 
 export const DEFAULT_CPU = "p4-northwood";
 
@@ -194,7 +196,7 @@ export function parseRepeat(v: unknown): number {
  * timer ticks at another phase) and summarised: every metric's min, median and max, the median
  * as its value (lmbench reports the median of its 11 repetitions).
  */
-export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>, repeat = 1): Promise<{ results: RunResult[]; total: number; shard?: Shard; title?: string }> {
+export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>, repeat = 1): Promise<{ results: CachedRunResult[]; total: number; shard?: Shard; title?: string }> {
   // bad --jobs/--shard fail before anything is resolved or started
   const jobs = parseJobs(o["jobs"]);
   const shard = parseShard(o["shard"]);
@@ -207,8 +209,12 @@ export async function runExperimentSlice(workloadArg: string, o: Record<string, 
   if (specs.length * repeat > cap) throw new UsageError(`--repeat ${repeat} makes ${specs.length * repeat} runs, more than --max-runs (${cap})`);
   const picked = selectShard(specs.length, shard).map((k) => specs[k]!);
   const all = picked.flatMap((spec) => repeatSeeds(spec.seed, repeat).map((seed) => ({ ...spec, seed })));
-  const runs = await runSpecs(all, (spec) => runInSandbox(spec, { pluginDirs: pluginDirs ?? [], ...(own.length ? { profiles: own } : {}) }), { jobs });
-  const results = repeat === 1 ? runs : picked.map((_, i) => summarizeRepeats(runs.slice(i * repeat, (i + 1) * repeat)));
+  const sandbox = { pluginDirs: pluginDirs ?? [], ...(own.length ? { profiles: own } : {}) };
+  const runs = await runThroughCache(all, (spec) => runInSandbox(spec, sandbox), { jobs, cache: resultCacheWanted(o), sandbox });
+  const results = repeat === 1 ? runs : picked.map((_, i) => {
+    const reps = runs.slice(i * repeat, (i + 1) * repeat);
+    return cachedWhenAll(summarizeRepeats(reps), reps);
+  });
   const title = workloadTitle(experiment.workload);
   return { results, total: specs.length, ...(shard ? { shard } : {}), ...(title ? { title } : {}) };
 }
@@ -226,6 +232,7 @@ export async function runExperimentArgs(workloadArg: string, o: Record<string, u
 export function registerRunCommand(cli: CAC): void {
   addRunOptions(cli.command("run <workload>", "Run a workload (example id or .ts file) on CPUs x variant stacks"))
     .option("--repeat <n>", "make each run n times with seeds seed..seed+n-1 (the timer tick's phase) and report min, median and max")
+    .option(...NO_CACHE_OPTION)
     .action(async (workload: string, o: Record<string, unknown>) => {
     try {
       const repeat = parseRepeat(o["repeat"]);
@@ -239,7 +246,7 @@ export function registerRunCommand(cli: CAC): void {
         if (part) console.log(part.text + "\n");
         const swept = differingParams(results);
         for (const r of results) {
-          const parts = [formatRun(r, { sweep: swept, ...(title ? { title } : {}) })];
+          const parts = [markCachedText(formatRun(r, { sweep: swept, ...(title ? { title } : {}) }), r)];
           if (repeat > 1) parts.push(formatRepeat(r as RepeatedRun));
           if (o["inspect"]) parts.push(formatPaths(r, String(o["inspect"])));
           if (r.timeline) parts.push(formatTimeline(r, process.stdout.columns ? Math.max(60, process.stdout.columns) : 100));

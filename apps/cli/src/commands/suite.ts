@@ -3,13 +3,14 @@
  * the default profile, with a summary. Other suites (uml, calibration, predictions) register here.
  */
 import type { CAC } from "cac";
-import { EXAMPLES, type RunResult, type VariantSpec } from "@siglab/core";
+import { EXAMPLES, type RunSpec, type VariantSpec } from "@siglab/core";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { parseCpuRef } from "@siglab/cpu-profiles";
 import { runnableProfiles, UsageError } from "../catalog.js";
 import { configureHost, runInSandbox, stopSandbox } from "../run/host.js";
 import { hostLimitsFrom, LIMIT_OPTIONS } from "../run/limits.js";
-import { parseJobs, parseShard, runSpecs, selectShard, shardDescription } from "../run/parallel.js";
+import { parseJobs, parseShard, selectShard, shardDescription } from "../run/parallel.js";
+import { NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
 import { DEFAULT_CPU, reportCliError } from "./run.js";
 import { shown } from "../terminal.js";
 
@@ -48,7 +49,8 @@ async function runExamplesSuite(_name: string, o: Record<string, unknown>): Prom
   // (an example made for another CPU, e.g. linux6's long-mode ones, runs on that CPU)
   const shipped = [...EXAMPLES.map((e) => ({ ...e, variants: [] as VariantSpec[], cpu })), ...BUILTIN_PLUGINS.flatMap((p) => (p.examples ?? []).map((e) => ({ ...e, variants: e.suggestedVariants ?? [], cpu: exampleCpu(e.suggestedCpu) ?? cpu })))];
   const picked = selectShard(shipped.length, shard).map((k) => shipped[k]!);
-  const results: RunResult[] = await runSpecs(picked, (e) => runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu: e.cpu, variants: e.variants, params: {}, seed: 1 }), { jobs });
+  const specs: RunSpec[] = picked.map((e) => ({ workload: { id: e.id, file: e.file, source: e.source }, cpu: e.cpu, variants: e.variants, params: {}, seed: 1 }));
+  const results = await runThroughCache(specs, (spec) => runInSandbox(spec), { jobs, cache: resultCacheWanted(o), sandbox: {} });
   const part = shard ? shardDescription(shipped.length, shard) : undefined;
   if (o["json"]) {
     process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
@@ -56,7 +58,7 @@ async function runExamplesSuite(_name: string, o: Record<string, unknown>): Prom
     console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, Linux 2.4.18 (i386) baseline unless a [plugin] is named${part ? `; ${part.text}` : ""}\n`);
     for (const r of shown(results)) {
       const head = r.metrics[0];
-      const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)`;
+      const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)${r.cached ? ", cached" : ""}`;
       const v = (r.variants.length ? ` [${r.variants.map((x) => x.id).join("+")}]` : "") + (r.cpu.id !== cpu.id ? ` on ${r.cpu.id}` : "");
       console.log(`  ${(r.workload + v).padEnd(24)} ${head ? `${head.name} = ${head.value.toFixed(3)} ${head.unit}` : "(no metric)"}`.padEnd(70) + `  ${status}`);
     }
@@ -71,6 +73,7 @@ export function registerSuiteCommand(cli: CAC): void {
     .option("--json", "print JSON")
     .option("--jobs <n>", "examples suite: runs at a time, each in an execution host of its own (default: the number of cores)")
     .option("--shard <i/n>", "examples suite: run only the i-th of n round-robin slices of its runs")
+    .option(NO_CACHE_OPTION[0], `examples suite: ${NO_CACHE_OPTION[1]}`)
     .option("--loo", "calibration suite: also predict each target by a fit that left it out (leave-one-out)")
     .option("--profile-file <file>", "host suite: a CPU profile of your own to compare (with --cpu)")
     .option("--probe <file>", "host suite: this machine's figures from `siglab probe --json` (default: run the probe)")

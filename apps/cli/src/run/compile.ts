@@ -4,7 +4,19 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import ts from "typescript";
+import type ts from "typescript";
+import { sha256Hex } from "@siglab/core/cache/entry.js";
+import { cachedCompile, compileKey } from "../cache/compile-cache.js";
+
+/**
+ * The TypeScript compiler, loaded on first use with require(): most commands never compile (a
+ * workload's transpile and type check come from the compile cache), and importing the 9 MB
+ * CommonJS module from an ES module costs ~0.6 s of CPU in Node's CommonJS export lexer alone.
+ */
+let tsModule: typeof ts | undefined;
+function typescript(): typeof ts {
+  return (tsModule ??= createRequire(import.meta.url)("typescript") as typeof ts);
+}
 
 /** siglab.d.ts, resolved lazily (the sandbox bundle never type-checks) */
 function apiDtsPath(): string {
@@ -18,7 +30,7 @@ export class CompileError extends Error {
 }
 
 function toError(file: string, d: ts.Diagnostic): CompileError {
-  const msg = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+  const msg = typescript().flattenDiagnosticMessageText(d.messageText, "\n");
   if (d.file && d.start !== undefined) {
     const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
     return new CompileError(file, line + 1, character + 1, msg);
@@ -41,7 +53,7 @@ export function transpileWorkloadWithMap(source: string, file: string): { js: st
     transpiled.set(key, hit);
     return { ...hit };
   }
-  const out = transpileUncached(source, file);
+  const out = cachedCompile(compileKey("transpile", { options: TRANSPILE_OPTIONS, file, source }), () => transpileUncached(source, file));
   transpiled.set(key, out);
   if (transpiled.size > TRANSPILED_MAX) transpiled.delete(transpiled.keys().next().value!);
   return { ...out };
@@ -56,11 +68,15 @@ export function transpileCacheHas(source: string, file: string): { size: number;
   return { size: transpiled.size, has: transpiled.has(`${file}\0${source}`) };
 }
 
+/** The transpile's options (by name: they key the compile cache without loading the compiler). */
+const TRANSPILE_OPTIONS = { module: "CommonJS", target: "ES2022", strict: false, sourceMap: true, inlineSourceMap: false, removeComments: true } as const;
+
 function transpileUncached(source: string, file: string): { js: string; map: string } {
+  const ts = typescript();
   const out = ts.transpileModule(source, {
     fileName: file.endsWith(".ts") ? file : `${file}.ts`,
     reportDiagnostics: true,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, strict: false, sourceMap: true, inlineSourceMap: false, removeComments: true },
+    compilerOptions: { ...TRANSPILE_OPTIONS, module: ts.ModuleKind[TRANSPILE_OPTIONS.module], target: ts.ScriptTarget[TRANSPILE_OPTIONS.target] },
   });
   const err = out.diagnostics?.find((d) => d.category === ts.DiagnosticCategory.Error);
   if (err) throw toError(file, err);
@@ -74,13 +90,26 @@ export function transpileWorkload(source: string, file: string): string {
 
 let apiDts: string | undefined;
 
+/** The type check's options (by name: they key the compile cache without loading the compiler). */
+const TYPECHECK_OPTIONS = { strict: false, noImplicitAny: false, target: "ES2022", module: "ESNext", moduleResolution: "Bundler", noEmit: true, lib: ["lib.es2022.d.ts"], types: [] as string[] } as const;
+
 /** Full type check of one workload against siglab.d.ts; throws the first error as CompileError. */
 export function typecheckWorkload(source: string, file: string): void {
   apiDts ??= readFileSync(apiDtsPath(), "utf8");
   const fileName = "/workload/" + (file.split("/").pop() ?? "workload.ts").replace(/\.ts$|$/, ".ts");
-  const options: ts.CompilerOptions = { strict: false, noImplicitAny: false, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, noEmit: true, lib: ["lib.es2022.d.ts"], types: [] };
+  // only a pass is stored: an error always comes from the compiler, naming this file
+  cachedCompile(compileKey("typecheck", { options: TYPECHECK_OPTIONS, api: sha256Hex(apiDts), fileName, source }), () => {
+    typecheckUncached(source, file, fileName, apiDts!);
+    return true;
+  });
+}
+
+function typecheckUncached(source: string, file: string, fileName: string, api: string): void {
+  const ts = typescript();
+  const o = TYPECHECK_OPTIONS;
+  const options: ts.CompilerOptions = { ...o, lib: [...o.lib], types: [...o.types], target: ts.ScriptTarget[o.target], module: ts.ModuleKind[o.module], moduleResolution: ts.ModuleResolutionKind[o.moduleResolution] };
   const host = ts.createCompilerHost(options, true);
-  const files: Record<string, string> = { [fileName]: source, "/workload/siglab.d.ts": apiDts };
+  const files: Record<string, string> = { [fileName]: source, "/workload/siglab.d.ts": api };
   const orig = host.getSourceFile.bind(host);
   host.getSourceFile = (name, lang, onErr, create) => (name in files ? ts.createSourceFile(name, files[name]!, lang, true) : orig(name, lang, onErr, create));
   host.fileExists = ((orig2) => (name: string) => name in files || orig2(name))(host.fileExists.bind(host));

@@ -10,7 +10,7 @@
  * sandboxes concern that run alone, exactly as with one host.
  */
 import type { RunProgress, RunResult, RunSpec } from "@siglab/core";
-import type { HostLimits, PluginSource } from "@siglab/core/host";
+import { DEFAULT_HOST_LIMITS, type HostLimits, type PluginSource } from "@siglab/core/host";
 import { createNodeHost, type NodeExecutionHost } from "@siglab/builtin-plugins/host/node";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import { pluginSources } from "../plugins/load.js";
@@ -54,6 +54,21 @@ export function executionHost(): NodeExecutionHost {
  * all go to the first host.
  */
 export async function runInSandbox(spec: RunSpec, opts: SandboxRunOptions = {}): Promise<RunResult> {
+  const plugins = pluginsFor(spec, opts);
+  let slot = hosts.find((h) => !h.busy);
+  if (!slot) hosts.push((slot = { host: newHost(), busy: false }));
+  const pool = hosts;
+  slot.busy = true;
+  try {
+    return await slot.host.run({ spec, plugins, profiles: opts.profiles ?? [] }, opts.onProgress);
+  } finally {
+    // a host closed meanwhile (configureHost, stopSandbox) is not reused
+    if (pool === hosts) slot.busy = false;
+  }
+}
+
+/** The third-party plugin code a run of `spec` is handed: those its stack names. */
+export function pluginsFor(spec: RunSpec, opts: SandboxRunOptions = {}): PluginSource[] {
   const dirs = opts.pluginDirs ?? [];
   const key = JSON.stringify(dirs);
   let plugins = opts.plugins ?? sourcesByDirs.get(key);
@@ -62,16 +77,12 @@ export async function runInSandbox(spec: RunSpec, opts: SandboxRunOptions = {}):
     sourcesByDirs.set(key, plugins);
   }
   const named = new Set(spec.variants.map((v) => v.id));
-  let slot = hosts.find((h) => !h.busy);
-  if (!slot) hosts.push((slot = { host: newHost(), busy: false }));
-  const pool = hosts;
-  slot.busy = true;
-  try {
-    return await slot.host.run({ spec, plugins: plugins.filter((p) => named.has(p.id)), profiles: opts.profiles ?? [] }, opts.onProgress);
-  } finally {
-    // a host closed meanwhile (configureHost, stopSandbox) is not reused
-    if (pool === hosts) slot.busy = false;
-  }
+  return plugins.filter((p) => named.has(p.id));
+}
+
+/** The limits this command's hosts enforce (configureHost's, over the defaults). */
+export function hostLimits(): HostLimits {
+  return { ...DEFAULT_HOST_LIMITS, ...settings.limits };
 }
 
 /** How many host processes the pool has started (tests). */

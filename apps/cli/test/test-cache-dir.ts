@@ -1,0 +1,9 @@
+/**
+ * The cache folder of a test run (vitest.config.ts points XDG_CACHE_HOME here for every test, and
+ * built-cli.setup.ts removes it at the end): no test reads or writes the user's cache folder.
+ * Keyed by vitest's main process, where both are evaluated.
+ */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const TEST_CACHE_HOME = join(tmpdir(), `siglab-test-cache-${process.pid}`);
