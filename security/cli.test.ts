@@ -50,7 +50,7 @@ function descendants(pid: number): { pid: number; cmd: string }[] {
 
 /** a sandbox process (host/node/child.ts, bundled into the siglab-host cache) */
 const isSandboxProcess = (cmd: string) => cmd.includes("siglab-host") && cmd.includes("child.mjs");
-const isCliProcess = (cmd: string) => (cmd.includes("apps/cli/src/main.ts") || cmd.includes(BIN)) && !cmd.startsWith("sh ");
+const isCliProcess = (cmd: string) => (cmd.includes("apps/cli/bin/siglab.mjs") || cmd.includes(BIN)) && !cmd.startsWith("sh ");
 
 /** `pid` and every process below it */
 const tree = (pid: number) => [{ pid, cmd: cmdline(pid) ?? "" }, ...descendants(pid)];
@@ -102,7 +102,7 @@ afterAll(() => {
 });
 
 describe.concurrent("the CLI's execution host", () => {
-  // SIGTERM through the workspace script (pnpm, then the CLI's own node process under tsx); SIGKILL
+  // SIGTERM through the workspace script (pnpm, then the CLI's own node process, bin/siglab.mjs); SIGKILL
   // to the CLI bundle's node process
   for (const [sig, via] of [["SIGTERM", "pnpm"], ["SIGKILL", "bin"]] as const) {
     it(`the sandbox process has an empty environment, no extra permissions, and dies with the CLI (${sig}, ${via === "pnpm" ? "pnpm -s siglab" : "the built CLI"})`, async () => {

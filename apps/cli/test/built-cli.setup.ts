@@ -1,55 +1,41 @@
 /**
- * vitest globalSetup (projects cli and security): builds the installable CLI bundle once per test
- * run, with the package's own build script (apps/cli/scripts/build.mjs), into a fresh folder under
- * apps/cli/dist, and provides its path as `inject("siglabBin")`. Tests that exercise what the CLI
- * does (exit codes, output, its host processes) spawn `node <siglabBin>`: it starts in about a
- * second, where `node --import tsx apps/cli/src/main.ts` transpiles the CLI at every start (about
- * 2.5 s of CPU). It is built from the sources at every run, so it is never stale; the tsx entry
- * (`pnpm siglab`) keeps its own test in built-entry.test.ts.
+ * vitest globalSetup (projects cli and security): makes sure the installable CLI bundle
+ * (apps/cli/dist/siglab.mjs, what bin/siglab.mjs and `pnpm siglab` run) is built from the current
+ * sources — rebuilt only when a file it was built from changed (scripts/fresh.mjs), so a fresh
+ * machine builds it once per run and a developer's warm checkout not at all — and provides its
+ * path as `inject("siglabBin")`. Tests that exercise what the CLI does (exit codes, output, its
+ * host processes) spawn `node <siglabBin>`, or `pnpm siglab`, which finds the same bundle fresh.
  *
- * Both projects may run in one vitest process: the build is shared through globalThis (a global
- * setup runs in vitest's main process) and removed when the last project that asked for it ends.
+ * Both projects may run in one vitest process: the check is shared through globalThis (a global
+ * setup runs in vitest's main process). The last project to end removes the run's cache folder
+ * (test-cache-dir.ts).
  */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type { TestProject } from "vitest/node";
+import { freshCli } from "../scripts/fresh.mjs";
+import { TEST_CACHE_HOME } from "./test-cache-dir.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** the CLI bundle built for this test run (apps/cli/dist/test-run-…/siglab.mjs) */
+    /** the CLI bundle, fresh for this test run (apps/cli/dist/siglab.mjs) */
     siglabBin: string;
   }
 }
 
-const CLI = join(import.meta.dirname, "..");
-
 interface Shared {
-  bin: string;
+  bin: Promise<string>;
   users: number;
 }
 const KEY = Symbol.for("siglab.test.built-cli");
 const G = globalThis as { [KEY]?: Shared };
 
-function build(): string {
-  // beside dist/siglab.mjs (dist/ is not tracked): typescript and esbuild, outside the bundle,
-  // resolve from apps/cli/node_modules as they do for the real one
-  mkdirSync(join(CLI, "dist"), { recursive: true });
-  const dir = mkdtempSync(join(CLI, "dist", "test-run-"));
-  const bin = join(dir, "siglab.mjs");
-  const r = spawnSync(process.execPath, [join(CLI, "scripts", "build.mjs"), "--outfile", bin], { encoding: "utf8", timeout: 120_000 });
-  if (r.status !== 0) rmSync(dir, { recursive: true, force: true }); // the folder this build made, and only it
-  if (r.status !== 0) throw new Error(`building the CLI for the tests (apps/cli/scripts/build.mjs --outfile ${bin}) failed: ${r.error?.message ?? ""}${r.stderr}${r.stdout}`);
-  return bin;
-}
-
-export default function setup(project: TestProject): () => void {
-  const shared = (G[KEY] ??= { bin: build(), users: 0 });
+export default async function setup(project: TestProject): Promise<() => void> {
+  const shared = (G[KEY] ??= { bin: freshCli(), users: 0 });
   shared.users++;
-  project.provide("siglabBin", shared.bin);
+  project.provide("siglabBin", await shared.bin);
   return () => {
     if (--shared.users > 0) return;
-    rmSync(join(shared.bin, ".."), { recursive: true, force: true });
+    rmSync(TEST_CACHE_HOME, { recursive: true, force: true });
     delete G[KEY];
   };
 }

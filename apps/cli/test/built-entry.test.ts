@@ -5,24 +5,27 @@ import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 
 const CLI = join(import.meta.dirname, "..");
-// built for this test run by the package's build script (scripts/build.mjs --outfile, in
-// built-cli.setup.ts; a failed build fails the run) beside the real one (dist/ is not tracked):
-// typescript and esbuild stay outside the bundle and resolve from apps/cli's node_modules, as they
-// do for dist/siglab.mjs
+// apps/cli/dist/siglab.mjs, fresh for this test run (built-cli.setup.ts; a failed build fails the
+// run): typescript and esbuild stay outside the bundle and resolve from apps/cli's node_modules
 const out = inject("siglabBin");
+const LAUNCHER = join(CLI, "bin", "siglab.mjs");
 
-describe("the installable siglab command (apps/cli/dist/siglab.mjs, the package's bin)", () => {
-  it("is what package.json's bin names: a Node script with a shebang, executable", () => {
+describe("the installable siglab command (apps/cli/bin/siglab.mjs, the package's bin, running dist/siglab.mjs)", () => {
+  it("is what package.json's bin names: a Node script with a shebang, executable, as is the bundle it runs", () => {
     const pkg = JSON.parse(readFileSync(join(CLI, "package.json"), "utf8")) as { bin: Record<string, string>; scripts: Record<string, string> };
-    expect(pkg.bin["siglab"]).toBe("./dist/siglab.mjs");
+    expect(pkg.bin["siglab"]).toBe("./bin/siglab.mjs");
     expect(pkg.scripts["build"]).toMatch(/scripts\/build\.mjs/);
-    expect(readFileSync(out, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
-    expect(statSync(out).mode & 0o111).not.toBe(0);
+    const root = JSON.parse(readFileSync(join(CLI, "..", "..", "package.json"), "utf8")) as { scripts: Record<string, string> };
+    expect(root.scripts["siglab"]).toBe("node apps/cli/bin/siglab.mjs"); // no tsx: nothing transpiled at run time
+    for (const f of [LAUNCHER, out]) {
+      expect(readFileSync(f, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+      expect(statSync(f).mode & 0o111).not.toBe(0);
+    }
   });
 
   it("runs with plain Node from any folder: --help, list, a workload file and outputs relative to that folder", () => {
     const dir = mkdtempSync(join(tmpdir(), "siglab-cwd-"));
-    const run = (args: string[]) => spawnSync(out, args, { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, INIT_CWD: "", npm_lifecycle_event: "" } });
+    const run = (args: string[]) => spawnSync(LAUNCHER, args, { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, INIT_CWD: "", npm_lifecycle_event: "" } });
     const help = run(["--help"]);
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/Usage:\s+\$ siglab <command>/);
@@ -45,7 +48,7 @@ describe("the installable siglab command (apps/cli/dist/siglab.mjs, the package'
     const dir = mkdtempSync(join(tmpdir(), "siglab-init-cwd-"));
     writeFileSync(join(dir, "typed.ts"), `import { workload } from "siglab";\nexport default workload({ name: "typed", params: {}, *main(t) { yield* t.getpid(); t.report("n", 1, "count"); } });\n`);
     const root = join(CLI, "..", "..");
-    const r = spawnSync(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", "run", "./typed.ts"], { cwd: root, encoding: "utf8", timeout: 120_000, env: { ...process.env, INIT_CWD: dir, npm_lifecycle_event: "siglab" } });
+    const r = spawnSync(process.execPath, ["apps/cli/bin/siglab.mjs", "run", "./typed.ts"], { cwd: root, encoding: "utf8", timeout: 120_000, env: { ...process.env, INIT_CWD: dir, npm_lifecycle_event: "siglab" } });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^== typed on /m);
   }, 120_000);
