@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `siglab` command line: runs, suites, bundles, and serving the UI to a browser. */
 import "./cwd.js"; // first: relative paths are the folder the command was typed in
+import "./run/prestart.js"; // then: a command that will simulate starts its host while the rest loads
 import { guardOutput, oneLine } from "./terminal.js";
 import cac from "cac";
 import { registerRunCommand, resolveRunArgs, addRunOptions } from "./commands/run.js";

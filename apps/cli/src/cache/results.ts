@@ -13,7 +13,7 @@ import { simulatorVersion } from "@siglab/core/cache/simulator-version.js";
 import { nodeHostCode } from "@siglab/builtin-plugins/host/node";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import { runnableProfiles, UsageError } from "../catalog.js";
-import { hostLimits, pluginsFor, type SandboxRunOptions } from "../run/host.js";
+import { hostLimits, nextLaneCostMs, pluginsFor, warmHost, type SandboxRunOptions } from "../run/host.js";
 import { runSpecs } from "../run/parallel.js";
 
 export const NO_CACHE_OPTION: [flag: string, help: string] = ["--no-cache", "neither read nor store results in the result cache (siglab cache info; SIGLAB_NO_CACHE=1 for every command)"];
@@ -61,7 +61,9 @@ function profileFinder(handed: readonly CpuProfileFile[]): (id: string) => CpuPr
 
 /** Runs `specs` through the result cache (see the top of this file); results in run order. */
 export async function runThroughCache(specs: readonly RunSpec[], run: (spec: RunSpec) => Promise<RunResult>, o: CachedRunsOptions): Promise<CachedRunResult[]> {
-  if (!o.cache) return runSpecs(specs, run, { jobs: o.jobs });
+  // another host only when it pays (run/widen.ts); the first boots while the keys are looked up
+  const pool = { jobs: o.jobs, laneCostMs: nextLaneCostMs };
+  if (!o.cache) return runSpecs(specs, run, pool);
   const cache = cliRunCache();
   const simulator = simulatorVersion(await nodeHostCode());
   const limits = hostLimits();
@@ -71,6 +73,7 @@ export async function runThroughCache(specs: readonly RunSpec[], run: (spec: Run
   const keys = specs.map((spec) => keyOf(spec, pluginsFor(spec, o.sandbox)));
   const results: (CachedRunResult | undefined)[] = keys.map((k) => cache.get(k));
   const missing = results.flatMap((r, i) => (r ? [] : [i]));
+  if (missing.length) warmHost();
   const ran = await runSpecs(
     missing,
     async (i) => {
@@ -78,7 +81,7 @@ export async function runThroughCache(specs: readonly RunSpec[], run: (spec: Run
       cache.put(keys[i]!, r); // as each finishes: an interrupted sweep keeps what it finished
       return r;
     },
-    { jobs: o.jobs },
+    pool,
   );
   missing.forEach((i, k) => (results[i] = ran[k]));
   return results as CachedRunResult[];

@@ -10,6 +10,7 @@ import type { RunResult } from "@siglab/core";
 import { formatRunNumbers, shardIndices } from "@siglab/core/bundle";
 import { UsageError } from "../catalog.js";
 import { rawStderr } from "../terminal.js";
+import { anotherLanePays } from "./widen.js";
 
 /** More would only start more host processes than any machine has cores for. */
 export const MAX_JOBS = 256;
@@ -105,6 +106,12 @@ export interface RunSpecsOptions {
   progress?: ProgressLine;
   /** asked before each run starts: true stops starting runs (the runs started still finish) */
   stopStarting?(): boolean;
+  /**
+   * What starting another lane costs now, in ms (another execution host; 0 while an idle one is
+   * there). Given, the lanes after the first start only when that pays (widen.ts); otherwise all
+   * start at once.
+   */
+  laneCostMs?(): number;
 }
 
 /**
@@ -121,10 +128,29 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
   let done = 0;
   let running = 0;
   let failed = false;
+  const startedAt = new Map<number, number>();
+  const finishedMs: number[] = [];
+  const lanes: Promise<void>[] = [];
+  const maxLanes = Math.max(1, Math.min(o.jobs, items.length));
+  let fail!: (e: unknown) => void;
+  const failure = new Promise<never>((_, reject) => (fail = reject));
+  failure.catch(() => {}); // raced below
+  const widen = (): void => {
+    while (!failed && lanes.length < maxLanes && next < items.length && (lanes.length === 0 || !o.laneCostMs || anotherLanePays(laneState()))) {
+      const l = lane();
+      l.catch(fail);
+      lanes.push(l);
+    }
+  };
+  const laneState = () => {
+    const now = performance.now();
+    return { lanes: lanes.length, waiting: items.length - next, finishedMs, runningMs: [...startedAt.values()].map((t) => now - t), laneCostMs: o.laneCostMs!() };
+  };
   const lane = async (): Promise<void> => {
     while (!failed && next < items.length && !o.stopStarting?.()) {
       const i = next++;
       running++;
+      startedAt.set(i, performance.now());
       progress.update(done, running);
       let r: RunResult;
       try {
@@ -134,6 +160,8 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
         throw e;
       } finally {
         running--;
+        finishedMs.push(performance.now() - startedAt.get(i)!);
+        startedAt.delete(i);
       }
       if (failed) return; // the command is failing: nothing more is reported
       results[i] = r;
@@ -147,11 +175,20 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
         flushed++;
       }
       progress.update(done, running, done === items.length);
+      widen();
     }
   };
+  // a long run in flight can make another lane pay before any run finishes
+  const watch = o.laneCostMs && maxLanes > 1 ? setInterval(widen, 50) : undefined;
+  watch?.unref();
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(o.jobs, items.length)) }, lane));
+    widen();
+    const all = (async () => {
+      for (let k = 0; k < lanes.length; k++) await lanes[k]!.catch(() => {});
+    })();
+    await Promise.race([all, failure]);
   } finally {
+    clearInterval(watch);
     progress.clear();
   }
   // every run started has finished: they are the first `next` (items start in order)

@@ -64,6 +64,8 @@ class WorkerSlot {
   queue: Pending[] = [];
   runTimer: unknown;
   moduleTimer: unknown;
+  /** told when the worker is ready or gone (warm) */
+  onReady: (() => void)[] = [];
 }
 
 export class Supervisor {
@@ -118,6 +120,17 @@ export class Supervisor {
         },
       });
     });
+  }
+
+  /**
+   * Starts the shared worker now, so that a run about to come finds it ready (its realm locked down,
+   * the simulator loaded); resolves when it is ready, or gone.
+   */
+  warm(): Promise<void> {
+    const slot = this.shared;
+    if (this.closed || slot.ready) return Promise.resolve();
+    if (!slot.worker) this.start(slot);
+    return new Promise<void>((resolve) => slot.onReady.push(resolve));
   }
 
   /** Terminates every worker; pending requests end with an error. */
@@ -180,6 +193,7 @@ export class Supervisor {
   private onMessage(slot: WorkerSlot, m: FromSandbox): void {
     if (m.type === "ready") {
       slot.ready = true;
+      for (const f of slot.onReady.splice(0)) f();
       this.pump(slot);
       return;
     }
@@ -225,6 +239,7 @@ export class Supervisor {
     slot.generation++;
     slot.worker = null;
     slot.ready = false;
+    for (const f of slot.onReady.splice(0)) f();
     const p = slot.current;
     if (p) this.finish(slot, { ok: false, error: { kind, message: `${p.describe}: ${reason}` } });
     else if (slot.queue.length) {
@@ -238,6 +253,7 @@ export class Supervisor {
     slot.generation++;
     slot.worker = null;
     slot.ready = false;
+    for (const f of slot.onReady.splice(0)) f();
     clearTimeout(slot.runTimer);
     clearTimeout(slot.moduleTimer);
     if (w) {

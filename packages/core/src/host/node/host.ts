@@ -155,6 +155,15 @@ export class NodeExecutionHost {
     return this.sandboxes().inspect(file, source, typeof t === "string" ? t : t.js);
   }
 
+  /**
+   * Starts the shared sandbox now (its process, lockdown, the simulator loaded), for a command
+   * about to run: its first run then finds it ready. Resolves when it is, or when it failed or
+   * the host was stopped.
+   */
+  warm(): Promise<void> {
+    return this.sandboxes().warm();
+  }
+
   /** Stops every sandbox process (pending calls end with an error); a later call starts new ones. */
   close(): void {
     this.supervisor?.close();
