@@ -13,9 +13,10 @@ describe("anotherLanePays", () => {
     expect(state({ lanes: 2, finishedMs: [100, 100] })).toBe(false); // a third lane: 800 ms < 2 x 2 x 250 ms
   });
 
-  it("before any run finished, takes the longest run in flight as what a run costs at least", () => {
+  it("before any run finished, takes the longest run in flight as what a run costs; after, the finished ones", () => {
     expect(state({ runningMs: [20] })).toBe(false);
     expect(state({ runningMs: [20, 400] })).toBe(true);
+    expect(state({ finishedMs: [20, 30], runningMs: [400] })).toBe(false); // one run preempted on a busy machine
   });
 
   it("always pays for an idle host, never without runs waiting", () => {
@@ -37,7 +38,7 @@ describe("runSpecs with a lane cost", () => {
         now--;
         return { workload: `w${i}` } as RunResult;
       },
-      { jobs: 3, laneCostMs: () => laneCostMs },
+      { jobs: 3, pool: { costMs: () => laneCostMs, startMs: () => 0 } },
     );
     expect(results.map((r) => r.workload)).toEqual(Array.from({ length: n }, (_, i) => `w${i}`));
     return most;
@@ -49,7 +50,7 @@ describe("runSpecs with a lane cost", () => {
   });
 
   it("still fails as soon as a run fails", async () => {
-    await expect(runSpecs([1, 2, 3], async (i) => (i === 2 ? Promise.reject(new Error("boom")) : ({ workload: "w" } as RunResult)), { jobs: 2, laneCostMs: () => 0 })).rejects.toThrow("boom");
+    await expect(runSpecs([1, 2, 3], async (i) => (i === 2 ? Promise.reject(new Error("boom")) : ({ workload: "w" } as RunResult)), { jobs: 2, pool: { costMs: () => 0, startMs: () => 0 } })).rejects.toThrow("boom");
   });
 });
 

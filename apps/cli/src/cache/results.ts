@@ -13,7 +13,7 @@ import { simulatorVersion } from "@siglab/core/cache/simulator-version.js";
 import { nodeHostCode } from "@siglab/builtin-plugins/host/node";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import { runnableProfiles, UsageError } from "../catalog.js";
-import { hostLimits, nextLaneCostMs, pluginsFor, warmHost, type SandboxRunOptions } from "../run/host.js";
+import { hostLimits, hostPool, pluginsFor, warmHost, type SandboxRunOptions } from "../run/host.js";
 import { runSpecs } from "../run/parallel.js";
 
 export const NO_CACHE_OPTION: [flag: string, help: string] = ["--no-cache", "neither read nor store results in the result cache (siglab cache info; SIGLAB_NO_CACHE=1 for every command)"];
@@ -62,7 +62,7 @@ function profileFinder(handed: readonly CpuProfileFile[]): (id: string) => CpuPr
 /** Runs `specs` through the result cache (see the top of this file); results in run order. */
 export async function runThroughCache(specs: readonly RunSpec[], run: (spec: RunSpec) => Promise<RunResult>, o: CachedRunsOptions): Promise<CachedRunResult[]> {
   // another host only when it pays (run/widen.ts); the first boots while the keys are looked up
-  const pool = { jobs: o.jobs, laneCostMs: nextLaneCostMs };
+  const pool = { jobs: o.jobs, pool: hostPool };
   if (!o.cache) return runSpecs(specs, run, pool);
   const cache = cliRunCache();
   const simulator = simulatorVersion(await nodeHostCode());

@@ -16,6 +16,7 @@ import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import { pluginSources } from "../plugins/load.js";
 import { transpileWorkloadWithMap } from "./compile.js";
 import { takeEarlyHost } from "./prestart.js";
+import type { LanePool } from "./widen.js";
 
 export interface SandboxRunOptions {
   pluginDirs?: string[];
@@ -44,6 +45,9 @@ export function configureHost(s: { limits?: Partial<HostLimits>; verbose?: boole
   closeHosts();
 }
 
+/** hosts whose sandbox worker is not ready yet */
+const starting = new Set<NodeExecutionHost>();
+
 /** A new host, started at once (its process and sandbox worker), timing its start. */
 function newHost(): NodeExecutionHost {
   // the one main.ts started before the CLI loaded (prestart.ts), when it has this command's settings
@@ -51,7 +55,9 @@ function newHost(): NodeExecutionHost {
   if (early && (settings.verbose || Object.keys(settings.limits ?? {}).length)) early.host.close();
   const host = early && !settings.verbose && !Object.keys(settings.limits ?? {}).length ? early.host : createNodeHost({ transpile: transpileWorkloadWithMap, ...(settings.limits ? { limits: settings.limits } : {}), ...(settings.verbose ? { verbose: true } : {}) });
   const t0 = host === early?.host ? early.startedAt : performance.now();
+  starting.add(host);
   void host.warm().then(() => {
+    starting.delete(host);
     hostStartMs = performance.now() - t0;
   });
   return host;
@@ -68,10 +74,11 @@ export function warmHost(): void {
   executionHost();
 }
 
-/** What another run in flight costs to start now, ms: nothing while a host is idle, else a host's start. */
-export function nextLaneCostMs(): number {
-  return hosts.some((h) => !h.busy) ? 0 : hostStartMs;
-}
+/** The pool as runSpecs' lane policy sees it (widen.ts). */
+export const hostPool: LanePool = {
+  costMs: () => (hosts.some((h) => !h.busy) ? 0 : starting.size ? Infinity : hostStartMs),
+  startMs: () => hostStartMs,
+};
 
 /**
  * Runs one spec in an execution host that is not running anything else: an idle one of the pool,

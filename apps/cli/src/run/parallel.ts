@@ -10,7 +10,7 @@ import type { RunResult } from "@siglab/core";
 import { formatRunNumbers, shardIndices } from "@siglab/core/bundle";
 import { UsageError } from "../catalog.js";
 import { rawStderr } from "../terminal.js";
-import { anotherLanePays } from "./widen.js";
+import { anotherLanePays, type LanePool } from "./widen.js";
 
 /** More would only start more host processes than any machine has cores for. */
 export const MAX_JOBS = 256;
@@ -107,11 +107,10 @@ export interface RunSpecsOptions {
   /** asked before each run starts: true stops starting runs (the runs started still finish) */
   stopStarting?(): boolean;
   /**
-   * What starting another lane costs now, in ms (another execution host; 0 while an idle one is
-   * there). Given, the lanes after the first start only when that pays (widen.ts); otherwise all
-   * start at once.
+   * The execution hosts behind the lanes. Given, the lanes after the first start only when another
+   * host pays (widen.ts); otherwise all start at once.
    */
-  laneCostMs?(): number;
+  pool?: LanePool;
 }
 
 /**
@@ -130,13 +129,19 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
   let failed = false;
   const startedAt = new Map<number, number>();
   const finishedMs: number[] = [];
+  /** a lane's first run also waits for the lane's host to start: that is taken off its time */
+  const firstOfLane = new Set<number>();
+  const runTime = (i: number, now: number) => Math.max(0, now - startedAt.get(i)! - (firstOfLane.has(i) ? (o.pool?.startMs() ?? 0) : 0));
   const lanes: Promise<void>[] = [];
+  let started = 0;
   const maxLanes = Math.max(1, Math.min(o.jobs, items.length));
   let fail!: (e: unknown) => void;
   const failure = new Promise<never>((_, reject) => (fail = reject));
   failure.catch(() => {}); // raced below
   const widen = (): void => {
-    while (!failed && lanes.length < maxLanes && next < items.length && (lanes.length === 0 || !o.laneCostMs || anotherLanePays(laneState()))) {
+    while (!failed && started < maxLanes && next < items.length && (started === 0 || !o.pool || anotherLanePays(laneState()))) {
+      started++; // before lane(): it calls widen() again once its first run is under way
+      firstOfLane.add(next);
       const l = lane();
       l.catch(fail);
       lanes.push(l);
@@ -144,7 +149,7 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
   };
   const laneState = () => {
     const now = performance.now();
-    return { lanes: lanes.length, waiting: items.length - next, finishedMs, runningMs: [...startedAt.values()].map((t) => now - t), laneCostMs: o.laneCostMs!() };
+    return { lanes: started, waiting: items.length - next, finishedMs, runningMs: [...startedAt.keys()].map((i) => runTime(i, now)), laneCostMs: o.pool!.costMs() };
   };
   const lane = async (): Promise<void> => {
     while (!failed && next < items.length && !o.stopStarting?.()) {
@@ -152,15 +157,17 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
       running++;
       startedAt.set(i, performance.now());
       progress.update(done, running);
+      const pending = run(items[i]!, i);
+      widen(); // now that this lane's host is busy again
       let r: RunResult;
       try {
-        r = await run(items[i]!, i);
+        r = await pending;
       } catch (e) {
         failed = true;
         throw e;
       } finally {
         running--;
-        finishedMs.push(performance.now() - startedAt.get(i)!);
+        finishedMs.push(runTime(i, performance.now()));
         startedAt.delete(i);
       }
       if (failed) return; // the command is failing: nothing more is reported
@@ -175,11 +182,10 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
         flushed++;
       }
       progress.update(done, running, done === items.length);
-      widen();
     }
   };
   // a long run in flight can make another lane pay before any run finishes
-  const watch = o.laneCostMs && maxLanes > 1 ? setInterval(widen, 50) : undefined;
+  const watch = o.pool && maxLanes > 1 ? setInterval(widen, 50) : undefined;
   watch?.unref();
   try {
     widen();

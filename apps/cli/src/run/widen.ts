@@ -6,10 +6,19 @@
  * it pays when W > k·S. A margin of 2 covers what the estimate misses (the new host's start slows
  * the running ones on a small machine; runs differ in size).
  *
- * A waiting run is expected to take as long as the mean of the finished ones, or at least as long
- * as the longest one in flight has taken so far (before any has finished, that is all we know).
+ * A waiting run is expected to take as long as the mean of the finished ones; before any has
+ * finished, as long as the longest one in flight has taken so far (a run preempted on a busy
+ * machine would otherwise pass for a long one).
  */
 const MARGIN = 2;
+
+/** What the lanes run on, as the policy sees it (run/host.ts's pool of execution hosts). */
+export interface LanePool {
+  /** what starting another lane costs now, ms: 0 while an idle host is there; Infinity while a host is still starting (nothing is known of the runs yet, and two hosts starting at once slow each other) */
+  costMs(): number;
+  /** what starting a host takes, ms: the part of a lane's first run spent waiting for its host */
+  startMs(): number;
+}
 
 export interface LaneState {
   /** lanes running now */
@@ -27,7 +36,6 @@ export interface LaneState {
 export function anotherLanePays(s: LaneState): boolean {
   if (s.waiting <= 0) return false;
   if (s.lanes <= 0 || s.laneCostMs <= 0) return true;
-  const mean = s.finishedMs.length ? s.finishedMs.reduce((a, b) => a + b, 0) / s.finishedMs.length : 0;
-  const perRun = Math.max(mean, ...s.runningMs);
+  const perRun = s.finishedMs.length ? s.finishedMs.reduce((a, b) => a + b, 0) / s.finishedMs.length : Math.max(0, ...s.runningMs);
   return s.waiting * perRun > MARGIN * s.lanes * s.laneCostMs;
 }
