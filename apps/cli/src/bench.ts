@@ -10,6 +10,8 @@
  * syscall and signal rates, the same loops run natively here (the probe, when a C compiler is
  * present) and the ratio of host time per simulated iteration to the native one. Profile in the same
  * realm (lockdown first): an in-process run without it hides costs the frozen intrinsics add.
+ * The CLI's own figures (start-up against `node -e 0`, the result cache, --jobs for short and long
+ * sweeps) come from bench-cli.ts: `pnpm bench cli`.
  */
 import { availableParallelism } from "node:os";
 import { EXAMPLES, type RunResult, type RunSpec } from "@siglab/core";
@@ -101,6 +103,11 @@ if (want("sweep")) {
   }
 }
 stopSandbox();
+if (want("cli")) {
+  // start-up, the result cache and --jobs as a user meets them: the installed command, timed whole
+  const { benchCli } = await import("./bench-cli.js");
+  benchCli(line);
+}
 if (want("memory")) {
   // memory must stay flat with the iteration count when the timeline is off
   const { heapGrowth } = await import("./bench-memory.js");
