@@ -9,7 +9,11 @@ import type {
   CpuProfileFile,
   ExperimentConfig,
   PluginManifest,
+  RunResult,
+  RunSpec,
 } from "./contracts.js";
+import type { HostLimits } from "@siglab/core/host/limits.js";
+import type { PluginSource } from "@siglab/core/host/protocol.js";
 
 export type HostKind = "electron" | "http";
 
@@ -151,6 +155,27 @@ export type HostEvent =
   | { type: "open-bundle"; file: FileBytes }
   | { type: "plugins-changed" };
 
+/** A run in the renderer as the result cache keys it: its spec and what it is handed (never a bundle's run). */
+export interface CachedRunRequest {
+  spec: RunSpec;
+  /** the third-party plugin code handed to the run */
+  plugins: PluginSource[];
+  /** the profiles handed to the run (the user's) */
+  profiles: CpuProfileFile[];
+  /** the renderer's execution-host limits, when not core's defaults */
+  limits?: Partial<HostLimits>;
+}
+
+/** The result cache as the app shows it (a setting; `siglab cache info` in the CLI). */
+export interface ResultCacheInfo {
+  enabled: boolean;
+  /** display path of the results folder */
+  folder: string;
+  entries: number;
+  bytes: number;
+  maxBytes: number;
+}
+
 export interface HostApi {
   info(): Promise<HostInfo>;
 
@@ -188,6 +213,14 @@ export interface HostApi {
   /** Opens an https: URL in the system browser after validation; false when refused. */
   openExternal(url: string): Promise<boolean>;
 
+  /** The stored result of an identical run, with `cached: true`; null on a miss or with the cache off. */
+  lookupRun(req: CachedRunRequest): Promise<(RunResult & { cached: true }) | null>;
+  /** Stores a run's result (not one with an error); false when not stored (the cache off, a failure). */
+  storeRun(req: CachedRunRequest, result: RunResult): Promise<boolean>;
+  resultCacheInfo(): Promise<ResultCacheInfo>;
+  /** The setting: runs read from and stored in the result cache, or not. */
+  setResultCacheEnabled(enabled: boolean): Promise<ResultCacheInfo>;
+
   /** Push events (menus, bundles opened from the OS). Returns an unsubscribe function. */
   onEvent(listener: (e: HostEvent) => void): () => void;
 }
@@ -215,6 +248,10 @@ export const HOST_METHODS = [
   "importBundle",
   "saveExport",
   "openExternal",
+  "lookupRun",
+  "storeRun",
+  "resultCacheInfo",
+  "setResultCacheEnabled",
 ] as const satisfies readonly Exclude<keyof HostApi, "onEvent">[];
 export type HostMethod = (typeof HOST_METHODS)[number];
 

@@ -10,6 +10,16 @@ const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Source = Type.String({ maxLength: 2_000_000 });
 const Bytes = Type.Uint8Array({ maxByteLength: 64 * 1024 * 1024 });
 const Obj = Type.Object({}, { additionalProperties: true });
+/** a run as the result cache keys it (node/run-cache.ts); its content is hashed, never run, on this side */
+const CachedRun = Type.Object(
+  {
+    spec: Type.Object({ workload: Type.Object({ id: Name, file: Type.String({ maxLength: 1000 }), source: Source }), cpu: Obj, variants: Type.Array(Obj, { maxItems: 64 }), params: Obj, seed: Type.Number() }, { additionalProperties: true }),
+    plugins: Type.Array(Obj, { maxItems: 64 }),
+    profiles: Type.Array(Obj, { maxItems: 256 }),
+    limits: Type.Optional(Obj),
+  },
+  { additionalProperties: false },
+);
 
 export const HOST_ARG_SCHEMAS: Record<HostMethod, TSchema[]> = {
   info: [],
@@ -45,6 +55,10 @@ export const HOST_ARG_SCHEMAS: Record<HostMethod, TSchema[]> = {
   importBundle: [],
   saveExport: [Name, Type.Union([Type.String({ maxLength: 64 * 1024 * 1024 }), Bytes])],
   openExternal: [Type.String({ maxLength: 2048 })],
+  lookupRun: [CachedRun],
+  storeRun: [CachedRun, Type.Object({ workload: Type.String(), metrics: Type.Array(Obj) }, { additionalProperties: true })],
+  resultCacheInfo: [],
+  setResultCacheEnabled: [Type.Boolean()],
 };
 
 export class HostArgumentError extends Error {}

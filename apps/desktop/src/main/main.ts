@@ -62,7 +62,7 @@ if (!app.requestSingleInstanceLock()) {
     serveRenderer(path.join(distDir, "renderer"));
     const ws = new Workspace(defaultWorkspaceDir(), process.env.SIGLAB_PLUGIN_DIR);
     await ws.ensure();
-    const service = new HostService(ws, electronHostUi(() => mainWindow, () => send({ type: "plugins-changed" })));
+    const service = new HostService(ws, electronHostUi(() => mainWindow, () => send({ type: "plugins-changed" })), undefined, { rendererDir: path.join(distDir, "renderer") });
     registerIpc(ipcMain, service.handlers());
     Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate(process.platform, (command) => send({ type: "menu", command }))));
     const open = (): void => {

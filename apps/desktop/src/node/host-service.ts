@@ -3,8 +3,9 @@
  * and the HTTP server. What differs between the two (dialogs, the system browser) comes in `HostUi`.
  */
 import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api";
-import type { CpuProfileFile } from "../common/contracts.js";
+import type { CpuProfileFile, RunResult } from "../common/contracts.js";
 import type {
+  CachedRunRequest,
   FileBytes,
   HostApi,
   HostInfo,
@@ -15,6 +16,7 @@ import type {
   PresetEntry,
   ProfileEntry,
   RecentExperiment,
+  ResultCacheInfo,
   SaveOutcome,
 } from "../common/host-api.js";
 import { isAllowedExternalUrl } from "../common/url-policy.js";
@@ -25,6 +27,7 @@ import { HostError, NotFoundError, WriteRefusedError } from "./host-errors.js";
 import { checkExportName } from "./names.js";
 import { checkExportSize, checkSourceSize, MAX_EXPORT_BYTES } from "./payload-limits.js";
 import { installPluginFolder, readPluginCode, scanPluginDir } from "./plugin-folder.js";
+import { AppRunCache } from "./run-cache.js";
 import { Workspace } from "./workspace.js";
 import { promises as fs } from "node:fs";
 import path from "node:path";
@@ -58,13 +61,23 @@ const SAVE_ATTEMPTS = 5;
 
 export class HostService {
   readonly catalog: BuiltinCatalog;
+  readonly runCache: AppRunCache;
 
   constructor(
     readonly ws: Workspace,
     private readonly ui: HostUi,
     catalog?: BuiltinCatalog,
+    /** rendererDir: the built renderer whose sandbox worker runs the app's runs (the result cache keys by it) */
+    opts: { rendererDir?: string; runCache?: AppRunCache } = {},
   ) {
     this.catalog = catalog ?? builtinCatalog();
+    this.runCache = opts.runCache ?? new AppRunCache(opts.rendererDir);
+  }
+
+  async resultCacheInfo(): Promise<ResultCacheInfo> {
+    const { resultCache } = await this.ws.readSettings();
+    const i = this.runCache.info();
+    return { enabled: resultCache !== false, folder: this.runCache.folder, entries: i.entries, bytes: i.bytes, maxBytes: i.maxBytes };
   }
 
   private builtinPluginIds(): Set<string> {
@@ -174,7 +187,7 @@ export class HostService {
         const set = new Set(s.disabledPlugins);
         if (enabled) set.delete(id);
         else set.add(id);
-        await this.ws.writeSettings({ disabledPlugins: [...set].sort() });
+        await this.ws.writeSettings({ ...s, disabledPlugins: [...set].sort() });
         return this.listPlugins();
       },
       installPluginFromFolder: async () => {
@@ -213,6 +226,13 @@ export class HostService {
       },
       saveExport: async (name: string, data: string | Uint8Array) => this.writeChosen(name, data),
       openExternal: async (url: string) => (isAllowedExternalUrl(url) ? this.ui.openExternal(url) : false),
+      lookupRun: async (req: CachedRunRequest) => ((await this.ws.readSettings()).resultCache !== false ? (this.runCache.lookup(req) as (RunResult & { cached: true }) | null) : null),
+      storeRun: async (req: CachedRunRequest, result: RunResult) => (await this.ws.readSettings()).resultCache !== false && this.runCache.store(req, result),
+      resultCacheInfo: async () => this.resultCacheInfo(),
+      setResultCacheEnabled: async (enabled: boolean) => {
+        await this.ws.writeSettings({ ...(await this.ws.readSettings()), resultCache: enabled });
+        return this.resultCacheInfo();
+      },
     };
   }
 }

@@ -19,6 +19,8 @@ export const MAX_RECENT = 20;
 
 export interface Settings {
   disabledPlugins: string[];
+  /** runs read from and stored in the result cache (node/run-cache.ts); absent: true */
+  resultCache?: boolean;
 }
 
 /** Default workspace: $SIGLAB_HOME, else ~/.siglab. */
@@ -160,9 +162,9 @@ export class Workspace {
   async readSettings(): Promise<Settings> {
     try {
       const s = await readJsonFile<Partial<Settings>>(this.settingsFile, {});
-      return { disabledPlugins: Array.isArray(s.disabledPlugins) ? s.disabledPlugins.filter((x) => typeof x === "string") : [] };
+      return { disabledPlugins: Array.isArray(s.disabledPlugins) ? s.disabledPlugins.filter((x) => typeof x === "string") : [], resultCache: s.resultCache !== false };
     } catch {
-      return { disabledPlugins: [] };
+      return { disabledPlugins: [], resultCache: true };
     }
   }
 

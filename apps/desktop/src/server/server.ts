@@ -106,7 +106,7 @@ export async function startSiglabServer(opts: ServeOptions): Promise<RunningServ
     openExternal: async () => false,
     notifyPluginsChanged: () => broadcast({ type: "plugins-changed" }),
   };
-  const service = new HostService(ws, ui);
+  const service = new HostService(ws, ui, undefined, { rendererDir });
   const handlers = service.handlers();
   const saves = new SaveLimiter(opts.maxConcurrentSaves ?? 4);
   let origin = "";
