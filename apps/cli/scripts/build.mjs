@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * Builds the installable `siglab` command: apps/cli/src/main.ts and everything it imports from the
- * workspace, bundled by esbuild into apps/cli/dist/siglab.mjs (a `#!/usr/bin/env node` ES module),
- * with a manifest of every file it was built from beside it (siglab.mjs.inputs.json: path, size,
+ * workspace, bundled by esbuild into apps/cli/dist/siglab.mjs (a `#!/usr/bin/env node` ES module;
+ * with prestart.mjs and their shared chunks/), with a manifest of every file it was built from beside it (siglab.mjs.inputs.json: path, size,
  * mtime, SHA-256), so that bin/siglab.mjs can tell a stale bundle from a fresh one (fresh.mjs).
  * `pnpm link --global` in apps/cli, or `npx siglab` inside the workspace, then run it with plain
  * Node, from any folder.
@@ -14,12 +14,12 @@
  * `import.meta.url`/`import.meta.dirname` is fixed to its own file in this checkout: the bundle
  * belongs to the checkout it was built in.
  *
- * The bundle and its manifest are written to temp files and renamed into place (bundle first): a
- * command starting meanwhile runs the old bundle or the new one, never part of one.
+ * Every file is written to a temp file and renamed into place (the manifest last): a command
+ * starting meanwhile runs the old bundle or the new one, never part of one.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const CLI = fileURLToPath(new URL("..", import.meta.url));
@@ -53,13 +53,28 @@ export function describeInput(path) {
   return [path, st.size, st.mtimeMs, createHash("sha256").update(readFileSync(join(WORKSPACE, path))).digest("hex")];
 }
 
-/** Builds the bundle into `out` and its manifest beside it; returns the build's wall time in ms. */
+/** The small entry bin/siglab.mjs imports first: it starts the host of a command that will simulate (src/run/prestart.ts). */
+export const prestartOf = (out) => join(dirname(out), "prestart.mjs");
+/** a chunk no entry uses any more is removed once it is this old (a command that started from it has loaded it) */
+const OLD_CHUNK_MS = 10 * 60_000;
+
+/**
+ * Builds the bundle into `out` (and prestart.mjs, the chunks they share under chunks/) and its
+ * manifest beside it; returns the build's wall time in ms. Two entries with shared chunks: the
+ * launcher loads prestart.mjs (~5 % of the code) first, so the host of a command that will
+ * simulate starts before the rest of the CLI is even compiled.
+ */
 export async function buildCli(out = DEFAULT_OUT) {
   const started = Date.now();
   const { build } = await import("esbuild");
+  const dir = dirname(out);
   const result = await build({
-    entryPoints: [join(CLI, "src", "main.ts")],
-    outfile: out,
+    entryPoints: { [basename(out, ".mjs")]: join(CLI, "src", "main.ts"), prestart: join(CLI, "src", "run", "prestart.ts") },
+    outdir: dir,
+    entryNames: "[name]",
+    chunkNames: "chunks/[name]-[hash]",
+    outExtension: { ".js": ".mjs" },
+    splitting: true,
     write: false,
     metafile: true,
     bundle: true,
@@ -82,19 +97,39 @@ export async function buildCli(out = DEFAULT_OUT) {
     .map((p) => relative(WORKSPACE, resolve(WORKSPACE, p)))
     .filter((p) => !p.startsWith("node_modules/.pnpm/") || p === "node_modules/.pnpm/lock.yaml");
   const manifest = { format: MANIFEST_FORMAT, workspace: WORKSPACE, inputs: [...new Set(inputs)].sort().map(describeInput) };
+  // chunks first (named by content: an existing one is the same file), then the entries, the
+  // manifest last: a command starting meanwhile loads the old entries or the new ones, whole
   const tag = `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  mkdirSync(dirname(out), { recursive: true });
+  const chunks = result.outputFiles.filter((f) => f.path.includes(`${sep}chunks${sep}`));
+  const entries = result.outputFiles.filter((f) => !chunks.includes(f));
+  const written = [];
   try {
-    writeFileSync(out + tag, result.outputFiles[0].contents, { mode: 0o755 });
-    chmodSync(out + tag, 0o755);
+    for (const f of [...chunks, ...entries]) {
+      mkdirSync(dirname(f.path), { recursive: true });
+      writeFileSync(f.path + tag, f.contents, { mode: 0o755 });
+      chmodSync(f.path + tag, 0o755);
+      written.push(f.path + tag);
+      renameSync(f.path + tag, f.path);
+    }
     writeFileSync(manifestOf(out) + tag, JSON.stringify(manifest));
-    renameSync(out + tag, out);
+    written.push(manifestOf(out) + tag);
     renameSync(manifestOf(out) + tag, manifestOf(out));
   } finally {
-    rmSync(out + tag, { force: true });
-    rmSync(manifestOf(out) + tag, { force: true });
+    for (const t of written) rmSync(t, { force: true });
   }
+  pruneChunks(join(dir, "chunks"), new Set(chunks.map((f) => basename(f.path))));
   return Date.now() - started;
+}
+
+function pruneChunks(dir, keep) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    try {
+      if (!keep.has(name) && Date.now() - statSync(p).mtimeMs > OLD_CHUNK_MS) rmSync(p, { force: true });
+    } catch {
+      /* another build pruned it */
+    }
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

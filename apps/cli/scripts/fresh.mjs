@@ -8,11 +8,11 @@
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { buildCli, DEFAULT_OUT, manifestOf, MANIFEST_FORMAT, WORKSPACE } from "./build.mjs";
+import { buildCli, DEFAULT_OUT, manifestOf, MANIFEST_FORMAT, prestartOf, WORKSPACE } from "./build.mjs";
 
 /** Why the bundle at `out` must be rebuilt, or null when it is fresh. */
 export function staleness(out = DEFAULT_OUT) {
-  if (!existsSync(out)) return "no CLI bundle yet";
+  if (!existsSync(out) || !existsSync(prestartOf(out))) return "no CLI bundle yet";
   let m;
   try {
     m = JSON.parse(readFileSync(manifestOf(out), "utf8"));

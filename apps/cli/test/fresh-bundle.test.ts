@@ -1,5 +1,5 @@
 /** bin/siglab.mjs never runs a stale bundle: scripts/fresh.mjs tells a stale manifest from a fresh one, and rebuilds. */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { freshCli, staleness } from "../scripts/fresh.mjs";
@@ -15,10 +15,11 @@ interface Manifest {
   inputs: Input[];
 }
 
-/** a copy of the test run's bundle and manifest, with `edit` applied to the manifest */
+/** a copy of the test run's bundle (its entries) and manifest, with `edit` applied to the manifest */
 function copy(name: string, edit: (m: Manifest) => void = () => {}): string {
   const to = join(dir, `${name}.mjs`);
   copyFileSync(out, to);
+  copyFileSync(join(out, "..", "prestart.mjs"), join(dir, "prestart.mjs")); // the launcher's first entry, beside every bundle
   const m = JSON.parse(readFileSync(`${out}.inputs.json`, "utf8")) as Manifest;
   edit(m);
   writeFileSync(`${to}.inputs.json`, JSON.stringify(m));
@@ -43,6 +44,11 @@ describe("the CLI bundle's freshness check", () => {
     rmSync(`${bare}.inputs.json`);
     expect(staleness(bare)).toMatch(/no readable manifest/);
     expect(staleness(join(dir, "absent.mjs"))).toBe("no CLI bundle yet");
+    const lone = join(dir, "lone");
+    mkdirSync(lone);
+    copyFileSync(out, join(lone, "siglab.mjs"));
+    copyFileSync(`${out}.inputs.json`, join(lone, "siglab.mjs.inputs.json"));
+    expect(staleness(join(lone, "siglab.mjs"))).toBe("no CLI bundle yet"); // no prestart.mjs beside it
   });
 
   it("takes a touched but unchanged source for fresh, and records its new mtime (the next check only stats)", () => {
