@@ -1,6 +1,7 @@
 /**
  * Workload compilation for the Node host: TypeScript -> CommonJS with syntax errors reported as
- * file:line:column, and an optional full type check against the workload API (siglab.d.ts).
+ * file:line:column, and an optional full type check against the workload API (siglab.d.ts). Both
+ * are kept by content hash, in memory and on disk (cache/compile-cache.ts).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
