@@ -7,8 +7,12 @@ import { configDir } from "./consent.js";
 
 export class UsageError extends Error {}
 
+/** resolved once: resolving (and checking) every built-in profile costs ~10 ms, and suite examples asks once per example */
+let runnable: CpuProfileFile[] | undefined;
+
 export function runnableProfiles(): CpuProfileFile[] {
-  return resolveInheritance(BUILTIN_PROFILE_FILES).filter((p) => !(p as { abstract?: boolean }).abstract && !p.id.startsWith("_"));
+  runnable ??= resolveInheritance(BUILTIN_PROFILE_FILES).filter((p) => !(p as { abstract?: boolean }).abstract && !p.id.startsWith("_"));
+  return [...runnable];
 }
 
 /** An example id or a path to a .ts file. */
