@@ -61,7 +61,7 @@ function profileFinder(handed: readonly CpuProfileFile[]): (id: string) => CpuPr
 
 /** Runs `specs` through the result cache (see the top of this file); results in run order. */
 export async function runThroughCache(specs: readonly RunSpec[], run: (spec: RunSpec) => Promise<RunResult>, o: CachedRunsOptions): Promise<CachedRunResult[]> {
-  // another host only when it pays (run/widen.ts); the first boots while the keys are looked up
+  // another host only when it pays (run/widen.ts)
   const pool = { jobs: o.jobs, pool: hostPool };
   if (!o.cache) return runSpecs(specs, run, pool);
   const cache = cliRunCache();
@@ -73,7 +73,7 @@ export async function runThroughCache(specs: readonly RunSpec[], run: (spec: Run
   const keys = specs.map((spec) => keyOf(spec, pluginsFor(spec, o.sandbox)));
   const results: (CachedRunResult | undefined)[] = keys.map((k) => cache.get(k));
   const missing = results.flatMap((r, i) => (r ? [] : [i]));
-  if (missing.length) warmHost();
+  if (missing.length) warmHost(); // no host at all when every run is stored
   const ran = await runSpecs(
     missing,
     async (i) => {

@@ -50,15 +50,16 @@ const starting = new Set<NodeExecutionHost>();
 
 /** A new host, started at once (its process and sandbox worker), timing its start. */
 function newHost(): NodeExecutionHost {
-  // the one main.ts started before the CLI loaded (prestart.ts), when it has this command's settings
+  // the one main.ts started before the CLI loaded (prestart.ts), when this command's settings are its own (the defaults)
   const early = takeEarlyHost();
-  if (early && (settings.verbose || Object.keys(settings.limits ?? {}).length)) early.host.close();
-  const host = early && !settings.verbose && !Object.keys(settings.limits ?? {}).length ? early.host : createNodeHost({ transpile: transpileWorkloadWithMap, ...(settings.limits ? { limits: settings.limits } : {}), ...(settings.verbose ? { verbose: true } : {}) });
-  const t0 = host === early?.host ? early.startedAt : performance.now();
+  const defaults = !settings.verbose && !Object.keys(settings.limits ?? {}).length;
+  if (early && !defaults) early.host.close();
+  const host = early && defaults ? early.host : createNodeHost({ transpile: transpileWorkloadWithMap, ...(settings.limits ? { limits: settings.limits } : {}), ...(settings.verbose ? { verbose: true } : {}) });
+  const t0 = early && defaults ? early.startedAt : performance.now();
   starting.add(host);
   void host.warm().then(() => {
     starting.delete(host);
-    hostStartMs = performance.now() - t0;
+    if (hosts.some((h) => h.host === host)) hostStartMs = performance.now() - t0; // not a host stopped while it started
   });
   return host;
 }
