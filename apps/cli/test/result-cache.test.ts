@@ -12,7 +12,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { BUILTIN_PROFILE_FILES, cloneProfile, serializeProfile } from "@siglab/cpu-profiles";
 import { PLUGIN_API_VERSION } from "@siglab/core";
-import { decodeEntry, encodeEntry } from "@siglab/core/cache/entry.js";
+import { decodeEntry, encodeEntry } from "@siglab/core/cache";
 
 const BIN = inject("siglabBin");
 const root = mkdtempSync(join(tmpdir(), "siglab-result-cache-"));

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openRunCache } from "@siglab/core/cache/run-cache.js";
+import { openRunCache } from "@siglab/core/cache";
 import { HostService, type HostUi } from "../src/node/host-service.js";
 import { AppRunCache } from "../src/node/run-cache.js";
 import { Workspace } from "../src/node/workspace.js";

@@ -9,10 +9,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { canonicalJson } from "@siglab/core/cache/canonical.js";
-import { sha256Hex } from "@siglab/core/cache/entry.js";
-import { userCacheDir } from "@siglab/core/cache/folder.js";
-import { CacheStore } from "@siglab/core/cache/store.js";
+import { CacheStore, canonicalJson, sha256Hex, userCacheDir } from "@siglab/core/cache";
 
 const COMPILE_CACHE_MB = 64;
 

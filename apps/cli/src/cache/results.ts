@@ -6,10 +6,8 @@
  * Bundles (export, run, verify) never come here: a bundle's results are always simulated.
  */
 import type { RunResult, RunSpec } from "@siglab/core";
-import type { PluginSource } from "@siglab/core/host/protocol.js";
-import { openRunCache, type CachedRunResult, type RunCache, DEFAULT_RESULT_CACHE_MB } from "@siglab/core/cache/run-cache.js";
-import { runKey } from "@siglab/core/cache/run-key.js";
-import { simulatorVersion } from "@siglab/core/cache/simulator-version.js";
+import type { PluginSource } from "@siglab/core/host";
+import { DEFAULT_RESULT_CACHE_MB, openRunCache, runKey, simulatorVersion, type CachedRunResult, type RunCache } from "@siglab/core/cache";
 import { nodeHostCode } from "@siglab/builtin-plugins/host/node";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import { runnableProfiles, UsageError } from "../catalog.js";

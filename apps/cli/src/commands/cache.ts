@@ -4,7 +4,7 @@
  * entry can be recomputed; nothing else lives there).
  */
 import type { CAC } from "cac";
-import { userCacheDir } from "@siglab/core/cache/folder.js";
+import { userCacheDir } from "@siglab/core/cache";
 import { compileStore } from "../cache/compile-cache.js";
 import { cliRunCache } from "../cache/results.js";
 import { UsageError } from "../catalog.js";

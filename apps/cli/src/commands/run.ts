@@ -16,7 +16,7 @@ import { findPreset, pluginExamples } from "../plugins/catalog.js";
 import { parseJobs, parseShard, selectShard, shardDescription, type Shard } from "../run/parallel.js";
 import { oneLine, shown } from "../terminal.js";
 import { cachedWhenAll, markCachedText, NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
-import type { CachedRunResult } from "@siglab/core/cache/run-cache.js";
+import type { CachedRunResult } from "@siglab/core/cache";
 
 export const DEFAULT_CPU = "p4-northwood";
 

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type ts from "typescript";
-import { sha256Hex } from "@siglab/core/cache/entry.js";
+import { sha256Hex } from "@siglab/core/cache";
 import { cachedCompile, compileKey } from "../cache/compile-cache.js";
 
 /**

@@ -12,8 +12,7 @@ import type {
   RunResult,
   RunSpec,
 } from "./contracts.js";
-import type { HostLimits } from "@siglab/core/host/limits.js";
-import type { PluginSource } from "@siglab/core/host/protocol.js";
+import type { HostLimits, PluginSource } from "@siglab/core/host";
 
 export type HostKind = "electron" | "http";
 

@@ -11,11 +11,8 @@
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { openRunCache, type CachedRunResult, type RunCache } from "@siglab/core/cache/run-cache.js";
-import { runKey } from "@siglab/core/cache/run-key.js";
-import { simulatorVersion } from "@siglab/core/cache/simulator-version.js";
-import { DEFAULT_HOST_LIMITS, type HostLimits } from "@siglab/core/host/limits.js";
-import type { PluginSource } from "@siglab/core/host/protocol.js";
+import { openRunCache, runKey, simulatorVersion, type CachedRunResult, type RunCache } from "@siglab/core/cache";
+import { DEFAULT_HOST_LIMITS, type HostLimits, type PluginSource } from "@siglab/core/host";
 import type { CpuProfileFile, RunResult, RunSpec } from "../common/contracts.js";
 
 /** What a run in the renderer is handed, as the renderer describes it to the cache. */
