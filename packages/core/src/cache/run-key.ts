@@ -37,6 +37,14 @@ export interface RunKeyInput {
 
 const hashOf = (v: unknown): string => sha256Hex(canonicalJson(v));
 
+/** a profile or plugin's hash, once per object: a sweep hands the same ones to every run */
+const hashed = new WeakMap<object, string>();
+const contentHash = (o: object): string => {
+  let h = hashed.get(o);
+  if (h === undefined) hashed.set(o, (h = hashOf(o)));
+  return h;
+};
+
 export function runKey(i: RunKeyInput): string {
   const s = i.spec;
   const budget = effectiveBudget(s.budget, i.limits);
@@ -54,8 +62,8 @@ export function runKey(i: RunKeyInput): string {
     timelineLimit: timeline ? (s.timelineLimit ?? null) : null,
     maxSteps: budget.maxSteps,
     maxCycles: budget.maxCycles,
-    plugins: i.plugins.map((p) => ({ id: p.id, content: hashOf(p) })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
-    profiles: i.profiles.map(hashOf).sort(),
-    profile: i.profile ? hashOf(i.profile) : null,
+    plugins: i.plugins.map((p) => ({ id: p.id, content: contentHash(p) })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    profiles: i.profiles.map(contentHash).sort(),
+    profile: i.profile ? contentHash(i.profile) : null,
   });
 }
