@@ -34,3 +34,22 @@ describe("transpileWorkloadWithMap's cache", () => {
     expect(transpileCacheHas(W(101), "lru.ts").has).toBe(false);
   });
 });
+
+describe("a workload's inspection (its declared parameters), cached on disk", () => {
+  it("asks the sandbox once per source and simulator; an error is not kept", async () => {
+    const { cachedInspect } = await import("../src/cache/compile-cache.js");
+    let asked = 0;
+    const inspect = async () => (asked++, { name: "w", params: { iterations: 10 } });
+    const source = `// ${Math.random()}\n${W(7)}`;
+    expect(await cachedInspect("w.ts", source, "sim-a", inspect)).toEqual({ name: "w", params: { iterations: 10 } });
+    expect(await cachedInspect("w.ts", source, "sim-a", inspect)).toEqual({ name: "w", params: { iterations: 10 } });
+    expect(asked).toBe(1);
+    await cachedInspect("w.ts", source, "sim-b", inspect); // another simulator: asked again
+    expect(asked).toBe(2);
+    const failing = async (): Promise<never> => {
+      throw new Error("top-level throw");
+    };
+    await expect(cachedInspect("bad.ts", source, "sim-a", failing)).rejects.toThrow("top-level throw");
+    await expect(cachedInspect("bad.ts", source, "sim-a", failing)).rejects.toThrow("top-level throw");
+  });
+});

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { CacheStore, canonicalJson, sha256Hex, userCacheDir } from "@siglab/core/cache";
+import type { WorkloadInfo } from "@siglab/core/host";
 
 const COMPILE_CACHE_MB = 64;
 
@@ -48,4 +49,25 @@ export function cachedCompile<T>(key: string, compute: () => T): T {
   const out = compute();
   s.put(key, Buffer.from(JSON.stringify(out), "utf8"));
   return out;
+}
+
+/**
+ * A workload's name, description and declared parameters (what `run` checks --param and --sweep
+ * against), read once per source and simulator: inspecting costs a sandbox's start, which a run
+ * whose results are all stored would otherwise pay for nothing. Errors are not kept.
+ */
+export async function cachedInspect(file: string, source: string, simulator: string, inspect: () => Promise<WorkloadInfo>): Promise<WorkloadInfo> {
+  const s = compileStore();
+  const key = compileKey("inspect", { simulator, file, source });
+  const hit = s.get(key);
+  if (hit) {
+    try {
+      return JSON.parse(hit.toString("utf8")) as WorkloadInfo;
+    } catch {
+      /* recomputed and replaced below */
+    }
+  }
+  const info = await inspect();
+  s.put(key, Buffer.from(JSON.stringify(info), "utf8"));
+  return info;
 }

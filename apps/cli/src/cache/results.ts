@@ -6,12 +6,13 @@
  * Bundles (export, run, verify) never come here: a bundle's results are always simulated.
  */
 import type { RunResult, RunSpec } from "@siglab/core";
-import type { PluginSource } from "@siglab/core/host";
+import type { PluginSource, WorkloadInfo } from "@siglab/core/host";
 import { DEFAULT_RESULT_CACHE_MB, openRunCache, runKey, simulatorVersion, type CachedRunResult, type RunCache } from "@siglab/core/cache";
 import { nodeHostCode } from "@siglab/builtin-plugins/host/node";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import { runnableProfiles, UsageError } from "../catalog.js";
-import { hostLimits, hostPool, pluginsFor, warmHost, type SandboxRunOptions } from "../run/host.js";
+import { executionHost, hostLimits, hostPool, pluginsFor, warmHost, type SandboxRunOptions } from "../run/host.js";
+import { cachedInspect } from "./compile-cache.js";
 import { runSpecs } from "../run/parallel.js";
 
 export const NO_CACHE_OPTION: [flag: string, help: string] = ["--no-cache", "neither read nor store results in the result cache (siglab cache info; SIGLAB_NO_CACHE=1 for every command)"];
@@ -63,7 +64,7 @@ export async function runThroughCache(specs: readonly RunSpec[], run: (spec: Run
   const pool = { jobs: o.jobs, pool: hostPool };
   if (!o.cache) return runSpecs(specs, run, pool);
   const cache = cliRunCache();
-  const simulator = simulatorVersion(await nodeHostCode());
+  const simulator = await currentSimulator();
   const limits = hostLimits();
   const handed = o.sandbox.profiles ?? [];
   const profileOf = profileFinder(handed);
@@ -86,6 +87,16 @@ export async function runThroughCache(specs: readonly RunSpec[], run: (spec: Run
 }
 
 const optional = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (v === undefined ? {} : ({ [k]: v } as { [P in K]: V }));
+
+/** The simulator's version: a hash of the code the execution host runs (built from the sources when they changed). */
+export async function currentSimulator(): Promise<string> {
+  return simulatorVersion(await nodeHostCode());
+}
+
+/** A workload's declared parameters and names, from the compile cache or a sandbox (executionHost().inspect). */
+export async function inspectWorkload(file: string, source: string): Promise<WorkloadInfo> {
+  return cachedInspect(file, source, await currentSimulator(), () => executionHost().inspect(file, source));
+}
 
 /** A repeated run's summary is cached only when every repetition was. */
 export function cachedWhenAll<T extends CachedRunResult>(summary: T, runs: readonly CachedRunResult[]): T {

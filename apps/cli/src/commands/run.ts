@@ -9,13 +9,13 @@ import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { allProfiles, resolveWorkload, runnableProfiles, UsageError, workloadTitle } from "../catalog.js";
 import { differingParams, fmt, formatPaths, formatRun, formatSweepSummary, formatTimeline, timelineCutLines, unitText } from "../format.js";
 import { typecheckWorkload, CompileError } from "../run/compile.js";
-import { configureHost, executionHost, runInSandbox } from "../run/host.js";
+import { configureHost, runInSandbox } from "../run/host.js";
 import { paramValue } from "@siglab/core/common";
 import { hostLimitsFrom, LIMIT_OPTIONS, parseNumberOption, parseSeed } from "../run/limits.js";
 import { findPreset, pluginExamples } from "../plugins/catalog.js";
 import { parseJobs, parseShard, selectShard, shardDescription, type Shard } from "../run/parallel.js";
 import { oneLine, shown } from "../terminal.js";
-import { cachedWhenAll, markCachedText, NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
+import { cachedWhenAll, inspectWorkload, markCachedText, NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
 import type { CachedRunResult } from "@siglab/core/cache";
 
 export const DEFAULT_CPU = "p4-northwood";
@@ -147,7 +147,7 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
 async function checkParams(workload: WorkloadRef, params: Record<string, ParamValue>, sweep: ExperimentConfig["sweep"]): Promise<void> {
   let declared: Record<string, ParamValue>;
   try {
-    declared = (await executionHost().inspect(workload.file, workload.source)).params;
+    declared = (await inspectWorkload(workload.file, workload.source)).params;
   } catch {
     return;
   }

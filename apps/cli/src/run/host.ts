@@ -126,6 +126,7 @@ export function hostCount(): number {
 function closeHosts(): void {
   for (const h of hosts) h.host.close();
   hosts = [];
+  starting.clear();
 }
 
 /** Stops the host processes (they would keep the CLI alive). */
