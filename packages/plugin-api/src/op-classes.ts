@@ -86,3 +86,19 @@ export const SMP_OP_CLASSES = {
 
 export type SmpOpClass = keyof typeof SMP_OP_CLASSES;
 export const SMP_OP_CLASS_IDS = Object.keys(SMP_OP_CLASSES) as SmpOpClass[];
+
+/**
+ * API 2.3: the memory hierarchy's costs (the cache model of issue 29). A profile may leave them out:
+ * its runs then model no caches (every access hits L1, as before 2.3). The core's cache model
+ * charges them per cache line; plugin paths do not use them.
+ */
+export const MEM_OP_CLASSES = {
+  l2_line: { unit: "line", description: "a line L1 no longer holds, read from L2: the L2 load-to-use latency beyond an L1 hit" },
+  memory_line: { unit: "line", description: "a line no cache holds, read from memory: the memory load-to-use latency beyond an L1 hit" },
+  l2_copy_line: { unit: "line", description: "a line moved between L2 and L1 by a bulk copy (rep movs): the L2's transfer time per line, the copy's misses overlapping" },
+  memory_copy_line: { unit: "line", description: "a line moved over the front-side bus by a bulk copy (a read, a read for ownership or a write-back): the bus's transfer time per line" },
+  decode_line: { unit: "line", description: "a line of code missing from a decoded-instruction cache (the P4's trace cache) decoded again, at the decoder's rate" },
+} as const satisfies Record<string, OpClassInfo>;
+
+export type MemOpClass = keyof typeof MEM_OP_CLASSES;
+export const MEM_OP_CLASS_IDS = Object.keys(MEM_OP_CLASSES) as MemOpClass[];
