@@ -82,6 +82,7 @@ export const SMP_OP_CLASSES = {
   apic_access: { unit: "instr", description: "a read or write of a local APIC register (ICR, EOI): an uncached access to the on-chip APIC" },
   ipi_delivery: { unit: "event", description: "cycles from the ICR write until the target CPU takes the inter-processor interrupt (APIC bus or system-bus message); a delay, not charged to the sender" },
   cacheline_transfer: { unit: "line", description: "a cache line modified in another CPU's cache read or written here (snoop hit on a modified line, the line moves)" },
+  hlt_exit: { unit: "event", description: "API 2.3: a halted CPU (the idle loop's `hlt`) coming back to run the interrupt that woke it (clock restart, before the interrupt's entry)" },
 } as const satisfies Record<string, OpClassInfo>;
 
 export type SmpOpClass = keyof typeof SMP_OP_CLASSES;

@@ -7,7 +7,8 @@ export type { OpClass };
 export type CorePhase =
   | "user" | "syscall.entry" | "syscall.body" | "syscall.exit" | "signal.send" | "signal.frame" | "signal.fpu_save"
   | "signal.handler" | "signal.sigreturn" | "signal.fpu_restore" | "fpu.nm_trap" | "sched.schedule" | "sched.switch_mm"
-  | "sched.switch_to" | "fault.page_fault" | "mm.mprotect" | "irq.timer" | "irq.device" | "pipe.io" | "libc" | "idle";
+  | "sched.switch_to" | "fault.page_fault" | "mm.mprotect" | "irq.timer" | "irq.device" | "pipe.io" | "libc" | "idle"
+  | "cache.code" | "cache.data" | "cache.copy" | "tlb.refill" | "smp.ipi" | "smp.hlt_exit";
 
 /** One line of a kernel path: an op class, attributed to the Linux function or macro it comes from. */
 export interface OpLine {

@@ -34,9 +34,13 @@ import { SignalStruct, Task } from "./task.js";
 import { LineOwners, smp_send_reschedule } from "./smp.js";
 import { RunList } from "./run-list.js";
 import { isPathRef, pathRefCount, pathRefs, type PathRef } from "./path-refs.js";
+import { Footprint, USER_FRAMES_BASE } from "./footprint.js";
+import { KERNEL_TEXT_BASE, LARGE_PAGE_SHIFT } from "../machine/phys.js";
+import type { MemoryHierarchy, Region } from "../machine/cache.js";
+import { codeBytes, USER_PHASES } from "../exec/code-size.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["restore_all_kernel", "try_to_wake_up"]);
+const P = pathRefs(["kernel_tlb_refill", "restore_all_kernel", "try_to_wake_up"]);
 
 /** What a generator yields to the run loop: "another task is current now". */
 export const SWITCH = Object.freeze({ switch: true });
@@ -86,6 +90,8 @@ export interface SimEvent {
   kind: "timer" | "device" | "ipi";
   seq: number;
   fire: () => void;
+  /** an IPI: its cycles on the APIC bus or system bus (the target, halted, spends them in phase smp.ipi) */
+  wire?: number;
 }
 
 /**
@@ -115,6 +121,8 @@ export class Cpu {
   /** whose FPU state is live in the registers (null: none) */
   fpuOwner: Task | null = null;
   readonly fpu = new FpuRegs();
+  /** this CPU's caches (null: the profile models none) */
+  caches: MemoryHierarchy | null = null;
   constructor(readonly tlb: Tlb, readonly id = 0) {}
 }
 
@@ -183,6 +191,8 @@ export class Kernel extends StateMap {
   #cancelCheck: (() => boolean | string) | undefined;
   /** cache lines of shared kernel data and the CPU that last wrote each (SMP; smp.ts) */
   readonly lines = new LineOwners();
+  /** where the kernel's objects lie in physical memory, for the caches (footprint.ts) */
+  readonly foot: Footprint;
   /** set when the run is over: workload code may no longer act */
   stopped = false;
   /** a violation that ends the run (see stopWith) */
@@ -227,9 +237,15 @@ export class Kernel extends StateMap {
     this.userSigmask = deps.userSigmask;
     this.ncpus = Math.max(1, config.cpus | 0);
     this.cpus = [];
-    for (let i = 0; i < this.ncpus; i++) this.cpus.push(new Cpu(new Tlb(profile.dtlbEntries), i));
+    this.foot = new Footprint(profile.caches, this.ncpus > 1);
+    for (let i = 0; i < this.ncpus; i++) {
+      const c = new Cpu(new Tlb(profile.dtlbEntries, profile.features.pge), i);
+      c.caches = this.foot.cachesFor(i);
+      this.cpus.push(c);
+    }
     this.cpu = this.cpus[0]!;
     this.ex = new Executor(this.cpu, this.phases, profile);
+    if (profile.caches) this.layOutText();
     this.ex.ensurePhases(this.phases.names.length);
     this.hot = { system_call: this.path("system_call"), ret_from_sys_call: this.path("ret_from_sys_call"), restore_all: this.path("restore_all"), iret_sti: this.path("iret_sti"), sys_getpid: this.path("sys_getpid") };
     this.ex.irqHook = () => this.takeInterruptInKernel();
@@ -244,6 +260,7 @@ export class Kernel extends StateMap {
       // one idle task per CPU (pid 0 on each, as 2.4's init_tasks), with init_mm
       c.idle = c.current = new Task(0, 0, 0, idleMm, new SignalStruct(), this.ncpus > 1 ? `swapper/${c.id}` : "swapper");
       c.idle.processor = c.id;
+      c.idle.mem = this.foot.task(c.idle.name);
       c.cpl = 0;
     }
     this.idle = this.cpu.idle;
@@ -276,6 +293,7 @@ export class Kernel extends StateMap {
     was.lastUser = this.lastUser;
     this.cpu = c;
     this.ex.cpu = c;
+    this.ex.mem = c.caches;
     this.ex.cycles = c.clock;
     this.ex.nextEvent = c.queue.length ? c.queue[0]!.at : Infinity;
     this.ex.timelineTask = c.current.pid;
@@ -488,12 +506,78 @@ export class Kernel extends StateMap {
     return this.nextAsid++;
   }
 
+  // ---- the memory hierarchy (footprint.ts, machine/cache.ts) ---------------------------------
+
+  /** Kernel text for every compiled path (in compile order) and the paths that charge a code miss. */
+  private layOutText(): void {
+    const layout = (d: { name: string; phase: string; ops: readonly { op: string; n?: number }[] }) =>
+      USER_PHASES.has(d.phase) || d.phase.startsWith("cache.") ? null : this.foot.text(d.name, Math.max(1, codeBytes(d as never)));
+    for (const c of this.paths.all()) c.code = layout(c.def);
+    this.paths.codeLayout = layout as never;
+    const decode = Number.isFinite(this.profile.costs.decode_line) ? this.path("icache.decode") : null;
+    this.ex.codeMiss = { l2: this.path("icache.l2"), memory: this.path("icache.memory"), decode };
+    this.ex.mem = this.cpu.caches;
+    if (!this.profile.features.pge) this.ex.kernelTextTlb = () => {
+      if (this.cpu.tlb.touchKernel(KERNEL_TEXT_BASE >>> LARGE_PAGE_SHIFT)) this.runRef(P["kernel_tlb_refill"]);
+    };
+    this.dcacheL2 = this.path("dcache.l2");
+    this.dcacheMem = this.path("dcache.memory");
+    this.copyL2 = this.path("copy.l2_lines");
+    this.copyMem = this.path("copy.memory_lines");
+  }
+  private dcacheL2: CompiledPath | null = null;
+  private dcacheMem: CompiledPath | null = null;
+  private copyL2: CompiledPath | null = null;
+  private copyMem: CompiledPath | null = null;
+
+  /**
+   * The kernel (or user code) reads, or writes, `r` on this CPU: the lines its L1D lost come back
+   * from L2 or memory, charged at their latency. Nothing when the profile models no caches.
+   */
+  touch(r: Region, write = false): void {
+    if (!this.profile.features.pge && r.base < USER_FRAMES_BASE && this.cpu.tlb.touchKernel(r.base >>> LARGE_PAGE_SHIFT)) this.runRef(P["kernel_tlb_refill"]);
+    const m = this.cpu.caches;
+    if (m === null || r.seenD === m.l1d.changes) return;
+    if (m.touchData(r, write) === 0) return;
+    this.ex.runN(this.dcacheL2!, m.fromL2);
+    this.ex.runN(this.dcacheMem!, m.fromMemory);
+  }
+
+  /**
+   * A bulk copy from `src` to `dst` (copy_to_user, copy_from_user, a page copy; either may be null
+   * when its memory is not modelled): the lines neither L1 holds move at the transfer rate of the
+   * level they come from (the copy's misses overlap). A written line from memory moves twice (the
+   * read for ownership and, later, its write-back); without write allocation (the Pentium) it goes
+   * to memory once and stays out of L1. The per-line L1 cost is the caller's own path.
+   */
+  copyTraffic(src: Region | null, dst: Region | null): void {
+    const m = this.cpu.caches;
+    if (m === null) return;
+    let l2 = 0, mem = 0;
+    if (src !== null && src.seenD !== m.l1d.changes && m.touchData(src) > 0) {
+      l2 += m.fromL2;
+      mem += m.fromMemory;
+    }
+    if (dst !== null && dst.seenD !== m.l1d.changes) {
+      if (m.shape.l1dWriteAllocate) {
+        if (m.touchData(dst, true) > 0) {
+          l2 += m.fromL2;
+          mem += 2 * m.fromMemory;
+        }
+      } else mem += m.linesMissing(dst);
+    }
+    this.ex.runN(this.copyL2!, l2);
+    this.ex.runN(this.copyMem!, mem);
+  }
+
   createTask(parent: Task | null, opts: { shareVm: boolean; shareSighand: boolean; name: string }): Task {
     const pid = this.nextPid++;
     const mm = parent ? (opts.shareVm ? parent.mm : parent.mm.cloneInto(this.newAsid())) : new AddressSpace(this.newAsid());
     if (parent && opts.shareVm) mm.users++;
     const sig = parent ? (opts.shareSighand ? parent.sig : parent.sig.clone()) : new SignalStruct();
     const t = new Task(pid, opts.shareVm && parent ? parent.tgid : pid, parent ? parent.pid : 0, mm, sig, opts.name);
+    t.mem = this.foot.task(opts.name);
+    sig.mem ??= this.foot.signalStruct();
     t.counter = this.config.timesliceTicks;
     t.processor = this.cpu.id; // copied from the parent's task_struct
     if (parent) {
@@ -518,8 +602,9 @@ export class Kernel extends StateMap {
   // ---- events and interrupts ------------------------------------------------------------------
 
   /** An interrupt due to CPU `cpu` (this CPU by default) at cycle `at` of that CPU's clock. */
-  scheduleEvent(at: number, kind: SimEvent["kind"], fire: () => void, cpu: Cpu = this.cpu): void {
+  scheduleEvent(at: number, kind: SimEvent["kind"], fire: () => void, cpu: Cpu = this.cpu, wire?: number): void {
     const ev: SimEvent = { at, kind, seq: this.seq++, fire };
+    if (wire !== undefined) ev.wire = wire;
     const q = cpu.queue;
     let i = q.length;
     while (i > 0 && (q[i - 1]!.at > at || (q[i - 1]!.at === at && q[i - 1]!.seq > ev.seq))) i--;
@@ -599,13 +684,20 @@ export class Kernel extends StateMap {
   idleUntilEvent(): boolean {
     const q = this.cpu.queue;
     if (!q.length) return false;
-    const at = q[0]!.at;
-    if (at > this.ex.cycles) {
-      const idlePath = this.path("idle");
-      this.ex.chargeRaw(idlePath.phaseIdx, at - this.ex.cycles);
+    const ev = q[0]!;
+    const at = ev.at;
+    const halted = at > this.ex.cycles;
+    if (halted) {
+      // an IPI that reaches a halted CPU: the part of the wait it spent on the wire is its own phase
+      const idle = at - this.ex.cycles;
+      const wire = ev.wire !== undefined ? Math.min(idle, ev.wire) : 0;
+      if (idle > wire) this.ex.chargeRaw(this.path("idle").phaseIdx, idle - wire);
+      if (wire > 0) this.ex.chargeRaw(this.phases.id("smp.ipi"), wire);
     }
     this.cpu.cpl = 0;
     this.cpu.IF = 1;
+    // the SMP kernel's idle CPU leaves hlt for the interrupt (default_idle: sti; hlt)
+    if (halted && this.ncpus > 1) this.run("hlt_exit");
     this.fireDue();
     return true;
   }

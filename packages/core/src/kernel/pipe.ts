@@ -9,6 +9,7 @@ import type { Kernel } from "./kernel.js";
 import { send_sig_info, EAGAIN, EINVAL, ERESTARTSYS } from "./signal.js";
 import type { Task } from "./task.js";
 import { pathRefs } from "./path-refs.js";
+import type { Region } from "../machine/cache.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
 const P = pathRefs(["__wake_up", "add_wait_queue", "copy.pipe.io", "copy.pipe.io.setup", "dev_read", "dev_write", "pipe_read", "pipe_read.done", "pipe_write", "pipe_write.done", "remove_wait_queue", "select.done", "select.poll_fd", "send_sigio", "siglab_disk.record", "siglab_disk_read", "siglab_disk_write", "sys_close", "sys_fcntl", "sys_open", "sys_pipe", "sys_select"]);
@@ -31,6 +32,44 @@ export class Pipe {
   writers = 1;
   readonly readWait: Task[] = [];
   readonly writeWait: Task[] = [];
+  /** its inode, pipe_inode_info and buffer page in physical memory (footprint.ts), once used */
+  mem: { inode: Region; info: Region; page: Region } | null = null;
+}
+
+/** struct inode is 464 bytes in 2.4.16; the pipe code uses i_sem and i_pipe, a line or two of it */
+const PIPE_INODE_HOT_BYTES = 64;
+/** struct pipe_inode_info: wait queue head, base, len, start, readers, writers... (44 bytes UP) */
+const PIPE_INFO_BYTES = 48;
+
+/** The pipe's memory: the inode and pipe_inode_info from their slabs, the buffer a page of its own. */
+function pipeMemory(k: Kernel, p: Pipe): NonNullable<Pipe["mem"]> {
+  return (p.mem ??= { inode: k.foot.object("inode_cache", PIPE_INODE_HOT_BYTES), info: k.foot.object("pipe_inode_info", PIPE_INFO_BYTES), page: k.foot.page("pipe buffer") });
+}
+
+/**
+ * The user buffer of a read or write: below the task's stack pointer (each thread its own), as a
+ * program's local buffer would be.
+ */
+function userBuffer(k: Kernel, t: Task, bytes: number): Region {
+  return k.foot.user(t.mm.asid, ((t.regs.esp - 0x2000 - bytes) & ~31) >>> 0, bytes);
+}
+
+/** The pipe's inode and pipe_inode_info (i_sem, the wait queue, len, start) read and written. */
+function touchPipe(k: Kernel, p: Pipe): void {
+  if (k.cpu.caches === null) return;
+  const m = pipeMemory(k, p);
+  k.touch(m.inode, true);
+  k.touch(m.info, true);
+}
+
+/** copy_to_user / copy_from_user of `n` bytes between the pipe's page and the task's buffer. */
+function pipeCopyTraffic(k: Kernel, t: Task, p: Pipe, n: number, toUser: boolean): void {
+  if (k.cpu.caches === null || n <= 0) return;
+  const page = pipeMemory(k, p).page;
+  const buf = userBuffer(k, t, Math.min(n, 65536));
+  const pipeBytes = k.foot.span(page, Math.min(n, PIPE_BUF));
+  if (toUser) k.copyTraffic(pipeBytes, buf);
+  else k.copyTraffic(buf, pipeBytes);
 }
 
 /** A struct file for a pipe end or a character device (/dev/null, /dev/zero, /dev/siglab-disk). */
@@ -148,6 +187,7 @@ export function* sys_read(k: Kernel, t: Task, fd: number, bytes: number): Genera
   if (!f || f.mode !== "r") return -EBADF;
   const p = f.pipe;
   k.runRef(P["pipe_read"]);
+  touchPipe(k, p);
   k.lines.touch(k, p, PIPE_INODE_LINES);
   while (p.len === 0) {
     if (p.writers === 0) return 0;
@@ -158,6 +198,7 @@ export function* sys_read(k: Kernel, t: Task, fd: number, bytes: number): Genera
     if (t.sigpending) return -ERESTARTSYS;
   }
   const n = Math.min(bytes, p.len);
+  pipeCopyTraffic(k, t, p, n, true);
   copyLines(k, n);
   k.lines.touch(k, p.readWait, Math.ceil(n / k.profile.cacheLineBytes)); // the buffer's lines the writer filled
   p.len -= n;
@@ -174,6 +215,7 @@ export function* sys_write(k: Kernel, t: Task, fd: number, bytes: number): Gener
   if (!f || f.mode !== "w") return -EBADF;
   const p = f.pipe;
   k.runRef(P["pipe_write"]);
+  touchPipe(k, p);
   k.lines.touch(k, p, PIPE_INODE_LINES);
   let written = 0;
   while (written < bytes) {
@@ -192,6 +234,7 @@ export function* sys_write(k: Kernel, t: Task, fd: number, bytes: number): Gener
       continue;
     }
     const n = Math.min(free, bytes - written);
+    pipeCopyTraffic(k, t, p, n, false);
     copyLines(k, n);
     k.lines.touch(k, p.readWait, Math.ceil(n / k.profile.cacheLineBytes)); // the buffer's lines, last read on the reader's CPU
     p.len += n;

@@ -153,6 +153,7 @@ export function __schedule_tail(k: Kernel, prev: Task, yielded: boolean): void {
 /** switch_mm + switch_to/__switch_to */
 export function contextSwitch(k: Kernel, prev: Task, next: Task): void {
   k.tally(TALLY.sched_switches);
+  touchSwitch(k, prev, next);
   k.events.fire(EV["switch.out"], prev);
   if (next === k.idle) {
     // kernel threads (idle) borrow the previous mm: no CR3 load (enter_lazy_tlb on SMP)
@@ -243,4 +244,24 @@ function othersRunnable(k: Kernel, t: Task): boolean {
 
 export function pageOf(addr: number): number {
   return addr >>> PAGE_SHIFT;
+}
+
+/**
+ * What schedule() and switch_to touch of memory (footprint.ts): the run queue, both tasks'
+ * scheduling fields (state, counter, mm, run_list), prev's thread.esp/eip written and next's read,
+ * and next's kernel stack, which switch_to pops from.
+ */
+function touchSwitch(k: Kernel, prev: Task, next: Task): void {
+  if (k.cpu.caches === null) return;
+  k.touch(k.foot.runqueue, true);
+  const p = prev.mem, n = next.mem;
+  if (p !== null) {
+    k.touch(p.fields.sched, true);
+    k.touch(p.fields.thread, true);
+  }
+  if (n !== null) {
+    k.touch(n.fields.sched, true);
+    k.touch(n.fields.thread);
+    k.touch(n.kstack);
+  }
 }

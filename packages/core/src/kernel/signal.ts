@@ -43,6 +43,7 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
   if (t.state === "zombie" || t.state === "dead") return -ESRCH;
   k.runRef(P["send_sig_info"]);
   k.tally(TALLY.signals_sent);
+  touchSignalState(k, t, sig);
   // handle_stop_signal: SIGKILL and SIGCONT wake a stopped task (and cancel what it stopped with)
   if ((sig === SIGKILL || sig === SIGCONT) && t.stopped) {
     t.stopCode = 0;
@@ -62,6 +63,7 @@ export function send_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task): 
   const globalQueued = k.queuedSignals;
   if (globalQueued < MAX_QUEUED_SIGNALS) {
     k.runRef(P["sigqueue_alloc"]);
+    k.touch(k.foot.sigqueue, true);
     t.queue.push({ sig, info, at: k.cycles });
     k.queuedSignals++;
     k.events.fire(EV["signal.queued"], t, sig, true);
@@ -101,6 +103,7 @@ export function force_sig_info(k: Kernel, sig: number, info: SigInfoK, t: Task):
 export function dequeue_signal(k: Kernel, t: Task, mask: Sigset): { sig: number; info: SigInfoK } | null {
   const sig = t.pending.firstUnblocked(mask);
   if (!sig) return null;
+  touchSignalState(k, t, sig);
   k.events.fire(EV["signal.dequeue"], t, sig);
   // collect_signal: the first queued instance (loops, not findIndex/splice: no closure or array
   // per delivery), and the pending bit stays while another instance is queued
@@ -224,6 +227,8 @@ export function setup_frame(k: Kernel, t: Task, sig: number, info: SigInfoK, ka:
   const frame = new SignalFrameK(rt ? "rt_sigframe" : "sigframe", address, size, sig, sc, oldset.clone(), rt ? { ...info } : null, k.profile.features.fxsr);
   k.events.fire(EV["signal.interrupt"], t, frame);
   k.runRef(rt ? P["setup_rt_frame"] : P["setup_frame"]);
+  // the frame's bytes are stores to the user stack (write-allocated lines, or around L1 on the P5)
+  k.copyTraffic(null, k.foot.user(t.mm.asid, address, size));
   // setup_sigcontext: tmp = save_i387(fpstate) (or a plugin's policy), between the registers and oldmask
   k.deps.signalFpu.saveToFrame(k, t, frame, ka);
   k.runRef(rt ? P["setup_rt_frame.tail"] : P["setup_frame.tail"]);
@@ -257,6 +262,9 @@ export function sys_sigreturn(k: Kernel, t: Task, rt: boolean): number {
     return 0;
   }
   t.mm.dropFrame(address);
+  // restore_sigcontext and the mask read the frame back
+  k.copyTraffic(k.foot.user(t.mm.asid, address, frame.size), null);
+  touchSignalState(k, t, 0);
   // the mask in the frame: uc_sigmask (rt) or sc.oldmask + extramask; a handler may have edited either
   const blocked = frame.maskToRestore();
   if (!rt && frame.sigcontext.oldmask !== frame.original.sigcontext.oldmask) blocked.lo = frame.sigcontext.oldmask >>> 0;
@@ -329,4 +337,16 @@ export function sys_sigaction(k: Kernel, t: Task, sig: number, act: SigAction | 
     }
   }
   return 0;
+}
+
+/**
+ * The task_struct lines signal code reads and writes (sigpending and state; sigmask_lock, blocked,
+ * pending) and the handler's k_sigaction (sig->action[sig - 1]; 0: none), in this CPU's caches.
+ */
+function touchSignalState(k: Kernel, t: Task, sig: number): void {
+  const m = t.mem;
+  if (m === null) return;
+  k.touch(m.fields.sched, true);
+  k.touch(m.fields.signal, true);
+  if (sig > 0 && t.sig.mem !== null) k.touch(t.sig.mem.action(sig));
 }

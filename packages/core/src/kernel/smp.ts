@@ -82,7 +82,8 @@ export function sys_sched_getaffinity(k: Kernel, caller: Task, pid: number): num
 export function smp_send_reschedule(k: Kernel, target: Cpu): void {
   k.run("smp_send_reschedule");
   k.count("smp.ipi.reschedule");
-  k.scheduleEvent(k.cycles + ipiDelivery(k), "ipi", () => {}, target);
+  const wire = ipiDelivery(k);
+  k.scheduleEvent(k.cycles + wire, "ipi", () => {}, target, wire);
 }
 
 function ipiDelivery(k: Kernel): number {
@@ -208,7 +209,7 @@ function flush_tlb_others(k: Kernel, mm: AddressSpace, targets: Cpu[], page: rea
     const work = lazy ? k.path("leave_mm").cost : page === null ? k.path("invalidate_interrupt.flush").cost : k.path("invalidate_interrupt.invlpg").cost * page.length;
     const done = sent + ipiDelivery(k) + handler + work;
     if (done > last) last = done;
-    k.scheduleEvent(sent + ipiDelivery(k), "ipi", () => smp_invalidate_interrupt(k, mm, page), c);
+    k.scheduleEvent(sent + ipiDelivery(k), "ipi", () => smp_invalidate_interrupt(k, mm, page), c, ipiDelivery(k));
   }
   // while (flush_cpumask) cpu_relax(): the wait is spent spinning
   const spin = k.path("flush_tlb_others.wait").cost;

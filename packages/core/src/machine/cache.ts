@@ -37,7 +37,12 @@ export class SetAssocCache {
   /** lines filled (counted for the run's counters) */
   fills = 0;
 
-  constructor(readonly shape: CacheShape) {
+  /**
+   * `stampBase`: where `changes` starts. Each CPU's caches start at another base (cpu × 2^40), so
+   * a region's resident-since stamp taken on one CPU never matches another CPU's counter.
+   */
+  constructor(readonly shape: CacheShape, stampBase = 0) {
+    this.changes = stampBase;
     const lines = Math.floor(shape.bytes / shape.lineBytes);
     this.ways = Math.max(1, Math.min(shape.ways, lines));
     this.sets = Math.max(1, Math.floor(lines / this.ways));
@@ -106,7 +111,7 @@ function isPow2(n: number): boolean {
  * resident, per cache, so a hot region costs one compare.
  */
 export class Region {
-  /** SetAssocCache.changes of L1D / L1I when this region was last found wholly resident there (-1: never) */
+  /** SetAssocCache.changes of L1D / L1I when this region was last found wholly resident there (-1: never; stamps of different CPUs never collide) */
   seenD = -1;
   seenI = -1;
   constructor(
@@ -141,10 +146,12 @@ export class MemoryHierarchy {
   fromL2 = 0;
   fromMemory = 0;
 
-  constructor(readonly shape: HierarchyShape) {
-    this.l1d = new SetAssocCache(shape.l1d);
-    this.l1i = new SetAssocCache(shape.l1i);
-    this.l2 = shape.l2 ? new SetAssocCache(shape.l2) : null;
+  /** `cpu`: which CPU's caches these are (their resident-since stamps never collide with another's) */
+  constructor(readonly shape: HierarchyShape, cpu = 0) {
+    const base = cpu * 2 ** 40;
+    this.l1d = new SetAssocCache(shape.l1d, base);
+    this.l1i = new SetAssocCache(shape.l1i, base);
+    this.l2 = shape.l2 ? new SetAssocCache(shape.l2, base) : null;
   }
 
   /**
@@ -176,6 +183,15 @@ export class MemoryHierarchy {
     }
     const n = this.walk(l1, r);
     r.seenI = this.resident(l1, r) ? l1.changes : -1;
+    return n;
+  }
+
+  /** How many of r's lines L1D does not hold (no state change: a write that does not allocate). */
+  linesMissing(r: Region): number {
+    const c = this.l1d;
+    let n = 0;
+    const first = r.base >>> c.lineShift, last = (r.base + r.bytes - 1) >>> c.lineShift;
+    for (let line = first; line <= last; line++) if (!c.has(line)) n++;
     return n;
   }
 
