@@ -25,8 +25,10 @@ export class CompiledPath {
   /** IF / CPL after the whole path (-1 = unchanged) */
   readonly ifEnd: number;
   readonly cplEnd: number;
-  /** the path's kernel text (null: user code, a hardware event, or no cache model) */
-  code: Region | null = null;
+  /** the kernel text of the functions the path runs (null: user code, hardware events only, or no cache model) */
+  code: Region[] | null = null;
+  /** the L1I's `changes` when every region of `code` was last found resident (-1: never) */
+  codeSeenI = -1;
 
   constructor(readonly def: PathDef, readonly phaseIdx: number, profile: ResolvedProfile) {
     const n = def.ops.length;
@@ -163,8 +165,7 @@ export class Executor {
 
   /** Run a path once. */
   run(p: CompiledPath): void {
-    const code = p.code;
-    if (code !== null && (code.seenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(code);
+    if (p.code !== null && (p.codeSeenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(p);
     p.count++;
     p.cycles += p.cost;
     this.phaseCycles[p.phaseIdx] += p.cost;
@@ -182,8 +183,7 @@ export class Executor {
   /** Run a one-op path `n` times (data-dependent quantities: cache lines copied, registers converted). */
   runN(p: CompiledPath, n: number): void {
     if (n <= 0) return;
-    const code = p.code;
-    if (code !== null && (code.seenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(code);
+    if (p.code !== null && (p.codeSeenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(p);
     const c = p.cost * n;
     p.count += n;
     p.cycles += c;
@@ -199,13 +199,23 @@ export class Executor {
   }
 
   /** Instruction fetch of a path's code that the L1I (or trace cache) no longer holds wholly. */
-  private fetch(code: Region): void {
+  private fetch(p: CompiledPath): void {
     if (this.kernelTextTlb !== null) this.kernelTextTlb();
     const m = this.mem!;
-    if (code.seenI === m.l1i.changes) return;
-    const n = m.touchCode(code);
+    if (p.codeSeenI === m.l1i.changes) return;
+    const code = p.code!;
+    let n = 0, fromL2 = 0, fromMemory = 0;
+    for (let i = 0; i < code.length; i++) {
+      if (m.touchCode(code[i]!) === 0) continue;
+      n += m.fromL2 + m.fromMemory;
+      fromL2 += m.fromL2;
+      fromMemory += m.fromMemory;
+    }
+    // resident now if no region pushed out another's lines (then the next run of p is one compare)
+    let all = true;
+    for (let i = 0; i < code.length && all; i++) all = m.touchCode(code[i]!) === 0;
+    if (all) p.codeSeenI = m.l1i.changes;
     if (n === 0) return;
-    const fromL2 = m.fromL2, fromMemory = m.fromMemory;
     const paths = this.codeMiss!;
     this.runN(paths.l2, fromL2);
     this.runN(paths.memory, fromMemory);

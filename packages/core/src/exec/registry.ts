@@ -20,7 +20,7 @@ export class PathRegistry {
   private readonly compiled = new Map<string, CompiledPath>();
   private sealed = false;
   /** where a path's code lies in kernel text (set by the kernel when it models caches) */
-  codeLayout: ((def: PathDef) => Region | null) | null = null;
+  codeLayout: ((def: PathDef) => Region[] | null) | null = null;
 
   constructor(private readonly phases: PhaseTable, private readonly profile: ResolvedProfile) {}
 

@@ -12,6 +12,9 @@
 import { MemoryHierarchy, Region } from "../machine/cache.js";
 import { PhysAlloc } from "../machine/phys.js";
 import type { CacheGeometry } from "@siglab/cpu-profiles";
+import type { PathDef } from "../exec/path.js";
+import { codeBytes } from "../exec/code-size.js";
+import { KERNEL_TEXT_BYTES } from "./text-sizes.generated.js";
 
 /** The hot field groups of a task_struct: [offset, bytes] on the UP kernel and on the SMP kernel. */
 const TASK_FIELDS = {
@@ -35,6 +38,9 @@ const TASK_UNION_BYTES = 8192;
 const K_SIGACTION_BYTES = 20;
 /** struct signal_struct: count, action[64], siglock (1284 UP / 1288 SMP bytes) */
 const SIGNAL_STRUCT_BYTES = 1288;
+/** struct mm_struct (128 bytes UP) and struct vm_area_struct (2.4.16: 64 bytes), research §9.3 */
+const MM_STRUCT_BYTES = 128;
+const VMA_BYTES = 64;
 /** user pages: from 256 MB up, a 64 MB window per address space (24 windows, reused modulo) */
 export const USER_FRAMES_BASE = 0x10000000;
 const USER_WINDOW_BYTES = 0x04000000;
@@ -142,6 +148,17 @@ export class Footprint {
   }
   private readonly userRegions = new Map<number, Map<number, Region>>();
 
+  /**
+   * An address space's kernel objects: its mm_struct (mmap_sem, the mmap cache, page_table_lock)
+   * and the vm_area_struct a fault or an mprotect looks up (a slab object each).
+   */
+  mmOf(mm: object): { mm: Region; vma: Region } {
+    let m = this.mms.get(mm);
+    if (!m) this.mms.set(mm, (m = { mm: this.object("mm_struct", MM_STRUCT_BYTES), vma: this.object("vm_area_struct", VMA_BYTES) }));
+    return m;
+  }
+  private readonly mms = new WeakMap<object, { mm: Region; vma: Region }>();
+
   /** The first `bytes` of region `r` (e.g. the part of a pipe's page a copy moves), cached. */
   span(r: Region, bytes: number): Region {
     const key = r.base * 8192 + Math.min(bytes, 8191);
@@ -151,10 +168,41 @@ export class Footprint {
   }
   private readonly spans = new Map<number, Region>();
 
-  /** a path's kernel text */
-  text(name: string, bytes: number): Region {
-    return new Region(this.phys.text(bytes), bytes, name);
+  /**
+   * The kernel text a path runs: one region per Linux function its ops name, laid out once per run
+   * in first-use order with its real size (text-sizes.generated.ts: Linux 2.4.16 built as gcc
+   * 2.95 inlined); a function gcc inlined is its caller's text; a name with no measured size (a
+   * macro, a label) takes the size of the ops the path gives it (code-size.ts).
+   */
+  functionsOf(def: PathDef): Region[] | null {
+    const out: Region[] = [];
+    for (const l of def.ops) {
+      const r = this.textOf(l.fn, def);
+      if (r !== null && !out.includes(r)) out.push(r);
+    }
+    return out.length ? out : null;
   }
+
+  private textOf(fn: string, def: PathDef): Region | null {
+    let r = this.text.get(fn);
+    if (r !== undefined) return r;
+    let name = fn;
+    let size = KERNEL_TEXT_BYTES[name];
+    for (let i = 0; i < 4 && size !== undefined && typeof size !== "number"; i++) {
+      name = size.in;
+      size = KERNEL_TEXT_BYTES[name];
+    }
+    if (name !== fn) {
+      r = this.textOf(name, def);
+      this.text.set(fn, r);
+      return r;
+    }
+    const bytes = typeof size === "number" ? size : codeBytes({ ...def, ops: def.ops.filter((l) => l.fn === fn) });
+    r = bytes > 0 ? new Region(this.phys.text(bytes), bytes, fn) : null;
+    this.text.set(fn, r);
+    return r;
+  }
+  private readonly text = new Map<string, Region | null>();
 }
 
 export { SIGNAL_STRUCT_BYTES };

@@ -37,7 +37,8 @@ import { isPathRef, pathRefCount, pathRefs, type PathRef } from "./path-refs.js"
 import { Footprint, USER_FRAMES_BASE } from "./footprint.js";
 import { KERNEL_TEXT_BASE, LARGE_PAGE_SHIFT } from "../machine/phys.js";
 import type { MemoryHierarchy, Region } from "../machine/cache.js";
-import { codeBytes, USER_PHASES } from "../exec/code-size.js";
+import { USER_PHASES } from "../exec/code-size.js";
+import type { PathDef } from "../exec/path.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
 const P = pathRefs(["kernel_tlb_refill", "restore_all_kernel", "try_to_wake_up"]);
@@ -510,10 +511,9 @@ export class Kernel extends StateMap {
 
   /** Kernel text for every compiled path (in compile order) and the paths that charge a code miss. */
   private layOutText(): void {
-    const layout = (d: { name: string; phase: string; ops: readonly { op: string; n?: number }[] }) =>
-      USER_PHASES.has(d.phase) || d.phase.startsWith("cache.") ? null : this.foot.text(d.name, Math.max(1, codeBytes(d as never)));
+    const layout = (d: PathDef): Region[] | null => (USER_PHASES.has(d.phase) || d.phase.startsWith("cache.") || d.phase === "tlb.refill" ? null : this.foot.functionsOf(d));
     for (const c of this.paths.all()) c.code = layout(c.def);
-    this.paths.codeLayout = layout as never;
+    this.paths.codeLayout = layout;
     const decode = Number.isFinite(this.profile.costs.decode_line) ? this.path("icache.decode") : null;
     this.ex.codeMiss = { l2: this.path("icache.l2"), memory: this.path("icache.memory"), decode };
     this.ex.mem = this.cpu.caches;
