@@ -18,8 +18,12 @@ import { KERNEL_TEXT_BYTES } from "./text-sizes.generated.js";
 
 /** The hot field groups of a task_struct: [offset, bytes] on the UP kernel and on the SMP kernel. */
 const TASK_FIELDS = {
-  /** state, flags, sigpending, addr_limit, need_resched, ptrace, counter, nice, policy, mm, processor, run_list, active_mm (0-83) */
-  sched: { up: [0, 84], smp: [0, 84] },
+  /** state, flags, sigpending, addr_limit, exec_domain, need_resched, ptrace, lock_depth (0-31): entry, exit and signal tests */
+  state: { up: [0, 32], smp: [0, 32] },
+  /** counter, nice, policy, mm, processor, cpus_*, run_list.next (32-63): "all fields in a single cacheline that are needed for the goodness() loop in schedule()" (sched.h) */
+  goodness: { up: [32, 32], smp: [32, 32] },
+  /** run_list.prev, sleep_time, next_task, prev_task, active_mm (64-83): the run queue's list and switch_mm */
+  sched: { up: [64, 20], smp: [64, 20] },
   /** pid, pgrp, tgid, p_pptr (124-155): getpid, kill's lookup */
   ids: { up: [124, 32], smp: [124, 32] },
   /** thread.esp0, eip, esp, fs, gs, debugreg, cr2/trap_no/error_code (thread at 624 UP / 880 SMP) */

@@ -57,6 +57,8 @@ export class Goodness24Scheduler implements Scheduler {
       // list_for_each(tmp, &runqueue_head)
       for (let n = head.next; n !== head; n = n.next) {
         const p = n.task!;
+        // goodness() reads p->counter, nice, policy, mm, processor: every runnable task's first lines
+        if (p.mem !== null) k.touch(p.mem.fields.goodness);
         // SMP: can_schedule skips a task another CPU runs
         if (smp && !canSchedule(k, p)) continue;
         const w = smp ? this.goodnessOn(p, k.cpu.id, prev.mm) : this.goodness(p, prev);
@@ -256,10 +258,13 @@ function touchSwitch(k: Kernel, prev: Task, next: Task): void {
   k.touch(k.foot.runqueue, true);
   const p = prev.mem, n = next.mem;
   if (p !== null) {
+    k.touch(p.fields.state, true);
     k.touch(p.fields.sched, true);
     k.touch(p.fields.thread, true);
   }
   if (n !== null) {
+    k.touch(n.fields.state, true);
+    k.touch(n.fields.goodness, true);
     k.touch(n.fields.sched, true);
     k.touch(n.fields.thread);
     k.touch(n.kstack);

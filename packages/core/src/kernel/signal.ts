@@ -346,7 +346,7 @@ export function sys_sigaction(k: Kernel, t: Task, sig: number, act: SigAction | 
 function touchSignalState(k: Kernel, t: Task, sig: number): void {
   const m = t.mem;
   if (m === null) return;
-  k.touch(m.fields.sched, true);
+  k.touch(m.fields.state, true);
   k.touch(m.fields.signal, true);
   if (sig > 0 && t.sig.mem !== null) k.touch(t.sig.mem.action(sig));
 }

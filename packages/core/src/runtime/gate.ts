@@ -106,7 +106,7 @@ export class Gate {
     const m = this.t.mem;
     if (m !== null) {
       k.touch(m.kstack, true);
-      k.touch(m.fields.sched);
+      k.touch(m.fields.state);
     }
     k.deps.entry.enter(k, this.t, nr);
   }
