@@ -525,6 +525,8 @@ export class Kernel extends StateMap {
     this.copyL2 = this.path("copy.l2_lines");
     this.copyMem = this.path("copy.memory_lines");
   }
+  /** the CPU keeps no global pages (the Pentium): CR3 writes drop the kernel's translations too */
+  private readonly pgeLess = !this.profile.features.pge;
   private dcacheL2: CompiledPath | null = null;
   private dcacheMem: CompiledPath | null = null;
   private copyL2: CompiledPath | null = null;
@@ -535,12 +537,12 @@ export class Kernel extends StateMap {
    * from L2 or memory, charged at their latency. Nothing when the profile models no caches.
    */
   touch(r: Region, write = false): void {
-    if (!this.profile.features.pge && r.base < USER_FRAMES_BASE && this.cpu.tlb.touchKernel(r.base >>> LARGE_PAGE_SHIFT)) this.runRef(P["kernel_tlb_refill"]);
+    if (this.pgeLess && r.base < USER_FRAMES_BASE && this.cpu.tlb.touchKernel(r.base >>> LARGE_PAGE_SHIFT)) this.runRef(P["kernel_tlb_refill"]);
     const m = this.cpu.caches;
     if (m === null || r.seenD === m.l1d.changes) return;
     if (m.touchData(r, write) === 0) return;
-    this.ex.runN(this.dcacheL2!, m.fromL2);
-    this.ex.runN(this.dcacheMem!, m.fromMemory);
+    if (m.fromL2 !== 0) this.ex.runN(this.dcacheL2!, m.fromL2);
+    if (m.fromMemory !== 0) this.ex.runN(this.dcacheMem!, m.fromMemory);
   }
 
   /**

@@ -22,6 +22,8 @@ export interface CacheShape {
   lineBytes: number;
 }
 
+import { hot } from "./typed-arrays.js";
+
 const EMPTY = -1;
 
 export class SetAssocCache {
@@ -36,6 +38,8 @@ export class SetAssocCache {
   changes = 0;
   /** lines filled (counted for the run's counters) */
   fills = 0;
+  /** empty ways (fill looks for one only while there are any: in a warm cache, after a remove()) */
+  private empties: number;
 
   /**
    * `stampBase`: where `changes` starts. Each CPU's caches start at another base (cpu × 2^40), so
@@ -49,8 +53,9 @@ export class SetAssocCache {
     if (!isPow2(shape.lineBytes) || !isPow2(this.sets)) throw new Error(`cache of ${shape.bytes} B, ${shape.ways}-way, ${shape.lineBytes}-B lines: lines and sets must be powers of two`);
     if (this.ways > 255) throw new Error(`cache of ${shape.ways} ways: at most 255`);
     this.lineShift = Math.log2(shape.lineBytes);
-    this.tags = new Int32Array(this.sets * this.ways).fill(EMPTY);
-    this.victim = new Uint8Array(this.sets);
+    this.tags = hot(new Int32Array(this.sets * this.ways).fill(EMPTY));
+    this.empties = this.sets * this.ways;
+    this.victim = hot(new Uint8Array(this.sets));
   }
 
   /** Is line `line` (a line number in this cache's line size) present? */
@@ -64,15 +69,18 @@ export class SetAssocCache {
   fill(line: number): number {
     const set = line & (this.sets - 1);
     const base = set * this.ways;
-    // an empty way first (the set's fill order stays FIFO: empties are taken in way order)
+    // a fresh set fills its ways in order through the FIFO pointer; a way remove() emptied is taken first
     let w = this.victim[set]!;
-    for (let i = 0; i < this.ways; i++) {
-      if (this.tags[base + i] === EMPTY) {
-        w = i;
-        break;
+    if (this.empties > 0) {
+      for (let i = 0; i < this.ways; i++) {
+        if (this.tags[base + i] === EMPTY) {
+          w = i;
+          break;
+        }
       }
     }
     const old = this.tags[base + w]!;
+    if (old === EMPTY) this.empties--;
     this.tags[base + w] = line;
     this.victim[set] = (w + 1) % this.ways;
     this.changes++;
@@ -86,6 +94,7 @@ export class SetAssocCache {
     for (let w = 0; w < this.ways; w++) {
       if (this.tags[base + w] === line) {
         this.tags[base + w] = EMPTY;
+        this.empties++;
         this.changes++;
         return true;
       }
@@ -97,6 +106,7 @@ export class SetAssocCache {
   clear(): void {
     this.tags.fill(EMPTY);
     this.victim.fill(0);
+    this.empties = this.sets * this.ways;
     this.changes++;
   }
 }
@@ -174,6 +184,7 @@ export class MemoryHierarchy {
     return n;
   }
 
+
   /** Instruction fetch of `r` (a path's code). Same accounting as touchData. */
   touchCode(r: Region): number {
     const l1 = this.l1i;
@@ -235,9 +246,10 @@ export class MemoryHierarchy {
     return fromL2 + fromMem;
   }
 
-  /** Are all of r's lines in `c` now? (a region larger than a set's ways can evict itself) */
+  /** Are all of r's lines in `c` now? (only a region of more lines than sets can have evicted itself) */
   private resident(c: SetAssocCache, r: Region): boolean {
     const first = r.base >>> c.lineShift, last = (r.base + r.bytes - 1) >>> c.lineShift;
+    if (last - first < c.sets) return true;
     for (let line = first; line <= last; line++) if (!c.has(line)) return false;
     return true;
   }
