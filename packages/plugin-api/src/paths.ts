@@ -31,6 +31,12 @@ export const CORE_PHASES = Object.freeze([
   "pipe.io",
   "libc",
   "idle",
+  "cache.code",
+  "cache.data",
+  "cache.copy",
+  "tlb.refill",
+  "smp.ipi",
+  "smp.hlt_exit",
 ] as const);
 
 /**

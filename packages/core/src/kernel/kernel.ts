@@ -33,6 +33,15 @@ import { RunBudget } from "./budget.js";
 import { do_timer, nextTickAfter } from "./timer.js";
 import { takeInterruptInKernel } from "./irq.js";
 import { try_to_wake_up, wake_up_stopped } from "./sched.js";
+import { Footprint, USER_FRAMES_BASE } from "./footprint.js";
+import { KERNEL_TEXT_BASE, LARGE_PAGE_SHIFT } from "../machine/phys.js";
+import type { Region } from "../machine/cache.js";
+import { USER_PHASES } from "../exec/code-size.js";
+import type { PathDef } from "../exec/path.js";
+import { pathRefs } from "./path-refs.js";
+
+/** the paths this file runs, resolved once per run (path-refs.ts) */
+const P = pathRefs(["kernel_tlb_refill"]);
 
 export class Kernel extends StateMap implements KernelCore {
   readonly phases = new PhaseTable();
@@ -131,11 +140,17 @@ export class Kernel extends StateMap implements KernelCore {
     this.userSigmask = deps.userSigmask;
     this.ncpus = Math.max(1, config.cpus | 0);
     this.cpus = [];
-    for (let i = 0; i < this.ncpus; i++) this.cpus.push(new Cpu(new Tlb(profile.dtlbEntries), i));
+    this.foot = new Footprint(profile.caches, this.ncpus > 1);
+    for (let i = 0; i < this.ncpus; i++) {
+      const c = new Cpu(new Tlb(profile.dtlbEntries, profile.features.pge), i);
+      c.caches = this.foot.cachesFor(i);
+      this.cpus.push(c);
+    }
     this.cpu = this.cpus[0]!;
     this.ex = new Executor(this.cpu, this.phases, profile);
-    this.ex.ensurePhases(this.phases.names.length);
     this.table = new PathTable(this.paths, this.phases, this.ex);
+    if (profile.caches) this.layOutText();
+    this.ex.ensurePhases(this.phases.names.length);
     this.hot = { system_call: this.path("system_call"), ret_from_sys_call: this.path("ret_from_sys_call"), restore_all: this.path("restore_all"), iret_sti: this.path("iret_sti"), sys_getpid: this.path("sys_getpid") };
     this.ex.irqHook = () => takeInterruptInKernel(this);
     if (config.timeline) this.ex.timeline = [];
@@ -147,6 +162,7 @@ export class Kernel extends StateMap implements KernelCore {
       // one idle task per CPU (pid 0 on each, as 2.4's init_tasks), with init_mm
       c.idle = c.current = new Task(0, 0, 0, idleMm, new SignalStruct(), this.ncpus > 1 ? `swapper/${c.id}` : "swapper");
       c.idle.processor = c.id;
+      c.idle.mem = this.foot.task(c.idle.name);
       c.cpl = 0;
     }
     this.idle = this.cpu.idle;
@@ -171,6 +187,7 @@ export class Kernel extends StateMap implements KernelCore {
     was.lastUser = this.lastUser;
     this.cpu = c;
     this.ex.cpu = c;
+    this.ex.mem = c.caches;
     this.ex.cycles = c.clock;
     this.ex.nextEvent = c.queue.length ? c.queue[0]!.at : Infinity;
     this.ex.timelineTask = c.current.pid;
@@ -309,6 +326,75 @@ export class Kernel extends StateMap implements KernelCore {
     return null;
   }
 
+  // ---- the memory hierarchy (footprint.ts, machine/cache.ts) ---------------------------------
+
+  /** where the kernel's objects lie in physical memory, for the caches (footprint.ts) */
+  readonly foot: Footprint;
+  /** the CPU keeps no global pages (the Pentium): CR3 writes drop the kernel's translations too */
+  private readonly pgeLess = !this.profile.features.pge;
+  private dcacheL2: CompiledPath | null = null;
+  private dcacheMem: CompiledPath | null = null;
+  private copyL2: CompiledPath | null = null;
+  private copyMem: CompiledPath | null = null;
+
+  /** Kernel text for every compiled path (in compile order) and the paths that charge a code miss. */
+  private layOutText(): void {
+    const layout = (d: PathDef): Region[] | null => (USER_PHASES.has(d.phase) || d.phase.startsWith("cache.") || d.phase === "tlb.refill" ? null : this.foot.functionsOf(d));
+    for (const c of this.paths.all()) c.code = layout(c.def);
+    this.paths.codeLayout = layout;
+    const decode = Number.isFinite(this.profile.costs.decode_line) ? this.path("icache.decode") : null;
+    this.ex.codeMiss = { l2: this.path("icache.l2"), memory: this.path("icache.memory"), decode };
+    this.ex.mem = this.cpu.caches;
+    if (this.pgeLess) this.ex.kernelTextTlb = () => {
+      if (this.cpu.tlb.touchKernel(KERNEL_TEXT_BASE >>> LARGE_PAGE_SHIFT)) this.runRef(P["kernel_tlb_refill"]);
+    };
+    this.dcacheL2 = this.path("dcache.l2");
+    this.dcacheMem = this.path("dcache.memory");
+    this.copyL2 = this.path("copy.l2_lines");
+    this.copyMem = this.path("copy.memory_lines");
+  }
+
+  /**
+   * The kernel (or user code) reads, or writes, `r` on this CPU: the lines its L1D lost come back
+   * from L2 or memory, charged at their latency. Nothing when the profile models no caches. On a
+   * CPU without global pages a kernel object's 4 MB translation may have gone with a CR3 write.
+   */
+  touch(r: Region, write = false): void {
+    if (this.pgeLess && r.base < USER_FRAMES_BASE && this.cpu.tlb.touchKernel(r.base >>> LARGE_PAGE_SHIFT)) this.runRef(P["kernel_tlb_refill"]);
+    const m = this.cpu.caches;
+    if (m === null || r.seenD === m.l1d.changes) return;
+    if (m.touchData(r, write) === 0) return;
+    if (m.fromL2 !== 0) this.ex.runN(this.dcacheL2!, m.fromL2);
+    if (m.fromMemory !== 0) this.ex.runN(this.dcacheMem!, m.fromMemory);
+  }
+
+  /**
+   * A bulk copy from `src` to `dst` (copy_to_user, copy_from_user, a page copy; either may be null
+   * when its memory is not modelled): the lines neither L1 holds move at the transfer rate of the
+   * level they come from (the copy's misses overlap). A written line from memory moves twice (the
+   * read for ownership and, later, its write-back); without write allocation (the Pentium) it goes
+   * to memory once and stays out of L1. The per-line L1 cost is the caller's own path.
+   */
+  copyTraffic(src: Region | null, dst: Region | null): void {
+    const m = this.cpu.caches;
+    if (m === null) return;
+    let l2 = 0, mem = 0;
+    if (src !== null && src.seenD !== m.l1d.changes && m.touchData(src) > 0) {
+      l2 += m.fromL2;
+      mem += m.fromMemory;
+    }
+    if (dst !== null && dst.seenD !== m.l1d.changes) {
+      if (m.shape.l1dWriteAllocate) {
+        if (m.touchData(dst, true) > 0) {
+          l2 += m.fromL2;
+          mem += 2 * m.fromMemory;
+        }
+      } else mem += m.linesMissing(dst);
+    }
+    if (l2 !== 0) this.ex.runN(this.copyL2!, l2);
+    if (mem !== 0) this.ex.runN(this.copyMem!, mem);
+  }
+
   newAsid(): number {
     return this.nextAsid++;
   }
@@ -316,8 +402,9 @@ export class Kernel extends StateMap implements KernelCore {
   // ---- time and interrupts (timer.ts, irq.ts) --------------------------------------------------
 
   /** An interrupt due to CPU `cpu` (this CPU by default) at cycle `at` of that CPU's clock. */
-  scheduleEvent(at: number, kind: SimEvent["kind"], fire: () => void, cpu: Cpu = this.cpu): void {
+  scheduleEvent(at: number, kind: SimEvent["kind"], fire: () => void, cpu: Cpu = this.cpu, wire?: number): void {
     const ev: SimEvent = { at, kind, seq: this.seq++, fire };
+    if (wire !== undefined) ev.wire = wire;
     const q = cpu.queue;
     let i = q.length;
     while (i > 0 && (q[i - 1]!.at > at || (q[i - 1]!.at === at && q[i - 1]!.seq > ev.seq))) i--;
