@@ -4,7 +4,7 @@
  */
 import { resolvedIssues } from "./checks.js";
 import { ProfileError, type ProfileIssue } from "./errors.js";
-import { MEM_OP_CLASS_IDS, OP_CLASS_IDS, SMP_OP_CLASS_IDS, type OpClass } from "./op-classes.js";
+import { MACHINE_OP_CLASS_IDS, OP_CLASS_IDS, SMP_OP_CLASS_IDS, type OpClass } from "./op-classes.js";
 import { rememberSourceFile, sourceFileName } from "./parse.js";
 import { CpuProfileFileSchema } from "./schema.js";
 import { schemaIssues } from "./schema-issues.js";
@@ -224,7 +224,7 @@ export function resolveProfile(file: CpuProfileFile, mhz?: number): ResolvedProf
     if (e.unavailable) unavailableOps.push(op);
   }
   // the SMP op classes (API 2.2): NaN when the profile leaves them out (an SMP run refuses it)
-  for (const op of [...SMP_OP_CLASS_IDS, ...MEM_OP_CLASS_IDS]) {
+  for (const op of [...SMP_OP_CLASS_IDS, ...MACHINE_OP_CLASS_IDS]) {
     const e = f.costs[op];
     costs[op] = !e ? NaN : e.ns !== undefined ? Math.round((e.ns * clockMhz) / 1000) : e.cycles;
   }

@@ -9,7 +9,7 @@
  *  - CpuProfileFileSchema: a resolved profile (inheritance applied): every field and every op.
  */
 import { Type, type TObject, type TOptional, type TSchema } from "@sinclair/typebox";
-import { MEM_OP_CLASS_IDS, OP_CLASS_IDS, SMP_OP_CLASS_IDS, type OpClass } from "./op-classes.js";
+import { MACHINE_OP_CLASS_IDS, OP_CLASS_IDS, SMP_OP_CLASS_IDS, type OpClass } from "./op-classes.js";
 
 /** Runnable ids: what a bundle accepts, minus "@" (it separates the clock in "id@MHz"). */
 export const PROFILE_ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._+~-]{0,127}$";
@@ -103,7 +103,7 @@ function costsSchema(partial: boolean): TObject {
   // the SMP op classes (API 2.2) may be left out: such a profile runs one CPU only
   for (const op of SMP_OP_CLASS_IDS) (props as Record<string, TSchema>)[op] = Type.Optional(CostEntrySchema);
   // the memory hierarchy's (API 2.3) too: such a profile's runs model no caches
-  for (const op of MEM_OP_CLASS_IDS) (props as Record<string, TSchema>)[op] = Type.Optional(CostEntrySchema);
+  for (const op of MACHINE_OP_CLASS_IDS) (props as Record<string, TSchema>)[op] = Type.Optional(CostEntrySchema);
   return Type.Object(props as Record<OpClass, TSchema | TOptional<TSchema>>, {
     additionalProperties: false,
     description: "one entry per op class (see OP_CLASSES)",

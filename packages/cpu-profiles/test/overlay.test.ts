@@ -43,7 +43,7 @@ describe("shipped fitted overlays", () => {
     expect(p4.costs.int_gate.source).toContain(gate.note);
     expect(gate.note).toContain(`starting value ${gate.start}`);
     // costs defined relative to a fitted one follow the fitted value
-    expect(p4.costs.exception_entry.cycles).toBe(gate.cycles + 10);
+    expect(p4.costs.iret_kernel.cycles).toBe(o.costs.iret_user!.cycles * 0.5);
     expect(resolveProfile(p4).costs.int_gate).toBe(gate.cycles);
   });
 

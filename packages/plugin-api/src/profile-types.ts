@@ -1,5 +1,5 @@
 /** The CPU profile types: the file a profile is written as, and the profile resolved for one clock. */
-import type { MemOpClass, OpClass, SmpOpClass } from "./op-classes.js";
+import type { MachineOpClass, OpClass, SmpOpClass } from "./op-classes.js";
 
 /**
  * How a number in a profile is known (every number cites its source or says what it was fitted to).
@@ -192,7 +192,7 @@ export interface CpuProfileFile {
    * every op class; the SMP ones (API 2.2) may be left out: the profile then runs one CPU only; the
    * memory hierarchy's (API 2.3) may be left out: its runs then model no caches
    */
-  costs: Record<OpClass, CostEntry> & Partial<Record<SmpOpClass, CostEntry>> & Partial<Record<MemOpClass, CostEntry>>;
+  costs: Record<OpClass, CostEntry> & Partial<Record<SmpOpClass, CostEntry>> & Partial<Record<MachineOpClass, CostEntry>>;
 }
 
 /**
@@ -303,7 +303,7 @@ export interface ResolvedProfile {
   /** Bytes of the XSAVE area for the enabled components (512 with FXSR only, 108 with fsave only). */
   xsaveBytes: number;
   /** cycles per op class (the SMP ones, API 2.2, and the memory hierarchy's, API 2.3: NaN when the profile leaves them out) */
-  costs: Record<OpClass, number> & Partial<Record<SmpOpClass, number>> & Partial<Record<MemOpClass, number>>;
+  costs: Record<OpClass, number> & Partial<Record<SmpOpClass, number>> & Partial<Record<MachineOpClass, number>>;
   /**
    * API 2.3: the caches the model keeps for each CPU (machine/cache.ts), or undefined when the
    * profile gives no cache geometry or no memory-hierarchy costs (then every access hits L1).

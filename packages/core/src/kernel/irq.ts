@@ -59,7 +59,7 @@ export function idleUntilEvent(k: KernelCore): boolean {
   k.cpu.cpl = 0;
   k.cpu.IF = 1;
   // the SMP kernel's idle CPU leaves hlt for the interrupt (default_idle: sti; hlt)
-  if (halted && k.ncpus > 1) k.run("hlt_exit");
+  if (halted && k.ncpus > 1 && Number.isFinite(k.profile.costs.hlt_exit)) k.run("hlt_exit");
   fireDue(k);
   return true;
 }

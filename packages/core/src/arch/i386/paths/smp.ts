@@ -160,13 +160,6 @@ export const SMP_PATHS: PathDef[] = [
   {
     // a cache line this CPU reads or writes was last written by another CPU (MESI: HITM snoop,
     // the line moves); run once per line moved
-    name: "hlt_exit",
-    phase: "smp.hlt_exit",
-    ops: [op("cpu_idle: safe_halt()", "hlt_exit", 1, "the halted CPU restarts its clock for the interrupt (sti; hlt in default_idle, 2.4 arch/i386/kernel/process.c)")],
-  },
-  {
-    // a cache line this CPU reads or writes was last written by another CPU (MESI: HITM snoop,
-    // the line moves); run once per line moved
     name: "smp.cacheline_transfer",
     phase: "smp.cacheline",
     ops: [op("cache coherence", "cacheline_transfer", 1, "the line was modified in another CPU's cache")],
