@@ -101,7 +101,7 @@ describe("resolveInheritance", () => {
     expect(r!.inherits).toBeUndefined();
     expect(r!.inheritedFrom).toEqual(["p4-northwood"]);
     expect(r!.costs.cli).toEqual({ cycles: 5, kind: "estimated", source: "what-if experiment" });
-    expect(r!.costs.sti.cycles).toBe(47);
+    expect(r!.costs.sti.cycles).toBe(43);
     expect(r!.costs.sti.inheritedFrom).toBe("p4-northwood");
     expect(r!.features.sse2).toBe(true);
     expect(r!.clock.defaultMhz).toBe(2200);

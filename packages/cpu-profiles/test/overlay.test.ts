@@ -164,7 +164,7 @@ describe("user profile folders", () => {
     await writeFile(join(dir, "fitted", "my-p4.json"), serializeJson(overlay("my-p4", { cli: entry(1, 36) })));
     res = await loadProfileFolder(dir);
     expect(res.profiles).toEqual([]);
-    expect(res.errors.map((e) => e.message)).toEqual(['fitted/my-p4.json: /costs/cli: cli in my-p4.json is "estimated", not "fitted": an overlay may only set kind "fitted" entries']);
+    expect(res.errors.map((e) => e.message)).toEqual(['fitted/my-p4.json: /costs/cli: cli in my-p4.json is "sourced", not "fitted": an overlay may only set kind "fitted" entries']);
 
     await writeFile(join(dir, "fitted", "other.json"), serializeJson(overlay("other", {})));
     res = await loadProfileFolder(dir);
