@@ -30,18 +30,14 @@ import { RunList } from "./run-list.js";
 import type { PathRef } from "./path-refs.js";
 import { PathTable } from "./path-table.js";
 import { RunBudget } from "./budget.js";
-import { do_timer, nextTickAfter } from "./timer.js";
+import { do_timer, nextTickAfter, tickPhaseOf } from "./timer.js";
 import { takeInterruptInKernel } from "./irq.js";
 import { try_to_wake_up, wake_up_stopped } from "./sched.js";
-import { Footprint, USER_FRAMES_BASE } from "./footprint.js";
-import { KERNEL_TEXT_BASE, LARGE_PAGE_SHIFT } from "../machine/phys.js";
+import { Footprint } from "./footprint.js";
 import type { Region } from "../machine/cache.js";
-import { USER_PHASES } from "../exec/code-size.js";
-import type { PathDef } from "../exec/path.js";
-import { pathRefs } from "./path-refs.js";
-
-/** the paths this file runs, resolved once per run (path-refs.ts) */
-const P = pathRefs(["kernel_tlb_refill"]);
+import { MemoryHierarchy } from "./memory-hierarchy.js";
+import { FindingLog } from "./findings.js";
+import { Random32 } from "../lib/random32.js";
 
 export class Kernel extends StateMap implements KernelCore {
   readonly phases = new PhaseTable();
@@ -52,8 +48,10 @@ export class Kernel extends StateMap implements KernelCore {
   readonly cpus: Cpu[];
   readonly ex: Executor;
   readonly events = new KernelEvents();
+  get findings(): Finding[] {
+    return this.findingLog.list;
+  }
   readonly fpuPool = new FpuPool();
-  readonly findings: Finding[] = [];
   readonly counters: Record<string, number> = Object.create(null);
   readonly tasks = new Map<number, Task>();
   /** runqueue_head and the tasks on it (run-list.ts); `runqueue` is its array view */
@@ -103,7 +101,7 @@ export class Kernel extends StateMap implements KernelCore {
   readonly cyclesPerTick: number;
   /** the cycle (mod cyclesPerTick) at which timer ticks come, drawn from the seed */
   readonly tickPhase: number;
-  private rng: number;
+  private readonly rng: Random32;
   /** cache lines of shared kernel data and the CPU that last wrote each (SMP; smp.ts) */
   readonly lines = new LineOwners();
   /** set when the run is over: workload code may no longer act */
@@ -149,13 +147,13 @@ export class Kernel extends StateMap implements KernelCore {
     this.cpu = this.cpus[0]!;
     this.ex = new Executor(this.cpu, this.phases, profile);
     this.table = new PathTable(this.paths, this.phases, this.ex);
-    if (profile.caches) this.layOutText();
+    this.memory = new MemoryHierarchy(this, this.paths);
     this.ex.ensurePhases(this.phases.names.length);
     this.hot = { system_call: this.path("system_call"), ret_from_sys_call: this.path("ret_from_sys_call"), restore_all: this.path("restore_all"), iret_sti: this.path("iret_sti"), sys_getpid: this.path("sys_getpid") };
     this.ex.irqHook = () => takeInterruptInKernel(this);
     if (config.timeline) this.ex.timeline = [];
     this.cyclesPerTick = Math.round((profile.mhz * 1e6) / config.hz);
-    this.rng = (config.seed >>> 0) || 0x9e3779b9;
+    this.rng = new Random32(config.seed);
     for (const s of deps.syscalls) this.syscallTable.set(s.nr, s);
     const idleMm = new AddressSpace<SignalFrameK>(0);
     for (const c of this.cpus) {
@@ -167,11 +165,7 @@ export class Kernel extends StateMap implements KernelCore {
     }
     this.idle = this.cpu.idle;
     this.current = this.idle;
-    // where the run starts within a timer period. A real process starts at a random phase of the
-    // tick, so which ticks land in a measured loop varies from run to run; seed s starts at phase
-    // frac((s - 1) * golden ratio): seed 1 on a tick boundary, consecutive seeds (--repeat)
-    // spread evenly over the period (a Weyl sequence)
-    this.tickPhase = Math.floor((((config.seed >>> 0) - 1) * GOLDEN_RATIO_FRACTION % 1 + 1) % 1 * this.cyclesPerTick);
+    this.tickPhase = tickPhaseOf(config.seed, this.cyclesPerTick);
     for (const c of this.cpus) this.scheduleEvent(nextTickAfter(this, 0, c), "timer", () => do_timer(this, c), c);
   }
 
@@ -280,16 +274,9 @@ export class Kernel extends StateMap implements KernelCore {
     return m;
   }
 
-  /** Deterministic PRNG (xorshift32) seeded from the experiment. */
+  /** Deterministic PRNG (xorshift32, lib/random32.ts) seeded from the experiment. */
   random(): number {
-    let x = this.rng;
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    this.rng = x;
-    return x / 4294967296;
+    return this.rng.next();
   }
 
   // ---- budgets (budget.ts) ---------------------------------------------------------------------
@@ -326,77 +313,22 @@ export class Kernel extends StateMap implements KernelCore {
     return null;
   }
 
-  // ---- the memory hierarchy (footprint.ts, machine/cache.ts) ---------------------------------
+  newAsid(): number {
+    return this.nextAsid++;
+  }
+
+  // ---- the memory hierarchy (footprint.ts, memory-hierarchy.ts) ------------------------------
 
   /** where the kernel's objects lie in physical memory, for the caches (footprint.ts) */
   readonly foot: Footprint;
-  /** the CPU keeps no global pages (the Pentium): CR3 writes drop the kernel's translations too */
-  private readonly pgeLess = !this.profile.features.pge;
-  private dcacheL2: CompiledPath | null = null;
-  private dcacheMem: CompiledPath | null = null;
-  private copyL2: CompiledPath | null = null;
-  private copyMem: CompiledPath | null = null;
+  private readonly memory: MemoryHierarchy;
 
-  /** Kernel text for every compiled path (in compile order) and the paths that charge a code miss. */
-  private layOutText(): void {
-    const layout = (d: PathDef): Region[] | null => (USER_PHASES.has(d.phase) || d.phase.startsWith("cache.") || d.phase === "tlb.refill" ? null : this.foot.functionsOf(d));
-    for (const c of this.paths.all()) c.code = layout(c.def);
-    this.paths.codeLayout = layout;
-    const decode = Number.isFinite(this.profile.costs.decode_line) ? this.path("icache.decode") : null;
-    this.ex.codeMiss = { l2: this.path("icache.l2"), memory: this.path("icache.memory"), decode };
-    this.ex.mem = this.cpu.caches;
-    if (this.pgeLess) this.ex.kernelTextTlb = () => {
-      if (this.cpu.tlb.touchKernel(KERNEL_TEXT_BASE >>> LARGE_PAGE_SHIFT)) this.runRef(P["kernel_tlb_refill"]);
-    };
-    this.dcacheL2 = this.path("dcache.l2");
-    this.dcacheMem = this.path("dcache.memory");
-    this.copyL2 = this.path("copy.l2_lines");
-    this.copyMem = this.path("copy.memory_lines");
-  }
-
-  /**
-   * The kernel (or user code) reads, or writes, `r` on this CPU: the lines its L1D lost come back
-   * from L2 or memory, charged at their latency. Nothing when the profile models no caches. On a
-   * CPU without global pages a kernel object's 4 MB translation may have gone with a CR3 write.
-   */
   touch(r: Region, write = false): void {
-    if (this.pgeLess && r.base < USER_FRAMES_BASE && this.cpu.tlb.touchKernel(r.base >>> LARGE_PAGE_SHIFT)) this.runRef(P["kernel_tlb_refill"]);
-    const m = this.cpu.caches;
-    if (m === null || r.seenD === m.l1d.changes) return;
-    if (m.touchData(r, write) === 0) return;
-    if (m.fromL2 !== 0) this.ex.runN(this.dcacheL2!, m.fromL2);
-    if (m.fromMemory !== 0) this.ex.runN(this.dcacheMem!, m.fromMemory);
+    this.memory.touch(r, write);
   }
 
-  /**
-   * A bulk copy from `src` to `dst` (copy_to_user, copy_from_user, a page copy; either may be null
-   * when its memory is not modelled): the lines neither L1 holds move at the transfer rate of the
-   * level they come from (the copy's misses overlap). A written line from memory moves twice (the
-   * read for ownership and, later, its write-back); without write allocation (the Pentium) it goes
-   * to memory once and stays out of L1. The per-line L1 cost is the caller's own path.
-   */
   copyTraffic(src: Region | null, dst: Region | null): void {
-    const m = this.cpu.caches;
-    if (m === null) return;
-    let l2 = 0, mem = 0;
-    if (src !== null && src.seenD !== m.l1d.changes && m.touchData(src) > 0) {
-      l2 += m.fromL2;
-      mem += m.fromMemory;
-    }
-    if (dst !== null && dst.seenD !== m.l1d.changes) {
-      if (m.shape.l1dWriteAllocate) {
-        if (m.touchData(dst, true) > 0) {
-          l2 += m.fromL2;
-          mem += 2 * m.fromMemory;
-        }
-      } else mem += m.linesMissing(dst);
-    }
-    if (l2 !== 0) this.ex.runN(this.copyL2!, l2);
-    if (mem !== 0) this.ex.runN(this.copyMem!, mem);
-  }
-
-  newAsid(): number {
-    return this.nextAsid++;
+    this.memory.copyTraffic(src, dst);
   }
 
   // ---- time and interrupts (timer.ts, irq.ts) --------------------------------------------------
@@ -449,25 +381,11 @@ export class Kernel extends StateMap implements KernelCore {
 
   // ---- findings and signal masks ---------------------------------------------------------------
 
-  private readonly findingIndex = new Map<string, Finding>();
+  private readonly findingLog = new FindingLog();
 
   /** Record a finding; repeats of the same kind/task/register are folded into one with a count. */
   report(f: Finding): void {
-    const ev = f.evidence;
-    const key = `${f.kind}|${String(ev["task"] ?? "")}|${String(ev["register"] ?? "")}|${String(ev["signal"] ?? "")}`;
-    const prev = this.findingIndex.get(key);
-    if (prev) {
-      prev.evidence["occurrences"] = ((prev.evidence["occurrences"] as number) ?? 1) + 1;
-      prev.evidence["lastCycle"] = this.cycles;
-      return;
-    }
-    if (this.findings.length >= 200) {
-      this.count("findings.dropped");
-      return;
-    }
-    f.evidence["occurrences"] = 1;
-    this.findingIndex.set(key, f);
-    this.findings.push(f);
+    if (!this.findingLog.add(f, this.cycles)) this.count("findings.dropped");
   }
 
   /** The mask delivery must honour (task->blocked, or the user-sigmask page). */
@@ -480,6 +398,3 @@ export class Kernel extends StateMap implements KernelCore {
     t.sigpending = t.pending.anyUnblocked(this.blockedOf(t));
   }
 }
-
-/** (sqrt(5) - 1) / 2: consecutive multiples are as evenly spread over [0, 1) as any sequence can be */
-const GOLDEN_RATIO_FRACTION = 0.6180339887498949;
