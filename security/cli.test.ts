@@ -1,77 +1,25 @@
 /**
  * The execution host as the CLI runs it (spawned for real: the CLI bundle built from apps/cli/src
  * for this test run, `node <siglabBin>`, and once the workspace script `pnpm -s siglab ...`): an empty
- * environment in the host process and nothing of the CLI's environment in any output; no network
- * request from a workload; a bundle cannot raise its own budget above the local limit and cannot
- * expand into a run bomb; the host process dies with the CLI; bad seeds are refused; crashing
- * workloads never print a raw Node/V8 stack trace.
+ * environment in each sandbox process and nothing of the CLI's environment in any output; a bundle
+ * cannot raise its own budget above the local limit and cannot expand into a run bomb; the sandbox
+ * processes die with the CLI; bad seeds are refused; crashing workloads never print a raw Node/V8
+ * stack trace. (The network: network.test.ts.)
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildEntries, manifestFor, zipEntries } from "../packages/core/src/bundle/write.js";
 import { BUILTIN_PROFILE_FILES } from "../packages/cpu-profiles/src/index.js";
-import { ROOT } from "./harness.js";
+import { BIN, killStarted, RAW_TRACE, siglab as spawnSiglab } from "./cli-process.js";
 
 const SECRET = `siglab-secret-${randomBytes(8).toString("hex")}`;
 const dir = mkdtempSync(join(tmpdir(), "siglab-security-"));
-const started: ChildProcess[] = [];
-/** the CLI bundle built from apps/cli/src for this test run (apps/cli/test/built-cli.setup.ts) */
-const BIN = inject("siglabBin");
-
-interface Outcome {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: string;
-  err: string;
-  ms: number;
-}
-
-/** CLI processes at a time (each costs a second or more of CPU to start: the type check, the host) */
-const PARALLEL = 2;
-let running = 0;
-const waiting: (() => void)[] = [];
-async function slot(): Promise<() => void> {
-  if (running >= PARALLEL) await new Promise<void>((r) => waiting.push(r));
-  running++;
-  return () => {
-    running--;
-    waiting.shift()?.();
-  };
-}
-
-/**
- * `node <siglabBin> <args>` (or, with `via: "pnpm"`, the workspace script `pnpm -s siglab <args>`,
- * which runs apps/cli/src/main.ts under tsx) from the workspace root, with SIGLAB_TEST_SECRET in its
- * environment, in a process group of its own (afterAll kills the group: pnpm, the CLI and its host
- * process).
- */
-function siglab(args: string[], via: "bin" | "pnpm" = "bin"): { child: Promise<ChildProcess>; done: Promise<Outcome> } {
-  let started_: (c: ChildProcess) => void;
-  const child = new Promise<ChildProcess>((r) => (started_ = r));
-  const done = (async () => {
-    const release = await slot();
-    try {
-      const t0 = Date.now();
-      const [cmd, argv] = via === "pnpm" ? ["pnpm", ["-s", "siglab", ...args]] : [process.execPath, [BIN, ...args]];
-      const c = spawn(cmd, argv, { cwd: ROOT, detached: true, env: { ...process.env, SIGLAB_TEST_SECRET: SECRET, FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
-      started.push(c);
-      started_!(c);
-      let out = "", err = "";
-      c.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
-      c.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
-      return await new Promise<Outcome>((resolve) => c.on("close", (code, signal) => resolve({ code, signal, out, err, ms: Date.now() - t0 })));
-    } finally {
-      release();
-    }
-  })();
-  return { child, done };
-}
+/** the CLI with SIGLAB_TEST_SECRET in its environment (see cli-process.ts) */
+const siglab = (args: string[], via: "bin" | "pnpm" = "bin") => spawnSiglab(args, { via, env: { SIGLAB_TEST_SECRET: SECRET } });
 
 function file(name: string, text: string): string {
   const p = join(dir, name);
@@ -100,7 +48,8 @@ function descendants(pid: number): { pid: number; cmd: string }[] {
   return out;
 }
 
-const isHostProcess = (cmd: string) => cmd.includes("siglab-host") && cmd.includes("child.mjs");
+/** a sandbox process (host/node/child.ts, bundled into the siglab-host cache) */
+const isSandboxProcess = (cmd: string) => cmd.includes("siglab-host") && cmd.includes("child.mjs");
 const isCliProcess = (cmd: string) => (cmd.includes("apps/cli/src/main.ts") || cmd.includes(BIN)) && !cmd.startsWith("sh ");
 
 /** `pid` and every process below it */
@@ -126,8 +75,6 @@ function alive(pid: number): boolean {
   }
 }
 
-const RAW_TRACE = /^\s+at .+(\(|:\d+:\d+)/m;
-
 /** per-test timeout: a test may wait for a CLI slot, and the CLI's start-up is slow on a busy machine */
 const LONG = 240_000;
 
@@ -149,14 +96,8 @@ export default workload({
 );
 
 afterAll(() => {
-  // whatever a failed test left behind: each CLI's own process group (pnpm, the CLI, its host)
-  for (const c of started) {
-    try {
-      if (c.pid) process.kill(-c.pid, "SIGKILL");
-    } catch {
-      /* already gone */
-    }
-  }
+  // whatever a failed test left behind: each CLI's own process group (pnpm, the CLI, its sandboxes)
+  killStarted();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -164,28 +105,28 @@ describe.concurrent("the CLI's execution host", () => {
   // SIGTERM through the workspace script (pnpm, then the CLI's own node process under tsx); SIGKILL
   // to the CLI bundle's node process
   for (const [sig, via] of [["SIGTERM", "pnpm"], ["SIGKILL", "bin"]] as const) {
-    it(`the host process has an empty environment, no extra permissions, and dies with the CLI (${sig}, ${via === "pnpm" ? "pnpm -s siglab" : "the built CLI"})`, async () => {
+    it(`the sandbox process has an empty environment, no extra permissions, and dies with the CLI (${sig}, ${via === "pnpm" ? "pnpm -s siglab" : "the built CLI"})`, async () => {
       const run = siglab(["run", SPIN, "--max-seconds", "90"], via);
       const child = await run.child;
-      const host = await waitFor(() => descendants(child.pid!).find((d) => isHostProcess(d.cmd)), 90_000, "the execution host process");
+      const host = await waitFor(() => descendants(child.pid!).find((d) => isSandboxProcess(d.cmd)), 90_000, "the sandbox process");
       const cli = tree(child.pid!).find((d) => isCliProcess(d.cmd));
       expect(cli, "the CLI's node process").toBeDefined();
       // the CLI itself has the secret (so the check below can fail) ...
       expect(readFileSync(`/proc/${cli!.pid}/environ`, "utf8")).toContain(SECRET);
-      // ... the host process has no environment: nothing but the IPC channel Node's fork() adds itself
+      // ... the sandbox process has no environment: nothing but the IPC channel Node's fork() adds itself
       const environ = readFileSync(`/proc/${host.pid}/environ`, "utf8");
       expect(environ).not.toContain(SECRET);
       const names = environ.split("\0").filter(Boolean).map((kv) => kv.split("=")[0]);
       expect(names.filter((n) => n !== "NODE_CHANNEL_FD" && n !== "NODE_CHANNEL_SERIALIZATION_MODE")).toEqual([]);
       expect(host.cmd).toContain("--experimental-permission");
       expect(host.cmd).not.toMatch(/--allow-child-process|--allow-fs-write|--allow-addons|--allow-wasi/);
-      // file reads: only the host's own code bundle, never everything
+      // file reads: only the sandbox's own code bundle, never everything
       const reads = [...host.cmd.matchAll(/--allow-fs-read=(\S+)/g)].map((m) => m[1]!);
       expect(reads.length).toBeGreaterThan(0);
       for (const r of reads) expect(r).toMatch(/siglab-host/);
       // the workload is spinning in the host; kill the CLI
       process.kill(cli!.pid, sig);
-      await waitFor(() => (alive(host.pid) ? undefined : true), 15_000, `the host process ${host.pid} to exit after the CLI got ${sig}`);
+      await waitFor(() => (alive(host.pid) ? undefined : true), 15_000, `the sandbox process ${host.pid} to exit after the CLI got ${sig}`);
       await run.done;
     }, LONG);
   }
@@ -219,82 +160,7 @@ export default workload({ name: "env", params: {}, *main(t) {
     expect(r.out + r.err).not.toContain("SIGLAB_TEST_SECRET");
   }, LONG);
 
-  describe("network", () => {
-    let server: Server;
-    const requests: string[] = [];
-    let port = 0;
-    beforeAll(async () => {
-      server = createServer((req: IncomingMessage, res) => {
-        requests.push(`${req.method} ${req.url}`);
-        res.end("ok");
-      });
-      server.on("upgrade", (req: IncomingMessage) => requests.push(`UPGRADE ${req.url}`));
-      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-      port = (server.address() as AddressInfo).port;
-    });
-    afterAll(() => new Promise<void>((r) => server.close(() => r())));
-
-    it("a workload trying every route it can think of sends no request to a loopback listener", async () => {
-      const net = file(
-        "net.ts",
-        `// @ts-nocheck
-import { workload } from "siglab";
-const G: any = globalThis;
-let tried = 0, reached = 0;
-function escapeFrom(x: any): any[] {
-  const out: any[] = [];
-  for (let o = x, i = 0; o && i < 8; o = Object.getPrototypeOf(o), i++) {
-    for (const src of ["return globalThis", "return this", "return process"]) {
-      try { const g = o.constructor.constructor(src)(); if (g && g !== G) out.push(g); } catch {}
-    }
-  }
-  return out;
-}
-function attack(url: string, roots: any[]) {
-  const hosts = [G];
-  for (const r of roots) hosts.push(...escapeFrom(r));
-  for (const h of hosts) {
-    for (const f of [
-      () => h.fetch(url), () => h.fetch(url, { method: "POST", body: "x" }), () => { const x = new h.XMLHttpRequest(); x.open("GET", url, false); x.send(); },
-      () => new h.WebSocket(url.replace("http", "ws")), () => h.navigator.sendBeacon(url, "x"), () => h.importScripts(url), () => new h.EventSource(url),
-      () => h.process.mainModule.require("http").get(url), () => h.require("http").get(url), () => h.process.binding("tcp_wrap"),
-      () => h.process.getBuiltinModule("node:http").get(url), () => require("http").get(url), () => require("node:http").get(url),
-      () => require("net").connect(PORT, "127.0.0.1"), () => (0, eval)("imp" + "ort('node:http')").then((m: any) => m.get(url)),
-      () => Function("return imp" + "ort('node:http')")().then((m: any) => m.get(url)), () => new G.Compartment().evaluate("imp" + "ort('node:http')"),
-      () => h.postMessage({ type: "fetch", url }), () => h.Deno.connect({ port: PORT }),
-    ]) {
-      tried++;
-      try { const v = f(); if (v !== undefined) reached++; } catch {}
-    }
-  }
-}
-const PORT = Number("__PORT__");
-const URL = "http://127.0.0.1:" + PORT + "/";
-attack(URL + "top", [require, module, exports]);
-export default workload({ name: "net", params: {}, *main(t, params) {
-  let err: any = null;
-  try { yield* t.kill("x", 1); } catch (e) { err = e; }
-  attack(URL + "main", [t, params, err, t.getpid(), t.fpu, t.libc, t.pthread]);
-  const fd = yield* t.open(URL);
-  const sock = yield* t.syscall(102, 1, [2, 1, 0]);
-  t.report("tried", tried, "");
-  t.report("something returned", reached, "");
-  t.report("open refused", fd < 0 ? 1 : 0, "");
-  t.report("socketcall", typeof sock === "number" && sock < 0 ? 1 : 0, "");
-} });
-`.replace("__PORT__", String(port)),
-      );
-      const r = await siglab(["run", net, "--json"]).done;
-      // give a request that was sent asynchronously time to arrive
-      await new Promise((res) => setTimeout(res, 1500));
-      expect(requests).toEqual([]);
-      expect(r.code, r.err).toBe(0);
-      const metrics = Object.fromEntries((JSON.parse(r.out) as { runs: { metrics: { name: string; value: number }[] }[] }).runs[0]!.metrics.map((m) => [m.name, m.value]));
-      expect(metrics["tried"]).toBeGreaterThan(30);
-      expect(metrics["open refused"]).toBe(1);
-      expect(metrics["socketcall"]).toBe(1);
-    }, LONG);
-  });
+  // network: security/network.test.ts (a workload, a bundle and a plugin against a loopback listener)
 
   describe("bundles", () => {
     const profiles = BUILTIN_PROFILE_FILES.filter((p) => p.id === "p4-northwood");

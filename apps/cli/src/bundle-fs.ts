@@ -3,45 +3,32 @@
  * built-in plugins. (Embedded plugins are never extracted: their code reaches the execution host
  * from memory.)
  */
-import { lstatSync, readFileSync, readdirSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hashFileSet, unsafeEntryReason, type AvailablePlugin } from "@siglab/core/bundle";
+import { readManifestText, readPluginFolderFiles } from "@siglab/core/host/node/plugin-folder";
 
 /** Atomic writes live with the output rules (output.ts); re-exported for existing callers. */
 export { atomicWriteFile } from "./output.js";
 
 const SKIP_DIRS = new Set(["node_modules", ".git"]);
 
-/** Every regular file under `dir` (relative "/"-separated path → bytes). Symlinks are refused. */
+/**
+ * Every regular file under `dir` (relative "/"-separated path → bytes), by the plugin-folder rules
+ * (no links or special files, size limits) and fit to be a bundle entry.
+ */
 export function readFolderFiles(dir: string, opts: { maxFiles?: number; maxBytes?: number; skipDirs?: Set<string> } = {}): Record<string, Uint8Array> {
-  const maxFiles = opts.maxFiles ?? 500;
-  const maxBytes = opts.maxBytes ?? 16 * 1024 * 1024;
   const skip = opts.skipDirs ?? SKIP_DIRS;
-  const out: Record<string, Uint8Array> = Object.create(null); // file names are data ("__proto__")
-  let count = 0;
-  let total = 0;
-  const walk = (abs: string): void => {
-    for (const name of readdirSync(abs).sort()) {
-      const p = join(abs, name);
-      const st = lstatSync(p);
-      if (st.isSymbolicLink()) throw new Error(`${p}: symbolic links are not embedded in bundles`);
-      if (st.isDirectory()) {
-        if (!skip.has(name)) walk(p);
-        continue;
-      }
-      if (!st.isFile()) continue;
-      const rel = relative(dir, p).split(sep).join("/");
+  return readPluginFolderFiles(dir, {
+    skipFolder: (name) => skip.has(name),
+    want: (rel) => {
       const reason = unsafeEntryReason(rel);
-      if (reason) throw new Error(`${p}: cannot be put in a bundle (${reason})`);
-      if (++count > maxFiles) throw new Error(`${dir}: more than ${maxFiles} files`);
-      total += st.size;
-      if (total > maxBytes) throw new Error(`${dir}: more than ${maxBytes} bytes`);
-      out[rel] = readFileSync(p);
-    }
-  };
-  walk(dir);
-  return out;
+      if (reason) throw new Error(`${join(dir, rel)}: cannot be put in a bundle (${reason})`);
+      return true;
+    },
+    limits: { maxFiles: opts.maxFiles ?? 500, maxTotalBytes: opts.maxBytes ?? 16 * 1024 * 1024 },
+  });
 }
 
 /** packages/plugins of this SigLab checkout. */
@@ -63,15 +50,20 @@ export interface PluginFolder {
 }
 
 function readManifest(dir: string): PluginFolder | undefined {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, "plugin.json"), "utf8");
-  } catch {
-    return undefined;
-  }
+  if (!existsIn(dir, "plugin.json")) return undefined;
+  const text = readManifestText(dir);
   const m = JSON.parse(text) as Partial<PluginFolder>;
   if (typeof m.id !== "string" || typeof m.version !== "string") throw new Error(`${join(dir, "plugin.json")}: needs string fields id and version`);
   return { id: m.id, version: m.version, apiVersion: m.apiVersion, displayName: m.displayName, dir };
+}
+
+function existsIn(dir: string, name: string): boolean {
+  try {
+    lstatSync(join(dir, name));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The plugins in a folder (one sub-folder each, with plugin.json), or the folder itself when it is one. */

@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { atomicWriteFile } from "./output.js";
+import { oneLine, rawStderrStream } from "./terminal.js";
 
 export interface TrustedPlugin {
   hash: string;
@@ -61,7 +62,8 @@ export interface ConsentIo {
 /** Asks at the terminal when stdin and stderr are one. */
 export async function askAtTerminal(question: string): Promise<boolean | undefined> {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return undefined;
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // readline's own cursor sequences go past the output guard; the question is SigLab's text
+  const rl = createInterface({ input: process.stdin, output: rawStderrStream(), terminal: true });
   try {
     return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
   } finally {
@@ -79,10 +81,10 @@ export async function consentToEmbedded(bundleFile: string, embedded: { id: stri
   if (warning) io.error(`warning: ${warning}`);
   const known = new Set(trusted.map((t) => t.hash));
   const fresh = embedded.filter((p) => !p.hash || !known.has(p.hash));
-  for (const p of embedded) if (p.hash && known.has(p.hash)) io.log(`embedded plugin ${p.id}@${p.version}: trusted earlier (sha256 ${p.hash})`);
+  for (const p of embedded) if (p.hash && known.has(p.hash)) io.log(oneLine(`embedded plugin ${p.id}@${p.version}: trusted earlier (sha256 ${p.hash})`));
   if (!fresh.length) return true;
   io.error(`${bundleFile}: embeds third-party plugin code:`);
-  for (const p of fresh) io.error(`  ${p.id}@${p.version}  sha256 ${p.hash ?? "(none)"}`);
+  for (const p of fresh) io.error(`  ${oneLine(`${p.id}@${p.version}  sha256 ${p.hash ?? "(none)"}`)}`);
   let yes = o.trustEmbedded === true;
   if (!yes) {
     const answer = await io.ask?.("It runs only inside SigLab's sandbox (no files, no network, no other processes). Run it, and remember this code?");
@@ -96,7 +98,7 @@ export async function consentToEmbedded(bundleFile: string, embedded: { id: stri
   const recordable = fresh.filter((p): p is typeof p & { hash: string } => !!p.hash);
   try {
     rememberTrusted(o.dir, recordable.map((p) => ({ hash: p.hash, id: p.id, version: p.version })));
-    io.log(`trusted from now on: ${recordable.map((p) => `${p.id}@${p.version}`).join(", ")} (${join(o.dir, FILE)})`);
+    io.log(oneLine(`trusted from now on: ${recordable.map((p) => `${p.id}@${p.version}`).join(", ")} (${join(o.dir, FILE)})`));
   } catch (e) {
     io.error(`warning: consent not remembered: ${(e as Error).message}`);
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `siglab` command line: runs, suites, bundles, and serving the UI to a browser. */
 import "./cwd.js"; // first: relative paths are the folder the command was typed in
+import { guardOutput, oneLine } from "./terminal.js";
 import cac from "cac";
 import { registerRunCommand, resolveRunArgs, addRunOptions } from "./commands/run.js";
 import { registerListCommand } from "./commands/list.js";
@@ -15,11 +16,15 @@ import { registerServeCommand } from "./commands/serve.js";
 import { registerProbeCommand } from "./commands/probe.js";
 import { configureHost, runInSandbox, stopSandbox } from "./run/host.js";
 import { hostLimitsFrom } from "./run/limits.js";
+import { DEFAULT_HOST_LIMITS } from "@siglab/core/host";
+
+// no control sequence from a workload, bundle or plugin reaches the terminal, whatever prints it
+guardOutput();
 
 // A bug in the CLI itself: one line, the stack only with --verbose (never a raw trace by default).
 const verbose = process.argv.includes("--verbose");
 const crash = (e: unknown): void => {
-  console.error(`siglab: internal error: ${(e as Error)?.message ?? String(e)}${verbose ? `\n${(e as Error)?.stack ?? ""}` : " (run with --verbose for details)"}`);
+  console.error(`siglab: internal error: ${oneLine(String((e as Error)?.message ?? e))}${verbose ? `\n${(e as Error)?.stack ?? ""}` : " (run with --verbose for details)"}`);
   stopSandbox();
   process.exit(70);
 };
@@ -41,6 +46,7 @@ registerBundleCommands(cli, {
   addRunOptions,
   configure: (o) => configureHost({ limits: hostLimitsFrom(o), verbose: o["verbose"] === true }),
   maxRuns: (o) => hostLimitsFrom(o).maxRuns,
+  runLimitMs: (o) => hostLimitsFrom(o).runMs ?? DEFAULT_HOST_LIMITS.runMs,
 });
 registerServeCommand(cli);
 registerProbeCommand(cli);
@@ -60,7 +66,7 @@ try {
   }
   stopSandbox(); // the sandbox process would keep the CLI alive
 } catch (e) {
-  console.error(`siglab: ${(e as Error).message}${verbose ? `\n${(e as Error).stack ?? ""}` : ""}`);
+  console.error(`siglab: ${oneLine(String((e as Error)?.message ?? e))}${verbose ? `\n${(e as Error).stack ?? ""}` : ""}`);
   process.exitCode = 2;
   stopSandbox();
 }

@@ -115,8 +115,9 @@ describe("listing (manifests only, no plugin code runs)", () => {
     expect(plugins.filter((p) => p.manifest.id === "twin")).toHaveLength(1);
   });
 
-  it("a --plugin-dir that is not a folder is refused by name", () => {
-    expect(listPlugins([join(root, "nope")]).refused).toEqual([`--plugin-dir ${join(root, "nope")}: not a folder`]);
+  it("a --plugin-dir that is missing or not a folder is an error naming it (never silently ignored)", () => {
+    expect(() => listPlugins([join(root, "nope")])).toThrow(`--plugin-dir ${join(root, "nope")}: no such folder`);
+    expect(() => listPlugins([join(dir, "entry-a", "plugin.json")])).toThrow(`--plugin-dir ${join(dir, "entry-a", "plugin.json")}: not a folder`);
   });
 });
 

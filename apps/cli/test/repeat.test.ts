@@ -10,7 +10,7 @@ describe("--repeat", () => {
   it("refuses what is not an integer from 1 to 1000", () => {
     expect(parseRepeat(undefined)).toBe(1);
     expect(parseRepeat("11")).toBe(11);
-    for (const bad of ["0", "1001", "2.5", "abc"]) expect(() => parseRepeat(bad)).toThrow(/--repeat: expected an integer from 1 to 1000/);
+    for (const bad of ["0", "1001", "2.5", "abc"]) expect(() => parseRepeat(bad)).toThrow(/--repeat: expected an integer from 1 to 1,000/);
   });
 
   it("runs each run with seeds seed..seed+n-1 and reports each metric's min, median (as value) and max", async () => {

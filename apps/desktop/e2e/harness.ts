@@ -113,3 +113,13 @@ export async function hostRun(page: Page, config: import("../src/common/contract
 export async function hostReset(page: Page): Promise<void> {
   await page.evaluate(() => (window as unknown as { __siglabTest: TestHooks }).__siglabTest.host.reset());
 }
+
+/** Milliseconds the page takes to answer a click on a results tab (the UI thread's latency). */
+export async function clickLatency(page: Page): Promise<number> {
+  const t0 = Date.now();
+  await page.click('[data-tab="table"]', { timeout: 5_000 });
+  await page.waitForFunction(() => document.querySelector('[data-tab="table"]')?.getAttribute("aria-selected") === "true", null, { timeout: 5_000 });
+  const ms = Date.now() - t0;
+  await page.click('[data-tab="charts"]');
+  return ms;
+}

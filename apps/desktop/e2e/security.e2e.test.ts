@@ -7,9 +7,8 @@
  *
  * KNOWN lists cases that fail for a reason this suite cannot fix, each with the reason; they still
  * run, and are reported as skipped (with what failed) only while they fail, so a fix shows as a pass.
- * Memory bombs run in a browser of their own with a small V8 heap (a crash comes fast and uses
- * little of this shared machine's memory); the two that would fill GiBs of real memory outside the
- * V8 heap are not run here (NOT_RUN).
+ * Memory bombs run in a browser of their own with a small V8 heap (a crash would come fast and use
+ * little of this shared machine's memory; the meter's budget follows the heap limit down).
  */
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import type { Page } from "playwright-core";
@@ -39,29 +38,16 @@ function config(c: Pick<AttackCase, "id" | "source" | "params" | "seed" | "budge
 
 const REFERENCE = { id: "reference", source: REFERENCE_WORKLOAD };
 
-/** The browser host's memory hole (see the report of issue 10 for the app). */
-const NO_MEMORY_LIMIT =
-  "browser host: a Web Worker has no memory limit and Chromium gives a worker no memory reading (performance.memory is absent there), so the memory budget is not enforced";
-
 /**
- * Cases that fail for a reason this suite cannot fix: the browser host's memory hole. (Cases that
- * also failed in the Node host — the host Error constructor, hand-stepped user-level yields, the
- * total sample volume — were fixed in core on 2026-12-01 and pass here.)
+ * Cases that fail for a reason this suite cannot fix, with the reason (none at present). The
+ * browser host's memory hole — a Web Worker has no memory limit, Chromium gives a worker no memory
+ * reading, and V8's heap limit crashed the whole renderer — is closed by the app's allocation
+ * meter (src/worker/meter-runtime.ts): every memory bomb below ends with a memory-budget error.
  */
-const KNOWN: Record<string, string> = {
-  "memory-heap-growth-main": `${NO_MEMORY_LIMIT}; V8's heap limit then crashes the whole renderer process (the page)`,
-  "memory-heap-growth-top-level": `${NO_MEMORY_LIMIT}; the heap fills before the 5 s module budget and V8's heap limit crashes the whole renderer process`,
-  "memory-arraybuffer-5gib-held": `${NO_MEMORY_LIMIT}; Chromium allows a 5 GiB ArrayBuffer (outside the V8 heap) and the run holds it to the end`,
-};
+const KNOWN: Record<string, string> = {};
 
-/**
- * Not run on a shared development machine: Chromium lets these touch GiBs of real memory outside
- * the V8 heap (5 GiB and 16 GiB; the 5 GiB one was seen to succeed) — the same hole as above.
- */
-const NOT_RUN: Record<string, string> = {
-  "memory-arraybuffer-5gib": "fills 5 GiB of real memory",
-  "memory-arraybuffers-between-steps": "fills up to 16 GiB of real memory",
-};
+/** Not run on a shared development machine (none at present: the meter stops the bombs that touched GiBs of real memory). */
+const NOT_RUN: Record<string, string> = {};
 
 /** Skips a KNOWN case that still fails, saying why and what failed; fails any other. */
 function knownOrFail(ctx: TestContext, id: string, problems: string[]): void {
@@ -177,7 +163,7 @@ describe("memory bombs in Chromium, through the app's execution host", () => {
 
   for (const c of CORPUS.filter((x) => x.group === "memory")) {
     if (NOT_RUN[c.id]) {
-      it.skip(`${c.id} — ${c.title} (not run: ${NOT_RUN[c.id]}; ${NO_MEMORY_LIMIT})`, () => undefined);
+      it.skip(`${c.id} — ${c.title} (not run: ${NOT_RUN[c.id]})`, () => undefined);
       continue;
     }
     it(`${c.id} — ${c.title}`, { timeout: 120_000 }, async (ctx) => {

@@ -261,6 +261,8 @@ describe("issue 13: SMP runs, trace export and the LMbench summary in the app", 
       expect(await btn.getAttribute("title"), id).toMatch(why);
     }
     expect(await page.locator('button[data-whatif="verw"]').isEnabled()).toBe(true);
+    // at 1440×900 nothing of the view is cut sideways (issue 32 item 6): the tables fit its width
+    expect(await page.$eval(".summary-view", (e) => e.scrollWidth - e.clientWidth)).toBe(0);
     await screenshot(page, "16-01-your-machine-whatif");
     console.log(`your machine + one what-if: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await page.click('[data-view="workload"]');

@@ -17,6 +17,10 @@ import type { RunSpec } from "@siglab/core/common";
 import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api";
 import { COMPILE_WORKER_CSP, cspFor, EDITOR_WORKER_CSP, RENDERER_CSP, SIM_WORKER_CSP } from "../src/common/csp.js";
 import { CompileError, transpileToCommonJs } from "../src/worker/transpile.js";
+import { workerNameWithBudget } from "../src/worker/meter-protocol.js";
+import { instrumentJavaScript } from "../src/worker/meter-transform.js";
+import { SimClient } from "../src/renderer/sim-client.js";
+import type { ExperimentConfig } from "../src/common/contracts.js";
 
 type Listener = (e: never) => void;
 
@@ -164,8 +168,8 @@ let dir: string;
 let bundle: string;
 
 /** A Node worker thread seen through the WebWorkerLike interface. */
-function nodeAsWebWorker(file: string): WebWorkerLike {
-  const w = new Worker(file, { stdout: true, stderr: true });
+function nodeAsWebWorker(file: string, name?: string): WebWorkerLike {
+  const w = new Worker(file, { stdout: true, stderr: true, ...(name ? { workerData: { name } } : {}) });
   w.stdout.resume();
   w.stderr.resume();
   return {
@@ -322,6 +326,59 @@ export default workload({ name: "probe", params: {}, *main(t) {
       expect(created.length).toBe(2); // the plugin's run had a worker of its own
     } finally {
       sup.close();
+    }
+  });
+});
+
+describe("the allocation meter in the sandbox entry (issue 30: a worker the page stops at its memory budget)", () => {
+  const experiment = (source: string): ExperimentConfig => ({ workload: { id: "w", file: "workloads/w.ts", source }, cpus: [{ id: "p4-northwood", mhz: 2200 }], stacks: [[]], params: {}, seed: 1 });
+  const handlers = { onProgress: () => undefined, onResult: () => undefined };
+  /** The renderer's SimClient over the real sandbox entry in Node threads named with a 64 MiB budget. */
+  const client = (made: number[] = []): SimClient =>
+    new SimClient({ factory: webWorkerFactory(() => (made.push(1), nodeAsWebWorker(bundle, workerNameWithBudget(64)))), transpile: async (s, f) => transpileToCommonJs(s, f, { meter: true }), instrument: async (js, f) => instrumentJavaScript(js, f), poolSize: 1 });
+
+  it("stops an allocation loop at a workload's top level with a budget error, and the next run gets a fresh worker", async () => {
+    const made: number[] = [];
+    const sim = client(made);
+    try {
+      const bomb = `${HEAD}const keep: number[][] = [];\nfor (;;) keep.push(new Array(1 << 16).fill(1.5));\nexport default workload({ name: "bomb", params: {}, *main(t) { yield* t.getpid(); } });\n`;
+      const [r] = await sim.run(experiment(bomb), [], [], handlers);
+      expect(r!.error).toMatchObject({ kind: "budget" });
+      expect(r!.error!.message).toMatch(/memory budget exceeded: the code allocated about \d+ MiB, over the limit of 64 MiB/);
+      // the same in main, where a catch tries to keep going
+      const inMain = `${HEAD}export default workload({ name: "bomb", params: {}, *main(t) { yield* t.getpid(); const keep: string[] = []; for (;;) { try { keep.push("x".repeat(1 << 20) + keep.length); } catch {} } } });\n`;
+      const [m] = await sim.run(experiment(inMain), [], [], handlers);
+      expect(m!.error).toMatchObject({ kind: "budget" });
+      const ok = `${HEAD}export default workload({ name: "ok", params: {}, *main(t) { yield* t.getpid(); t.report("ok", 1, ""); } });\n`;
+      const [n] = await sim.run(experiment(ok), [], [], handlers);
+      expect(n!.error).toBeUndefined();
+      expect(made.length).toBe(3);
+    } finally {
+      sim.reset();
+    }
+  });
+
+  it("refuses code made at run time (its allocations could not be counted) and compartments of the workload's own", async () => {
+    const sim = client();
+    try {
+      const probe = `${HEAD}const g: any = globalThis;
+const refused = (f: () => unknown): string => { try { f(); return "ran"; } catch (e) { return String((e as Error).message); } };
+export default workload({ name: "probe", params: {}, *main(t) {
+  yield* t.getpid();
+  t.report("eval: " + refused(() => g["ev" + "al"]("1 + 1")), 1, "");
+  t.report("Function: " + refused(() => g.Function("return 1")()), 2, "");
+  t.report("Compartment: " + refused(() => new g.Compartment({}).evaluate("1")), 3, "");
+  t.report("meter global: " + typeof g["__siglab_" + "meter"], 4, "");
+} });\n`;
+      const [r] = await sim.run(experiment(probe), [], [], handlers);
+      expect(r!.error).toBeUndefined();
+      const said = r!.metrics.map((m) => m.name);
+      expect(said[0]).toMatch(/^eval: code made at run time \(eval, Function\) does not run in the app's sandbox/);
+      expect(said[1]).toMatch(/^Function: code made at run time \(eval, Function\) does not run in the app's sandbox/);
+      expect(said[2]).toMatch(/^Compartment: workload and plugin code cannot make compartments/);
+      expect(said[3]).toBe("meter global: undefined"); // a parameter of each module, not reachable by name
+    } finally {
+      sim.reset();
     }
   });
 });

@@ -10,12 +10,15 @@ import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
 import type { PathOpStat, RunResult } from "../src/common/contracts.js";
 import { checkSourceUrlTemplate, DEFAULT_SOURCE_URL_TEMPLATE, sourceUrl } from "../src/common/url-policy.js";
 import { adjustCpus, DEFAULT_CPU, describeAdjustment, featureNeeds, registersUsed } from "../src/renderer/state/cpu-features.js";
-import { loadLayout, loadRunState, loadSettings, MAX_PARAM_DOCS, rememberParams, RUN_STATE_KEY, LAYOUT_KEY, SETTINGS_KEY, type StorageLike } from "../src/renderer/state/persist.js";
+import { loadLayout, loadOpenDoc, loadRunState, loadSettings, MAX_PARAM_DOCS, rememberParams, RUN_STATE_KEY, LAYOUT_KEY, SETTINGS_KEY, type StorageLike } from "../src/renderer/state/persist.js";
 import { decodeShare, encodeShare, findShareFragment, MAX_LINK_CHARS, ShareError, type SharePayload } from "../src/renderer/state/share.js";
 import { clockLabel, shortCpuLabel, shortRunLabels } from "../src/renderer/results/labels.js";
 import { orderPhases, phaseColors } from "../src/renderer/results/palette.js";
 import { alignOps, counterpart, defaultPair, diffPath, fnDeltas, pathSummary } from "../src/renderer/results/path-diff.js";
 import { describeRunError, runErrorLine } from "../src/renderer/results/errors.js";
+import { restoredRunConfig } from "../src/renderer/state/restore.js";
+import { recentLabel } from "../src/renderer/state/recent.js";
+import { optionValue } from "../src/renderer/ui/run-config.js";
 
 const source = (id: string): string => EXAMPLES.find((e) => e.id === id)!.source;
 
@@ -278,5 +281,43 @@ describe("run errors, one clear line", () => {
     expect(runErrorLine({ kind: "workload", message: "w.ts: task 1000 threw at cycle 12345: boom", file: "w.ts", line: 3, column: 5, task: 1000, cycle: 12345 })).toBe("Workload error at w.ts:3:5, task 1000, cycle 12,345: boom");
     expect(runErrorLine({ kind: "config", message: "plugin 'sysenter': CPU 'Intel Pentium (P54C)' (p5-p54c) has no SEP", file: "w.ts" })).toBe("Configuration error: plugin 'sysenter': CPU 'Intel Pentium (P54C)' (p5-p54c) has no SEP");
     expect(describeRunError({ kind: "budget", message: "w.ts: stopped after 1 s of host time" , file: "w.ts" }).category).toBe("Budget exceeded");
+  });
+});
+
+describe("restored state is the state that ran (issue 32 item 4)", () => {
+  it("reads a plugin option as the simulator does: the CLI's strings by the manifest's type, the default when absent", () => {
+    const bool = { type: "boolean", default: false, description: "" } as const;
+    const num = { type: "number", default: 2, description: "" } as const;
+    expect(optionValue(bool, "true")).toBe(true);
+    expect(optionValue(bool, "false")).toBe(false);
+    expect(optionValue(bool, undefined)).toBe(false);
+    expect(optionValue(num, "5")).toBe(5);
+    expect(optionValue(num, "five")).toBe("five");
+  });
+
+  it("restores a bundle's or link's configuration with its options as they ran, CPUs per machine and repetitions", () => {
+    const s = restoredRunConfig({ cpus: [{ id: "p4-northwood", mhz: 2200, smp: 2 }], stacks: [[], [{ id: "sa-nofp", options: { forceAll: "true" } }]], params: { iterations: 9 }, seed: 3, sweep: { param: "iterations", values: [1, 2] }, maxSeconds: 4, repeat: 5 });
+    expect(s).toEqual({ cpus: [{ id: "p4-northwood", mhz: 2200 }], smp: 2, stacks: [{ variants: [] }, { variants: [{ id: "sa-nofp", options: { forceAll: "true" } }] }], params: { iterations: 9 }, seed: 3, sweep: { enabled: true, param: "iterations", values: "1, 2" }, timeline: false, maxSeconds: 4, repeat: 5 });
+  });
+});
+
+describe("a tidy sidebar (issue 32 item 8)", () => {
+  it("names a recent experiment by its CPUs, variant stacks and time", () => {
+    const at = new Date(2026, 11, 1, 14, 5).getTime();
+    const entry = (cpus: { id: string; mhz: number; smp?: number }[], stacks: { id: string; options?: Record<string, string | number | boolean> }[][]) =>
+      ({ id: "x", title: "lat_syscall (lmbench) · 1 CPU × 1 stack", savedAtMs: at, workload: { kind: "example" as const, id: "lat_syscall" }, config: { workload: { id: "lat_syscall", file: "f.ts", source: "" }, cpus, stacks, params: {}, seed: 1 } });
+    const a = recentLabel(entry([{ id: "p4-northwood", mhz: 2200 }], [[]]), BUILTIN_PROFILE_FILES, at);
+    const b = recentLabel(entry([{ id: "p6-coppermine", mhz: 733, smp: 2 }], [[], [{ id: "sa-nofp", options: { forceAll: true } }]]), BUILTIN_PROFILE_FILES, at + 86_400_000 * 3);
+    expect(a).toEqual({ title: "lat_syscall (lmbench)", detail: "P4 2.2 GHz · baseline · 14:05" });
+    expect(b).toEqual({ title: "lat_syscall (lmbench)", detail: "PIII 733 MHz ×2 · baseline vs sa-nofp(forceAll=true) · 1 Dec" });
+  });
+
+  it("reads the open document back only when it is well formed", () => {
+    const store = (v: unknown): StorageLike => ({ getItem: () => JSON.stringify(v), setItem: () => undefined, removeItem: () => undefined });
+    expect(loadOpenDoc(store({ key: "example:lat_ctx" }))).toEqual({ key: "example:lat_ctx" });
+    expect(loadOpenDoc(store({ key: "new:x", source: "s" }))).toEqual({ key: "new:x", source: "s" });
+    expect(loadOpenDoc(store({ key: "user:../../etc" }))).toBeNull();
+    expect(loadOpenDoc(store({ key: "new:x", source: 5 }))).toBeNull();
+    expect(loadOpenDoc(store(["new:x"]))).toBeNull();
   });
 });

@@ -248,7 +248,7 @@ describe("the app's pool of sandbox workers (SimClient)", () => {
 
   it("third-party plugins go with every run, each run in a fresh worker of its own as with one at a time", async () => {
     const fake = fakeHost(() => ({ ms: 5 }));
-    const client = new SimClient({ factory: fake.factory, transpile: async (s) => s, poolSize: 2 });
+    const client = new SimClient({ factory: fake.factory, transpile: async (s) => s, instrument: async (js) => js, poolSize: 2 });
     const plugin = { id: "getpid-cache", manifest: {}, origin: "plugins/getpid-cache", main: "index.js", files: { "index.js": "module.exports = {}" } };
     const results = await client.run(sweep([1, 2, 3, 4, 5], { stacks: [[{ id: "getpid-cache" }]] }), [], [plugin], { onProgress: () => undefined, onResult: () => undefined });
     expect(results.map((r) => r.error)).toEqual([undefined, undefined, undefined, undefined, undefined]);

@@ -16,6 +16,9 @@ import { basename, join } from "node:path";
 import type { CAC, Command } from "cac";
 import {
   BundleError,
+  BUNDLE_MAX_TOTAL_SECONDS,
+  BUNDLE_SECONDS_PER_RUN,
+  bundleTotalSeconds,
   checkBuiltinPlugins,
   compareResults,
   DEFAULT_LIMITS,
@@ -32,10 +35,10 @@ import {
   type Bundle,
   type BundlePluginInput,
 } from "@siglab/core/bundle";
-import { expandExperiment, type ExperimentConfig, type RunResult, type RunSpec } from "@siglab/core/common";
+import { escapeControls, expandExperiment, type ExperimentConfig, type RunResult, type RunSpec } from "@siglab/core/common";
 import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
-import type { PluginSource } from "@siglab/core/host";
+import { DEFAULT_HOST_LIMITS, type PluginSource } from "@siglab/core/host";
 import {
   availableBuiltins,
   builtinPluginsDir,
@@ -46,8 +49,10 @@ import { checkOutputTarget, OutputRefusal, writeOutputFile } from "../output.js"
 import { fmt, group, timelineCutLines, unitText, withSignalNames } from "../format.js";
 import { askAtTerminal, configDir, consentToEmbedded } from "../consent.js";
 import { embeddableFiles } from "../plugins/folders.js";
-import { pluginSources } from "../plugins/load.js";
+import { pluginSources, scanThirdParty } from "../plugins/load.js";
 import { parseJobs, parseShard, runSpecs, selectShard } from "../run/parallel.js";
+import { oneLine, shown } from "../terminal.js";
+import { parseMaxTotalSeconds } from "../run/limits.js";
 
 export interface SandboxRunOptions {
   /** Third-party plugin folders (each holds one sub-folder per plugin). */
@@ -82,6 +87,8 @@ export interface BundleCommandDeps {
   configure?(options: Record<string, unknown>): void;
   /** --max-runs of the command, if given */
   maxRuns?(options: Record<string, unknown>): number | undefined;
+  /** the host time one run may take under the command's options (--max-seconds), in ms */
+  runLimitMs?(options: Record<string, unknown>): number;
   /** Built-in plugins folder (default: packages/plugins of this checkout). */
   builtinPluginsDir?: string;
   log?(line: string): void;
@@ -144,7 +151,9 @@ export function openBundleFile(path: string, available?: AvailablePlugin[]): Bun
 
 function pluginInputs(exp: ExperimentConfig, builtinDir: string, pluginDirs: string[]): BundlePluginInput[] {
   const builtins = new Map(listPluginFolders(builtinDir).map((p) => [p.id, p]));
-  const thirdParty = new Map(pluginDirs.flatMap((d) => listPluginFolders(d)).map((p) => [p.id, p]));
+  // third-party folders by the same reader and rules as the runs (plugins/folders.ts)
+  const scan = scanThirdParty(pluginDirs);
+  const thirdParty = new Map(scan.ok.map((f) => [f.manifest.id, f]));
   const ids = [...new Set(exp.stacks.flatMap((s) => s.map((v) => v.id)))];
   return ids.map((id): BundlePluginInput => {
     const b = builtins.get(id);
@@ -153,14 +162,17 @@ function pluginInputs(exp: ExperimentConfig, builtinDir: string, pluginDirs: str
       return { source: "builtin", id, version: b.version, hash: hashFileSet(pluginCodeFiles(b.dir)), ...extra };
     }
     const t = thirdParty.get(id);
+    const refused = scan.refusals.find((r) => r.id === id);
+    if (!t && refused) throw new UsageError(`variant ${id}: the plugin is refused: ${refused.reason}`);
     if (!t) throw new UsageError(`variant ${id}: no built-in plugin or plugin in ${[builtinDir, ...pluginDirs].join(", ")} has this id`);
+    const m = t.manifest;
     return {
       source: "embedded",
       id,
-      version: t.version,
-      files: embeddableFiles(t.dir),
-      ...(t.apiVersion ? { apiVersion: t.apiVersion } : {}),
-      ...(t.displayName ? { displayName: t.displayName } : {}),
+      version: m.version,
+      files: t.bytes,
+      ...(m.apiVersion ? { apiVersion: m.apiVersion } : {}),
+      ...(m.displayName ? { displayName: m.displayName } : {}),
     };
   });
 }
@@ -169,16 +181,48 @@ function pluginInputs(exp: ExperimentConfig, builtinDir: string, pluginDirs: str
  * Runs the specs --jobs at a time; logs one line per run in run order (the same lines as one at a
  * time). `numbers`: the runs' numbers in the whole experiment (a part's), `total` its run count.
  */
-async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRunOptions, log: (l: string) => void, o: { jobs: number; numbers?: number[]; total?: number }): Promise<RunResult[]> {
+async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRunOptions, log: (l: string) => void, o: { jobs: number; numbers?: number[]; total?: number; budget?: TotalBudget }): Promise<RunResult[]> {
   const total = o.total ?? specs.length;
-  return runSpecs(specs, (spec) => deps.runInSandbox(spec, opts), {
+  const budget = o.budget;
+  const run = budget ? (spec: RunSpec) => runWithin(budget, spec, deps, opts) : (spec: RunSpec) => deps.runInSandbox(spec, opts);
+  return runSpecs(specs, run, {
     jobs: o.jobs,
-    onResult: (i, r) => {
-      const spec = specs[i]!;
+    ...(budget ? { stopStarting: () => Date.now() >= budget.deadline } : {}),
+    onResult: (i, result) => {
+      // a bundle's labels and a run's error message are foreign text: one-line fields
+      const spec = shown(specs[i]!);
+      const r = shown(result);
       log(`run ${o.numbers?.[i] ?? i + 1}/${total} ${runLabel(spec)}${formatParams(spec.params) ? ` ${formatParams(spec.params)}` : ""}: ${r.error ? `FAILED (${r.error.kind}: ${withSignalNames(r.error.message)})` : `${group(r.totalCycles)} cycles`}`);
     },
   });
 }
+
+/** A re-run's total host time: it ends at `deadline` (a Date.now() time). */
+interface TotalBudget {
+  seconds: number;
+  deadline: number;
+  /** results of the runs it stopped */
+  cut: WeakSet<RunResult>;
+}
+
+/**
+ * A run that may take no more than what is left of the total budget (its own budget is a request
+ * the host caps by its limits); stopped by the total, its error says so.
+ */
+async function runWithin(budget: TotalBudget, spec: RunSpec, deps: BundleCommandDeps, opts: SandboxRunOptions): Promise<RunResult> {
+  const left = Math.max(1, budget.deadline - Date.now());
+  const asked = spec.budget?.maxHostMs;
+  const limited = asked !== undefined && asked > 0 && asked < left ? spec : { ...spec, budget: { ...spec.budget, maxHostMs: left } };
+  const r = await deps.runInSandbox(limited, opts);
+  if (r.error?.kind === "budget" && /of host time/.test(r.error.message) && Date.now() >= budget.deadline) {
+    const stopped = { ...r, error: { ...r.error, message: `${spec.workload.file}: stopped when the bundle's total budget of ${fmtSeconds(budget.seconds)} ran out (--max-total-seconds)` } };
+    budget.cut.add(stopped);
+    return stopped;
+  }
+  return r;
+}
+
+const fmtSeconds = (s: number): string => `${s.toLocaleString("en")} s`;
 
 export async function bundleExport(workload: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): Promise<number> {
   const { log } = io(deps);
@@ -223,9 +267,11 @@ export async function bundleExport(workload: string | undefined, options: Bundle
 export function bundleInfo(file: string | undefined, deps: BundleCommandDeps): number {
   const { log } = io(deps);
   if (!file) throw new UsageError("bundle info: name a bundle file");
-  const b = openBundleFile(file);
+  const opened = openBundleFile(file);
+  const check = shown(checkBuiltinPlugins(opened, availableBuiltins(deps.builtinPluginsDir ?? builtinPluginsDir())));
+  // everything a bundle says is foreign text: shown as one-line fields
+  const b = { ...opened, manifest: shown(opened.manifest), experiment: shown(opened.experiment), plugins: shown(opened.plugins), results: shown(opened.results), warnings: shown(opened.warnings), charts: shown(Object.fromEntries(Object.keys(opened.charts).map((k) => [k, 0]))) };
   const e = b.experiment;
-  const check = checkBuiltinPlugins(b, availableBuiltins(deps.builtinPluginsDir ?? builtinPluginsDir()));
   const missing = new Set(check.missing.map((m) => m.split(" ")[0]));
   log(`${file}: SigLab bundle, format v${b.manifest.formatVersion}${b.migratedFrom !== undefined ? ` (migrated from v${b.migratedFrom})` : ""}, written by SigLab ${b.manifest.appVersion} at ${b.manifest.createdAt}`);
   log(`workload: ${e.workload.id} (${e.workload.file}, ${e.workload.source.length} characters)`);
@@ -248,31 +294,53 @@ export function bundleInfo(file: string | undefined, deps: BundleCommandDeps): n
 }
 
 /** Opens, asks for consent to embedded code (or takes local builds, --plugin-dir) and re-runs every run. */
-async function rerun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps, verb: string): Promise<{ bundle: Bundle; results: RunResult[]; numbers: number[] } | number> {
+interface Rerun {
+  bundle: Bundle;
+  /** results of the runs made, in order (fewer than `numbers` when the total budget ran out) */
+  results: RunResult[];
+  /** the runs' numbers in the whole experiment */
+  numbers: number[];
+  budget: TotalBudget;
+}
+
+async function rerun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps, verb: string): Promise<Rerun | number> {
   const { log, error } = io(deps);
   if (!file) throw new UsageError(`bundle ${verb}: name a bundle file`);
   const jobs = parseJobs(options["jobs"]);
+  const explicitTotal = parseMaxTotalSeconds(options["maxTotalSeconds"]);
   const bundle = openBundleFile(file, availableBuiltins(deps.builtinPluginsDir ?? builtinPluginsDir()));
   const local = localBuilds(bundle, options, log);
   // consent concerns the bundle's own code; a local build is the user's own
   const embedded = bundle.plugins.filter((p) => p.source === "embedded" && !local.has(p.id));
   const consentIo = { log, error, ask: deps.ask ?? askAtTerminal };
-  if (!(await consentToEmbedded(file, embedded, { trustEmbedded: options.trustEmbedded === true, dir: deps.configDir ?? configDir() }, consentIo))) return 3;
-  for (const w of bundle.warnings) log(`warning: ${w}`);
+  // what is shown of the embedded plugins is escaped; what is remembered is the bundle's own
+  const embeddedIds = embedded.map((p) => ({ id: p.id, version: p.version, ...(p.hash ? { hash: p.hash } : {}) }));
+  if (!(await consentToEmbedded(file, embeddedIds, { trustEmbedded: options.trustEmbedded === true, dir: deps.configDir ?? configDir() }, consentIo))) return 3;
+  for (const w of bundle.warnings) log(`warning: ${oneLine(w)}`);
   // the embedded code goes to the execution host from memory: nothing is extracted to disk
   const plugins = embeddedPluginSources(bundle).map((p) => local.get(p.id) ?? p);
   const all = expandExperiment(bundle.experiment, deps.maxRuns?.(options));
   // a part (--shard) re-runs its own runs
   const numbers = bundle.shard ? bundle.shard.runs : all.map((_, k) => k + 1);
   if (bundle.shard) log(`${file}: part ${bundle.shard.index} of ${bundle.shard.count}: re-running runs ${formatRunNumbers(numbers)} of ${all.length}`);
+  const seconds = bundleTotalSeconds(numbers.length, (deps.runLimitMs?.(options) ?? DEFAULT_HOST_LIMITS.runMs) / 1000, explicitTotal);
+  const budget: TotalBudget = { seconds, deadline: Date.now() + seconds * 1000, cut: new WeakSet() };
   const results = await runAll(
     numbers.map((n) => all[n - 1]!),
     deps,
     { plugins, profiles: bundle.profiles },
     log,
-    { jobs, numbers, total: all.length },
+    { jobs, numbers, total: all.length, budget },
   );
-  return { bundle, results, numbers };
+  const r: Rerun = { bundle, results, numbers, budget };
+  const made = finished(r).length;
+  if (made < numbers.length) log(`stopped: the bundle's total budget of ${fmtSeconds(seconds)} ran out (--max-total-seconds sets it): ${made} of ${numbers.length} runs were made, ${numbers.length - made} were not`);
+  return r;
+}
+
+/** Positions of the runs of a re-run that finished (not stopped, nor left out, by the total budget). */
+function finished(r: Rerun): number[] {
+  return r.results.flatMap((x, i) => (r.budget.cut.has(x) ? [] : [i]));
 }
 
 /**
@@ -288,29 +356,32 @@ function localBuilds(bundle: Bundle, options: BundleCommandOptions, log: (l: str
   for (const p of bundle.plugins.filter((x) => x.source === "embedded")) {
     const s = byId.get(p.id);
     if (!s) {
-      log(`plugin ${p.id}: no local build in ${dirs.join(", ")}; using the bundle's ${p.version}`);
+      log(oneLine(`plugin ${p.id}: no local build in ${dirs.join(", ")}; using the bundle's ${p.version}`));
       continue;
     }
     if (s.refused !== undefined) throw new UsageError(`--plugin-dir: the local build of ${p.id} is refused: ${s.refused}`);
-    const version = (s.manifest as { version?: string }).version ?? "?";
+    const version = String((s.manifest as { version?: unknown }).version ?? "?");
     const hash = hashFileSet(embeddableFiles(s.origin));
     const same = hash === p.hash;
-    log(`plugin ${p.id}: the bundle embeds ${p.version} (sha256 ${p.hash}); running the local build ${version} from ${s.origin} (${same ? "the same code" : `different code, sha256 ${hash}`}${version !== p.version ? `, version ${p.version} -> ${version}` : ""})`);
+    log(oneLine(`plugin ${p.id}: the bundle embeds ${p.version} (sha256 ${p.hash}); running the local build ${version} from ${s.origin} (${same ? "the same code" : `different code, sha256 ${hash}`}${version !== p.version ? `, version ${p.version} -> ${version}` : ""})`));
     out.set(p.id, s);
   }
-  for (const id of byId.keys()) if (!bundle.plugins.some((x) => x.id === id && x.source === "embedded")) log(`warning: --plugin-dir: ${id} is not a plugin this bundle embeds (ignored)`);
+  for (const id of byId.keys()) if (!bundle.plugins.some((x) => x.id === id && x.source === "embedded")) log(oneLine(`warning: --plugin-dir: ${id} is not a plugin this bundle embeds (ignored)`));
   return out;
 }
 
+/** A value of a difference, short and on one line (it may be foreign text). */
 function show(v: unknown): string {
   const s = JSON.stringify(v);
-  return s === undefined ? "(absent)" : s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  return s === undefined ? "(absent)" : oneLine(s.length > 80 ? `${s.slice(0, 77)}...` : s);
 }
 
 export async function bundleVerify(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): Promise<number> {
   const { log } = io(deps);
   const r = await rerun(file, options, deps, "verify");
   if (typeof r === "number") return r;
+  const done = finished(r);
+  if (done.length < r.numbers.length) return verifyPart(r, done, log);
   const cmp = compareResults(r.bundle.results, r.results);
   if (cmp.identical) {
     log(`identical: all ${r.results.length} runs reproduce the bundle's results`);
@@ -318,12 +389,34 @@ export async function bundleVerify(file: string | undefined, options: BundleComm
   }
   const runs = new Set(cmp.differences.map((d) => d.run));
   log(`DIFFERENT: ${runs.has(-1) ? "the number of runs differs; " : ""}${[...runs].filter((x) => x >= 0).length} of ${r.bundle.results.length} runs differ`);
+  logDifferences(r, cmp, (k) => k, log);
+  return 1;
+}
+
+/**
+ * A re-run the total budget stopped: the runs made (positions `done`) are compared with the
+ * bundle's results for them; the bundle is not verified (exit 1) whatever they show.
+ */
+function verifyPart(r: Rerun, done: number[], log: (l: string) => void): number {
+  const stored = done.filter((i) => i < r.bundle.results.length);
+  const cmp = compareResults(stored.map((i) => r.bundle.results[i]!), stored.map((i) => r.results[i]!));
+  const missing = done.length - stored.length;
+  const notMade = `${r.numbers.length - done.length} of ${r.numbers.length} runs were not made (the total budget ran out), so the bundle is not verified`;
+  const differ = new Set(cmp.differences.map((d) => d.run)).size + missing;
+  if (!differ) log(`not verified: the ${done.length} runs made reproduce the bundle's results; ${notMade}`);
+  else log(`DIFFERENT: ${differ} of the ${done.length} runs made differ from the bundle's results${missing ? ` (${missing} have no result in the bundle)` : ""}; ${notMade}`);
+  logDifferences(r, cmp, (k) => stored[k]!, log);
+  return 1;
+}
+
+/** The differences found, one line each; `position(k)` maps a compared run to its place in the re-run. */
+function logDifferences(r: Rerun, cmp: ReturnType<typeof compareResults>, position: (k: number) => number, log: (l: string) => void): void {
   for (const d of cmp.differences) {
-    const where = d.run < 0 ? "runs" : `run ${r.numbers[d.run] ?? d.run + 1} (${runLabel(r.bundle.results[d.run]!)})`;
-    log(`  ${where} ${d.path}: bundle ${show(d.expected)}, now ${show(d.actual)}`);
+    const i = d.run < 0 ? -1 : position(d.run);
+    const where = i < 0 ? "runs" : `run ${r.numbers[i] ?? i + 1} (${runLabel(shown(r.bundle.results[i]!))})`;
+    log(`  ${where} ${oneLine(d.path)}: bundle ${show(d.expected)}, now ${show(d.actual)}`);
   }
   if (cmp.truncated) log("  (more differences not shown)");
-  return 1;
 }
 
 export async function bundleRun(file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): Promise<number> {
@@ -333,13 +426,13 @@ export async function bundleRun(file: string | undefined, options: BundleCommand
   if (typeof out === "string" && out) checkOutputTarget(out, outOpts); // before the re-runs
   const r = await rerun(file, options, deps, "run");
   if (typeof r === "number") return r;
-  r.results.forEach((res, i) => {
+  shown(r.results).forEach((res, i) => {
     const n = r.numbers[i] ?? i + 1;
     for (const m of res.metrics) log(`  run ${n} ${m.name}: ${fmt(m.value)} ${unitText(m.unit)}`);
     for (const f of res.findings) log(`  run ${n} ${f.severity} ${f.kind}: ${withSignalNames(f.message)}`);
   });
   if (typeof out === "string" && out) {
-    writeOutputFile(out, out.toLowerCase().endsWith(".csv") ? toCsv(r.results) : JSON.stringify(r.results, null, 2) + "\n", outOpts);
+    writeOutputFile(out, out.toLowerCase().endsWith(".csv") ? toCsv(shown(r.results)) : jsonText(r.results), outOpts);
     log(`wrote ${out}`);
   }
   return r.results.some((x) => x.error) ? 1 : 0;
@@ -379,8 +472,9 @@ export function exportFromBundle(format: string | undefined, file: string | unde
     io(deps).error(`siglab export trace: ${file}: no run recorded a timeline; export the bundle with --timeline`);
     return 1;
   }
-  if (format === "trace") for (const line of truncatedTimelines(b.results)) io(deps).error(`siglab export trace: ${file}: ${line} (the timeline is bounded; the trace says so too)`);
-  const text = format === "csv" ? toCsv(b.results) : JSON.stringify(toPerfettoTrace(b.results)) + "\n";
+  if (format === "trace") for (const line of truncatedTimelines(shown(b.results))) io(deps).error(`siglab export trace: ${file}: ${line} (the timeline is bounded; the trace says so too)`);
+  // CSV cells are one-line fields; JSON escapes controls itself (and the rest below)
+  const text = format === "csv" ? toCsv(shown(b.results)) : jsonText(toPerfettoTrace(b.results), 0);
   if (typeof out === "string" && out) {
     writeOutputFile(out, text, outOpts);
     log(`wrote ${out}`);
@@ -390,6 +484,14 @@ export function exportFromBundle(format: string | undefined, file: string | unde
   return 0;
 }
 
+/**
+ * JSON for a file or the terminal: JSON.stringify escapes C0 controls; the C1 controls, bidirectional
+ * and separator characters it leaves raw are escaped too (the same JSON value).
+ */
+function jsonText(v: unknown, indent = 2): string {
+  return escapeControls(JSON.stringify(v, null, indent), { block: true }) + "\n";
+}
+
 /** Maps errors to messages and exit codes: refusals name the file and the problem. */
 export async function guarded(deps: BundleCommandDeps, what: string, f: () => Promise<number> | number): Promise<number> {
   try {
@@ -397,30 +499,32 @@ export async function guarded(deps: BundleCommandDeps, what: string, f: () => Pr
   } catch (e) {
     const { error } = io(deps);
     if (e instanceof OutputRefusal) {
-      error(`siglab ${what}: ${e.message}`); // "<file>: <reason>"
+      error(`siglab ${what}: ${oneLine(e.message)}`); // "<file>: <reason>"
       return 2;
     }
     if (e instanceof BundleError) {
-      error(`siglab ${what}: refused: ${e.message}`);
+      error(`siglab ${what}: refused: ${oneLine(e.message)}`);
       return 2;
     }
     // bad arguments, also as reported by the run-argument parser and the workload compiler
-    if (e instanceof UsageError || ["UsageError", "CompileError", "CpuRefError", "ExperimentSizeError"].includes((e as { constructor?: { name?: string } } | null)?.constructor?.name ?? "")) {
-      error(`siglab ${what}: ${(e as Error).message}`);
+    if (e instanceof UsageError || ["UsageError", "CompileError", "CpuRefError", "ExperimentSizeError", "PluginFolderError"].includes((e as { constructor?: { name?: string } } | null)?.constructor?.name ?? "")) {
+      error(`siglab ${what}: ${oneLine((e as Error).message)}`);
       return 2;
     }
-    error(`siglab ${what}: ${(e as Error)?.message ?? String(e)}`);
+    error(`siglab ${what}: ${oneLine(String((e as Error)?.message ?? e))}`);
     return 1;
   }
 }
 
 const LIMITS = ["maxSeconds", "maxMemory", "maxRuns", "maxSteps", "maxCycles", "verbose"];
+/** verify and run re-run somebody else's experiment: their total host time is bounded */
+const RERUN = ["trustEmbedded", "pluginDir", "jobs", "maxTotalSeconds", ...LIMITS];
 /** What each action reads; any other option given is an error (never silently ignored). */
 const ACTION_OPTIONS: Record<string, string[] | "run-options"> = {
   export: "run-options",
   info: [],
-  verify: ["trustEmbedded", "pluginDir", "jobs", ...LIMITS],
-  run: ["trustEmbedded", "pluginDir", "jobs", "out", "o", "force", ...LIMITS],
+  verify: RERUN,
+  run: [...RERUN, "out", "o", "force"],
   merge: ["out", "o", "force"],
 };
 
@@ -443,6 +547,7 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
     .option("--chart <file>", "export: add a chart (.svg/.png) to the bundle (repeatable)")
     .option("--trust-embedded", "verify/run: allow the bundle's third-party plugin code (runs only in the sandbox); remembered per content hash")
     .option("--force", "export/run/merge: replace an existing -o file (never an input of the command)")
+    .option("--max-total-seconds <s>", `verify/run: stop re-running after s seconds of host time in all (default ${BUNDLE_SECONDS_PER_RUN} s per run of the bundle, at least one run's --max-seconds, at most ${BUNDLE_MAX_TOTAL_SECONDS.toLocaleString("en")} s)`)
     .example("siglab bundle export lat_sig_catch --param iterations=400 --baseline --variant sa-nofp:forceAll=true --timeline -o x.siglab")
     .example("siglab bundle verify x.siglab")
     .example("siglab bundle export aio_ring --variant aio --sweep batch=1,4,16,32 --shard 2/4 -o part-2.siglab")

@@ -3,6 +3,7 @@ import type { CAC } from "cac";
 import { EXAMPLES } from "@siglab/core";
 import { runnableProfiles } from "../catalog.js";
 import { allPresets, listPlugins, pluginExamples } from "../plugins/catalog.js";
+import { shown } from "../terminal.js";
 
 export function registerListCommand(cli: CAC): void {
   cli
@@ -14,7 +15,7 @@ export function registerListCommand(cli: CAC): void {
       const { plugins, refused } = listPlugins(dirs);
       const extra = await pluginExamples(dirs);
       const presets = allPresets(dirs);
-      const data = {
+      let data = {
         examples: [...EXAMPLES, ...extra].map((e) => ({ id: e.id, title: e.title, file: e.file })),
         profiles: runnableProfiles().map((p) => ({ id: p.id, name: p.name, mhz: `${p.clock.minMhz}-${p.clock.maxMhz}`, default: p.clock.defaultMhz })),
         plugins: plugins.map((p) => ({ id: p.manifest.id, version: p.manifest.version, name: p.manifest.displayName, builtin: p.builtin })),
@@ -22,6 +23,8 @@ export function registerListCommand(cli: CAC): void {
         refused: [...refused, ...presets.refused],
       };
       if (o.json) return void process.stdout.write(JSON.stringify(data, null, 2) + "\n");
+      // text: names, titles and refusals from plugin folders are one-line fields
+      data = shown(data);
       console.log("Examples:");
       for (const e of data.examples) console.log(`  ${e.id.padEnd(18)} ${e.title}`);
       console.log("\nCPU profiles (use --cpu id@MHz):");

@@ -9,6 +9,7 @@ import { PLUGIN_API_VERSION, type PluginOptionSpec } from "@siglab/core";
 import { allPresets, listPlugins, type PluginInfo } from "../plugins/catalog.js";
 import { PLUGIN_API_SPEC, renderPluginSkeleton } from "../plugins/template/render.js";
 import { NewFolderRefusal, writeNewFolder } from "../new-folder.js";
+import { oneLine, shown } from "../terminal.js";
 
 export interface PluginsIo {
   log(line: string): void;
@@ -31,7 +32,9 @@ function table(rows: string[][]): string[] {
 }
 
 export function pluginsList(dirs: string[], opts: { json?: boolean }, io: PluginsIo = consoleIo): number {
-  const { plugins, refusals } = listPlugins(dirs);
+  const listed = listPlugins(dirs);
+  // a manifest, a folder's name and a refusal (which names files in it) are foreign text
+  const { plugins, refusals } = opts.json ? listed : { plugins: shown(listed.plugins), refusals: shown(listed.refusals) };
   if (opts.json) {
     const data = {
       pluginApiVersion: PLUGIN_API_VERSION,
@@ -59,7 +62,8 @@ function optionLine(name: string, o: PluginOptionSpec): string[] {
 }
 
 export function pluginsInfo(id: string | undefined, dirs: string[], opts: { json?: boolean }, io: PluginsIo = consoleIo): number {
-  const { plugins, refusals } = listPlugins(dirs);
+  const listed = listPlugins(dirs);
+  const { plugins, refusals } = opts.json ? listed : { plugins: shown(listed.plugins), refusals: shown(listed.refusals) };
   const ids = plugins.map((p) => p.manifest.id).join(", ");
   if (!id) {
     io.error(`siglab plugins info: which plugin? (plugins: ${ids})`);
@@ -72,13 +76,13 @@ export function pluginsInfo(id: string | undefined, dirs: string[], opts: { json
       for (const r of refused) io.error(`siglab plugins info: plugin '${id}' was refused: ${r.reason}`);
       return 1;
     }
-    io.error(`siglab plugins info: unknown plugin '${id}' (plugins: ${ids}${dirs.length ? "" : "; third-party plugins need --plugin-dir"})`);
+    io.error(`siglab plugins info: unknown plugin '${oneLine(id)}' (plugins: ${ids}${dirs.length ? "" : "; third-party plugins need --plugin-dir"})`);
     return 2;
   }
   const m = p.manifest;
   // plugins that replace an extension point this one replaces cannot share a stack with it
   const conflicts = plugins.filter((o) => o !== p && (o.manifest.replaces ?? []).some((x) => (m.replaces ?? []).includes(x))).map((o) => o.manifest.id);
-  const presets = allPresets(dirs).presets.filter((s) => s.stack.some((v) => v.id === id)).map((s) => ({ id: s.id, name: s.name }));
+  const presets = shown(allPresets(dirs).presets.filter((s) => s.stack.some((v) => v.id === id)).map((s) => ({ id: s.id, name: s.name })));
   if (opts.json) {
     io.log(JSON.stringify({ manifest: m, builtin: p.builtin, from: from(p), examples: p.examples, conflictsWith: conflicts, presets }, null, 2));
     return 0;

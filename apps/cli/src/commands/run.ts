@@ -4,15 +4,17 @@
  *   [--jobs N] [--shard i/n]`
  */
 import type { CAC, Command } from "cac";
-import { checkExperimentSize, DEFAULT_MAX_RUNS, expandExperiment, repeatSeeds, summarizeRepeats, type ExperimentConfig, type RepeatedRun, type RunResult, type VariantSpec, type ParamValue } from "@siglab/core";
+import { checkExperimentSize, DEFAULT_MAX_RUNS, expandExperiment, repeatSeeds, summarizeRepeats, type ExperimentConfig, type RepeatedRun, type RunResult, type VariantSpec, type ParamValue, type WorkloadRef } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { allProfiles, resolveWorkload, runnableProfiles, UsageError, workloadTitle } from "../catalog.js";
 import { differingParams, fmt, formatPaths, formatRun, formatSweepSummary, formatTimeline, timelineCutLines, unitText } from "../format.js";
 import { typecheckWorkload, CompileError } from "../run/compile.js";
-import { configureHost, runInSandbox } from "../run/host.js";
-import { hostLimitsFrom, LIMIT_OPTIONS, parseSeed } from "../run/limits.js";
+import { configureHost, executionHost, runInSandbox } from "../run/host.js";
+import { paramValue } from "@siglab/core/common";
+import { hostLimitsFrom, LIMIT_OPTIONS, parseNumberOption, parseSeed } from "../run/limits.js";
 import { findPreset, pluginExamples } from "../plugins/catalog.js";
 import { parseJobs, parseShard, runSpecs, selectShard, shardDescription, type Shard } from "../run/parallel.js";
+import { oneLine, shown } from "../terminal.js";
 
 export const DEFAULT_CPU = "p4-northwood";
 
@@ -40,6 +42,7 @@ function parseParam(s: string): [string, ParamValue] {
   const i = s.indexOf("=");
   if (i <= 0) throw new UsageError(`--param: expected key=value, got '${s}'`);
   const k = s.slice(0, i), v = s.slice(i + 1);
+  if (v.trim() === "") throw new UsageError(`--param ${s}: no value after '='`);
   return [k, v === "true" ? true : v === "false" ? false : v !== "" && Number.isFinite(Number(v)) ? Number(v) : v];
 }
 
@@ -76,7 +79,8 @@ export function addRunOptions(cmd: Command): Command {
 
 export async function resolveRunArgs(workloadArg: string, o: Record<string, unknown>): Promise<ResolvedRunArgs> {
   const pluginDirs = list(o["pluginDir"]);
-  const workload = resolveWorkload(workloadArg, await pluginExamples(pluginDirs));
+  // a plugin folder refused is named, whether or not a run uses it (one that does fails with the reason)
+  const workload = resolveWorkload(workloadArg, await pluginExamples(pluginDirs, (reason) => console.error(`siglab: plugin folder refused: ${oneLine(reason)}`)));
   const profiles = await allProfiles(list(o["profileFile"]));
   const cpuArgs = list(o["cpu"]);
   const variantIds = [...list(o["variant"]).map((v) => parseVariant(v).id), ...list(o["preset"])];
@@ -107,7 +111,10 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
     const s = String(o["sweep"]);
     const i = s.indexOf("=");
     if (i <= 0) throw new UsageError(`--sweep: expected key=v1,v2,..., got '${s}'`);
-    sweep = { param: s.slice(0, i), values: s.slice(i + 1).split(",").map((v) => parseParam(`x=${v}`)[1]) };
+    const items = s.slice(i + 1).split(",");
+    const empty = items.findIndex((v) => v.trim() === "");
+    if (empty >= 0) throw new UsageError(`--sweep ${s}: value ${empty + 1} of ${items.length} is empty (expected key=v1,v2,...)`);
+    sweep = { param: s.slice(0, i), values: items.map((v) => parseParam(`x=${v}`)[1]) };
   }
   const seed = parseSeed(o["seed"]);
   const limits = hostLimitsFrom(o);
@@ -126,7 +133,29 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
   if (timelineLimit !== undefined) experiment.timelineLimit = timelineLimit;
   checkExperimentSize(experiment, limits.maxRuns);
   configureHost({ limits, verbose: o["verbose"] === true });
+  if (Object.keys(params).length || sweep) await checkParams(workload, params, sweep);
   return { experiment, profiles: profiles.filter((p) => cpus.some((c) => c.id === p.id)), pluginDirs, maxRuns: limits.maxRuns };
+}
+
+/**
+ * --param and --sweep against the workload's parameters (their defaults give type and range),
+ * before any run starts: one usage error instead of a failed run per value. A workload whose
+ * parameters cannot be read (it fails at its top level) is left to its runs to report.
+ */
+async function checkParams(workload: WorkloadRef, params: Record<string, ParamValue>, sweep: ExperimentConfig["sweep"]): Promise<void> {
+  let declared: Record<string, ParamValue>;
+  try {
+    declared = (await executionHost().inspect(workload.file, workload.source)).params;
+  } catch {
+    return;
+  }
+  const names = Object.keys(declared).join(", ") || "none";
+  const given: [flag: string, key: string, value: ParamValue][] = [...Object.entries(params).map(([k, v]) => ["--param", k, v] as [string, string, ParamValue]), ...(sweep ? sweep.values.map((v) => ["--sweep", sweep.param, v] as [string, string, ParamValue]) : [])];
+  for (const [flag, key, value] of given) {
+    if (!Object.prototype.hasOwnProperty.call(declared, key)) throw new UsageError(`${flag} ${key}: ${workload.file} has no parameter '${key}' (parameters: ${names})`);
+    const checked = paramValue(workload.file, key, declared[key]!, value);
+    if ("problem" in checked) throw new UsageError(`${flag} ${key}=${String(value)}: ${checked.problem}`);
+  }
 }
 
 /** The core's default bound of a timeline (RunSpec.timelineLimit). */
@@ -146,10 +175,7 @@ export function parseTimelineLimit(v: unknown): number | undefined {
 
 /** --smp N: the machine's CPUs, 1 to 8 (1 runs the UP kernel). */
 export function parseSmp(v: unknown): number {
-  if (v === undefined) return 1;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 8) throw new UsageError(`--smp: expected an integer from 1 to 8 (CPUs of the machine), got '${String(v)}'`);
-  return n;
+  return v === undefined ? 1 : parseNumberOption("--smp", v, { min: 1, max: 8, integer: true, what: "an integer", note: "CPUs of the machine" });
 }
 
 /** A CPU reference with the machine's CPU count (left out for one CPU, as before SMP existed). */
@@ -159,10 +185,7 @@ function withSmp(c: { id: string; mhz: number }, smp: number): { id: string; mhz
 
 /** --repeat N: an integer from 1 to 1000 (each repetition is a run of its own). */
 export function parseRepeat(v: unknown): number {
-  if (v === undefined) return 1;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new UsageError(`--repeat: expected an integer from 1 to 1000, got '${String(v)}'`);
-  return n;
+  return v === undefined ? 1 : parseNumberOption("--repeat", v, { min: 1, max: 1000, integer: true, what: "an integer" });
 }
 
 /**
@@ -206,10 +229,13 @@ export function registerRunCommand(cli: CAC): void {
     .action(async (workload: string, o: Record<string, unknown>) => {
     try {
       const repeat = parseRepeat(o["repeat"]);
-      const { results, total, shard, title } = await runExperimentSlice(workload, o, repeat);
-      const part = shard ? shardDescription(total, shard) : undefined;
-      if (o["json"]) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
-      else {
+      const run = await runExperimentSlice(workload, o, repeat);
+      const part = run.shard ? shardDescription(run.total, run.shard) : undefined;
+      if (o["json"]) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: run.results } : { runs: run.results }, null, 2) + "\n");
+      // text: every string of the results (names, messages, labels) escaped as a one-line field
+      const results = o["json"] ? run.results : shown(run.results);
+      const title = run.title === undefined ? undefined : oneLine(run.title);
+      if (!o["json"]) {
         if (part) console.log(part.text + "\n");
         const swept = differingParams(results);
         for (const r of results) {
@@ -231,10 +257,10 @@ export function registerRunCommand(cli: CAC): void {
 
 export function reportCliError(e: unknown): void {
   if (e instanceof UsageError || e instanceof CompileError) {
-    console.error(`siglab: ${e.message}`);
+    console.error(`siglab: ${oneLine(e.message)}`);
     process.exitCode = 2;
   } else {
-    console.error(`siglab: ${(e as Error)?.message ?? e}`);
+    console.error(`siglab: ${oneLine(String((e as Error)?.message ?? e))}`);
     process.exitCode = 2;
   }
 }

@@ -16,6 +16,7 @@ import { runInSandbox } from "../run/host.js";
 import { runProbe, type ProbeDocument } from "./probe.js";
 import type { HostFacts } from "../probe/figures.js";
 import { registerSuite } from "./suite.js";
+import { shown } from "../terminal.js";
 
 /** The preset of a current x86-64 kernel (a plugin provides it); without it the 2.4 kernel is simulated. */
 export const MODERN_PRESET = "linux-6";
@@ -101,12 +102,12 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
     // `warnings` only when there is one: { host, compared, rows } stay as they were
     process.stdout.write(JSON.stringify({ host: probe.host, compared, rows, ...(vm ? { warnings: [vm] } : {}) }, null, 2) + "\n");
   } else {
-    const h = probe.host;
+    const h = shown(probe.host);
     console.log(`siglab probe: ${typeof h.cpuModel === "string" ? h.cpuModel : typeof h.vendor === "string" ? h.vendor : "an unnamed CPU"}${typeof h.kernel === "string" ? `, ${h.kernel}` : ""}`);
     console.log(`simulated on ${cpu.id}@${cpu.mhz} (${how}), ${stack.length ? `preset ${MODERN_PRESET}` : "Linux 2.4 i386 baseline"}${note ? `\nnote: ${note}` : ""}\n`);
     if (hostKernel) console.log(`kernel options from the probe's host (--kernel-defaults: the preset's per-CPU defaults):\n${hostKernel.reasons.map((r) => `  ${r}`).join("\n")}\n`);
     if (vm) console.log(`warning: ${vm}\n`);
-    console.log(formatHostRows(rows));
+    console.log(formatHostRows(shown(rows)));
   }
   return failed ? 1 : 0;
 }

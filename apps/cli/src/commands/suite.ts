@@ -11,6 +11,7 @@ import { configureHost, runInSandbox, stopSandbox } from "../run/host.js";
 import { hostLimitsFrom, LIMIT_OPTIONS } from "../run/limits.js";
 import { parseJobs, parseShard, runSpecs, selectShard, shardDescription } from "../run/parallel.js";
 import { DEFAULT_CPU, reportCliError } from "./run.js";
+import { shown } from "../terminal.js";
 
 export type SuiteRunner = (name: string, o: Record<string, unknown>) => Promise<number>;
 const suites: Record<string, SuiteRunner> = {
@@ -53,7 +54,7 @@ async function runExamplesSuite(_name: string, o: Record<string, unknown>): Prom
     process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
   } else {
     console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, Linux 2.4.18 (i386) baseline unless a [plugin] is named${part ? `; ${part.text}` : ""}\n`);
-    for (const r of results) {
+    for (const r of shown(results)) {
       const head = r.metrics[0];
       const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)`;
       const v = (r.variants.length ? ` [${r.variants.map((x) => x.id).join("+")}]` : "") + (r.cpu.id !== cpu.id ? ` on ${r.cpu.id}` : "");

@@ -73,8 +73,10 @@ export async function findPreset(name: string, dirs: string[]): Promise<VariantS
   return p.stack;
 }
 
-export async function pluginExamples(dirs: string[]): Promise<{ id: string; title: string; file: string; source: string }[]> {
+/** Example workloads of the built-in plugins and the --plugin-dir folders; `onRefused` hears of each folder refused. */
+export async function pluginExamples(dirs: string[], onRefused?: (reason: string) => void): Promise<{ id: string; title: string; file: string; source: string }[]> {
   const builtin = BUILTIN_PLUGINS.flatMap((p) => p.examples ?? []);
-  const third = scanPluginDirs(dirs).folders.flatMap((f) => f.examples);
-  return [...builtin, ...third];
+  const scan = scanPluginDirs(dirs);
+  for (const r of scan.refusals) onRefused?.(r.reason);
+  return [...builtin, ...scan.folders.flatMap((f) => f.examples)];
 }

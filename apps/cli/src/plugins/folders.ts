@@ -1,15 +1,18 @@
 /**
  * Third-party plugin folders on disk: `--plugin-dir DIR` holds one sub-folder per plugin (or is
- * itself a plugin folder). Only text is read here; code is evaluated in the execution host's
- * sandbox when a run uses it.
+ * itself a plugin folder). Only text is read here, by the plugin-folder reader the desktop app's
+ * installer shares (@siglab/core host/node/plugin-folder.ts: regular files only, no links or
+ * special files anywhere, size limits); code is evaluated in the execution host's sandbox when a
+ * run uses it.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, posix, relative, resolve, sep } from "node:path";
+import { lstatSync, readdirSync, statSync } from "node:fs";
+import { basename, join, posix, resolve } from "node:path";
 import { checkApiVersion, validateManifest, type PluginManifest } from "@siglab/core";
 import type { PluginSource } from "@siglab/core/host";
+import { PluginFolderError, readManifestText, readPluginFolderFiles } from "@siglab/core/host/node/plugin-folder";
+import { UsageError } from "../catalog.js";
 
-export const MAX_PLUGIN_CODE_BYTES = 5_000_000;
-const MAX_PLUGIN_FILES = 500;
+export { PluginFolderError };
 
 export interface PluginFolder {
   dir: string;
@@ -17,85 +20,104 @@ export interface PluginFolder {
   /** the code the sandbox evaluates: plugin.json and the .js/.cjs/.json files beside main */
   source: PluginSource;
   examples: { id: string; title: string; file: string; source: string }[];
+  /** what a bundle embeds: plugin.json, the code files and examples/*.ts, as read */
+  bytes: Record<string, Uint8Array>;
 }
 
-/** The plugin's code files: every .js/.cjs/.json under main's folder (bounded; symlinks skipped). */
-function codeFiles(dir: string, main: string): Record<string, string> {
-  const files: Record<string, string> = Object.create(null) as Record<string, string>;
-  const root = join(dir, dirname(main));
-  let count = 0;
-  let bytes = 0;
-  const walk = (abs: string): void => {
-    for (const name of readdirSync(abs).sort()) {
-      const p = join(abs, name);
-      const st = lstatSync(p);
-      if (st.isSymbolicLink()) continue;
-      if (st.isDirectory()) {
-        if (name !== "node_modules" && !name.startsWith(".")) walk(p);
-        continue;
-      }
-      if (!st.isFile() || !/\.(js|cjs|json)$/.test(name)) continue;
-      if (++count > MAX_PLUGIN_FILES) throw new PluginFolderError(`${dir}: more than ${MAX_PLUGIN_FILES} code files beside ${main}`);
-      bytes += st.size;
-      if (bytes > MAX_PLUGIN_CODE_BYTES) throw new PluginFolderError(`${dir}: the plugin's code is larger than ${MAX_PLUGIN_CODE_BYTES} bytes`);
-      files[relative(dir, p).split(sep).join(posix.sep)] = readFileSync(p, "utf8");
-    }
-  };
-  walk(root);
-  return files;
-}
+const CODE = /\.(js|cjs|json)$/;
+const EXAMPLE = /^examples\/[^/]+\.ts$/;
+const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
-export class PluginFolderError extends Error {}
-
-function pluginDirsUnder(dir: string): string[] {
+/**
+ * The plugin folders under one --plugin-dir (or the folder itself when it holds plugin.json), and
+ * the entries refused as plugin folders (a link to a folder). A missing or non-folder --plugin-dir
+ * is a usage error: it is never silently ignored.
+ */
+function pluginDirsUnder(dir: string): { dirs: string[]; refused: RefusedFolder[] } {
   const d = resolve(dir);
-  if (!existsSync(d) || !statSync(d).isDirectory()) throw new PluginFolderError(`--plugin-dir ${dir}: not a folder`);
-  if (existsSync(join(d, "plugin.json"))) return [d];
-  return readdirSync(d)
-    .map((n) => join(d, n))
-    .filter((p) => statSync(p).isDirectory() && existsSync(join(p, "plugin.json")))
-    .sort();
+  let st;
+  try {
+    st = statSync(d);
+  } catch {
+    throw new UsageError(`--plugin-dir ${dir}: no such folder`);
+  }
+  if (!st.isDirectory()) throw new UsageError(`--plugin-dir ${dir}: not a folder`);
+  if (isEntry(join(d, "plugin.json"))) return { dirs: [d], refused: [] };
+  const dirs: string[] = [];
+  const refused: RefusedFolder[] = [];
+  for (const name of readdirSync(d).sort()) {
+    const p = join(d, name);
+    const l = lstatSync(p);
+    if (l.isDirectory()) {
+      if (isEntry(join(p, "plugin.json"))) dirs.push(p);
+    } else if (l.isSymbolicLink() && isFolder(p)) {
+      refused.push({ dir: p, reason: `${p}: a symbolic link; a plugin folder must be a real folder (copy the plugin into ${dir})` });
+    }
+  }
+  return { dirs, refused };
+}
+
+/** Something is at `p` (a link counts: the reader refuses it and names it). */
+function isEntry(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export function readPluginFolder(dir: string): PluginFolder {
   const origin = basename(dir);
-  const manifestText = readFileSync(join(dir, "plugin.json"), "utf8");
+  const files = readPluginFolderFiles(dir, { want: (rel) => CODE.test(rel) || EXAMPLE.test(rel) });
+  const manifestBytes = files["plugin.json"];
+  if (!manifestBytes) throw new PluginFolderError(`${join(dir, "plugin.json")}: missing`);
   let json: unknown;
   try {
-    json = JSON.parse(manifestText);
+    json = JSON.parse(text(manifestBytes));
   } catch (e) {
     throw new PluginFolderError(`${join(dir, "plugin.json")}: not valid JSON: ${(e as Error).message}`);
   }
   const manifest = validateManifest(json, join(dir, "plugin.json"));
   if (!manifest.main) throw new PluginFolderError(`${join(dir, "plugin.json")}: a third-party plugin needs "main" (its JavaScript entry)`);
-  const mainPath = join(dir, manifest.main);
-  if (!existsSync(mainPath)) throw new PluginFolderError(`${mainPath}: the plugin's main file is missing (build the plugin first)`);
-  const files = codeFiles(dir, manifest.main);
-  const source: PluginSource = { id: manifest.id, manifest: json, origin: dir, main: manifest.main, files };
-  const exDir = join(dir, "examples");
-  const examples = existsSync(exDir)
-    ? readdirSync(exDir)
-        .filter((f) => f.endsWith(".ts"))
-        .sort()
-        .map((f) => {
-          const source = readFileSync(join(exDir, f), "utf8");
-          return { id: f.replace(/\.ts$/, ""), title: /name:\s*"([^"]+)"/.exec(source)?.[1] ?? f, file: `${origin}/examples/${f}`, source };
-        })
-    : [];
-  return { dir, manifest, source, examples };
+  const main = posix.normalize(manifest.main.replace(/\\/g, "/"));
+  if (!files[main]) throw new PluginFolderError(`${join(dir, manifest.main)}: the plugin's main file is missing (build the plugin first)`);
+  // the code the sandbox may load: the .js/.cjs/.json files under main's folder
+  const codeDir = posix.dirname(main);
+  const code: Record<string, string> = Object.create(null) as Record<string, string>;
+  const bytes: Record<string, Uint8Array> = Object.create(null) as Record<string, Uint8Array>;
+  bytes["plugin.json"] = manifestBytes;
+  for (const [rel, b] of Object.entries(files)) {
+    if (!CODE.test(rel) || (codeDir !== "." && !rel.startsWith(`${codeDir}/`))) continue;
+    code[rel] = text(b);
+    bytes[rel] = b;
+  }
+  const source: PluginSource = { id: manifest.id, manifest: json, origin: dir, main: manifest.main, files: code };
+  const examples = Object.keys(files)
+    .filter((rel) => EXAMPLE.test(rel))
+    .map((rel) => {
+      bytes[rel] = files[rel]!;
+      const f = rel.slice("examples/".length);
+      const src = text(files[rel]!);
+      return { id: f.replace(/\.ts$/, ""), title: /name:\s*"([^"]+)"/.exec(src)?.[1] ?? f, file: `${origin}/examples/${f}`, source: src };
+    });
+  return { dir, manifest, source, examples, bytes };
 }
 
 /**
  * What a bundle embeds of a third-party plugin: plugin.json, the built code beside its main, and
- * its examples/ (no sources, tests, lockfiles or dependencies).
+ * its examples/ (no sources, tests, lockfiles or dependencies), read by the same rules.
  */
 export function embeddableFiles(dir: string): Record<string, Uint8Array> {
-  const f = readPluginFolder(dir);
-  const out: Record<string, Uint8Array> = Object.create(null) as Record<string, Uint8Array>;
-  out["plugin.json"] = readFileSync(join(dir, "plugin.json"));
-  for (const [rel, text] of Object.entries(f.source.files)) out[rel] = new TextEncoder().encode(text);
-  for (const e of f.examples) out[`examples/${basename(e.file)}`] = new TextEncoder().encode(e.source);
-  return out;
+  return readPluginFolder(dir).bytes;
 }
 
 /** A plugin folder (or --plugin-dir) that was refused, with the plugin id when plugin.json names one. */
@@ -110,7 +132,7 @@ export interface RefusedFolder {
 /** The id a broken plugin.json still names (so a run that asks for it can be told why it is missing). */
 function idOf(dir: string): string | undefined {
   try {
-    const id = (JSON.parse(readFileSync(join(dir, "plugin.json"), "utf8")) as { id?: unknown }).id;
+    const id = (JSON.parse(readManifestText(dir)) as { id?: unknown }).id;
     return typeof id === "string" && /^[a-z0-9][a-z0-9-]{0,63}$/.test(id) ? id : undefined;
   } catch {
     return undefined;
@@ -122,13 +144,8 @@ export function scanPluginDirs(dirs: string[]): { folders: PluginFolder[]; error
   const folders: PluginFolder[] = [];
   const refusals: RefusedFolder[] = [];
   for (const d of dirs) {
-    let subs: string[];
-    try {
-      subs = pluginDirsUnder(d);
-    } catch (e) {
-      refusals.push({ dir: d, reason: (e as Error).message });
-      continue;
-    }
+    const { dirs: subs, refused } = pluginDirsUnder(d);
+    refusals.push(...refused);
     for (const s of subs) {
       try {
         folders.push(readPluginFolder(s));

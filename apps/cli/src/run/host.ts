@@ -1,13 +1,13 @@
 /**
  * The CLI's execution hosts: every run of every command goes through a NodeExecutionHost (a
- * separate, permission-restricted process supervising sandbox workers; see @siglab/core host/).
- * Workloads are transpiled here, plugin folders read here; no foreign code runs in the CLI's own
- * process.
+ * supervisor in this process, whose sandboxes are separate, permission-restricted processes; see
+ * @siglab/core host/). Workloads are transpiled here, plugin folders read here; no foreign code
+ * runs in the CLI's own process.
  *
- * A command with --jobs N runs up to N runs at a time: each in a host process of its own, from a
- * small pool of identical hosts (started on demand, at most one per run in flight, all stopped with
- * the command). A host runs one run at a time, so its budgets, its memory backstop and its fresh
- * workers concern that run alone, exactly as with one host.
+ * A command with --jobs N runs up to N runs at a time: each in a host of its own, from a small pool
+ * of identical hosts (started on demand, at most one per run in flight, all stopped with the
+ * command). A host runs one run at a time, so its budgets, its sandbox's memory watch and its fresh
+ * sandboxes concern that run alone, exactly as with one host.
  */
 import type { RunProgress, RunResult, RunSpec } from "@siglab/core";
 import type { HostLimits, PluginSource } from "@siglab/core/host";

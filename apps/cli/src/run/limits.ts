@@ -5,35 +5,67 @@
 import { DEFAULT_HOST_LIMITS, type HostLimits } from "@siglab/core/host";
 import { UsageError } from "../catalog.js";
 
-const FLAGS: [option: string, flag: string, key: keyof HostLimits, scale: number][] = [
-  ["maxSeconds", "--max-seconds", "runMs", 1000],
-  ["maxMemory", "--max-memory", "memoryMb", 1],
-  ["maxRuns", "--max-runs", "maxRuns", 1],
-  ["maxSteps", "--max-steps", "maxSteps", 1],
-  ["maxCycles", "--max-cycles", "maxCycles", 1],
+/** A numeric option's range and what it counts (for the message). */
+export interface NumberRange {
+  min: number;
+  max: number;
+  integer?: boolean;
+  /** "a number of seconds", "a whole number of MiB", ... */
+  what: string;
+  /** what the value is, after the range ("CPUs of the machine") */
+  note?: string;
+}
+
+/**
+ * A numeric option given once, as a number within its range; anything else (no value, a word,
+ * the option twice, out of range) is a usage error that states the range.
+ */
+export function parseNumberOption(flag: string, v: unknown, r: NumberRange): number {
+  const s = typeof v === "number" || typeof v === "string" ? String(v).trim() : "";
+  const n = s === "" ? NaN : Number(s);
+  const shown = Array.isArray(v) ? v.join(", ") : v === true ? "" : String(v);
+  if (!(Number.isFinite(n) && n >= r.min && n <= r.max && (!r.integer || Number.isInteger(n)))) {
+    throw new UsageError(`${flag}: expected ${r.what} from ${r.min.toLocaleString("en")} to ${r.max.toLocaleString("en")}${r.note ? ` (${r.note})` : ""}, got '${shown}'${Array.isArray(v) ? " (given more than once)" : ""}`);
+  }
+  return n;
+}
+
+/**
+ * The local limits' options. The upper bounds keep each one meaningful: host time stays below
+ * setTimeout's 24.8 days (a longer delay would fire at once), cycles below 2^53.
+ */
+const FLAGS: [option: string, flag: string, key: keyof HostLimits, scale: number, range: NumberRange][] = [
+  ["maxSeconds", "--max-seconds", "runMs", 1000, { min: 0.001, max: 2_000_000, what: "a number of seconds" }],
+  ["maxMemory", "--max-memory", "memoryMb", 1, { min: 64, max: 262_144, integer: true, what: "a whole number of MiB" }],
+  ["maxRuns", "--max-runs", "maxRuns", 1, { min: 1, max: 1_000_000, integer: true, what: "a whole number of runs" }],
+  ["maxSteps", "--max-steps", "maxSteps", 1, { min: 1, max: 1e12, integer: true, what: "a whole number of steps" }],
+  ["maxCycles", "--max-cycles", "maxCycles", 1, { min: 1, max: 1e15, what: "a number of cycles" }],
 ];
 
 export function hostLimitsFrom(o: Record<string, unknown>): Partial<HostLimits> {
   const out: Partial<HostLimits> = {};
-  for (const [opt, flag, key, scale] of FLAGS) {
+  for (const [opt, flag, key, scale, range] of FLAGS) {
     if (o[opt] === undefined) continue;
-    const v = Number(o[opt]);
-    if (!(Number.isFinite(v) && v > 0)) throw new UsageError(`${flag}: expected a positive number, got '${String(o[opt])}'`);
-    out[key] = v * scale;
+    out[key] = parseNumberOption(flag, o[opt], range) * scale;
   }
-  if (out.memoryMb !== undefined && out.memoryMb < 64) throw new UsageError(`--max-memory: at least 64 (MiB), got ${out.memoryMb}`);
   return out;
 }
 
+/** --max-total-seconds: a bundle re-run's total host time (bundle verify|run). */
+export function parseMaxTotalSeconds(v: unknown): number | undefined {
+  return v === undefined ? undefined : parseNumberOption("--max-total-seconds", v, { min: 1, max: 2_000_000, what: "a number of seconds" });
+}
+
+const HELP: Record<string, { arg: string; text: string }> = {
+  runMs: { arg: "s", text: "stop a run after s seconds of host time" },
+  memoryMb: { arg: "MiB", text: "memory of the sandbox" },
+  maxRuns: { arg: "n", text: "refuse experiments that expand to more runs" },
+  maxSteps: { arg: "n", text: "stop a workload after n API steps" },
+  maxCycles: { arg: "n", text: "stop a workload after n simulated cycles" },
+};
+
 /** The options every command that runs simulations accepts (for --help). */
-export const LIMIT_OPTIONS: [flag: string, help: string][] = [
-  ["--max-seconds <s>", `stop a run after s seconds of host time (default ${DEFAULT_HOST_LIMITS.runMs / 1000})`],
-  ["--max-memory <MiB>", `memory of the sandbox (default ${DEFAULT_HOST_LIMITS.memoryMb})`],
-  ["--max-runs <n>", `refuse experiments that expand to more runs (default ${DEFAULT_HOST_LIMITS.maxRuns.toLocaleString("en")})`],
-  ["--max-steps <n>", `stop a workload after n API steps (default ${DEFAULT_HOST_LIMITS.maxSteps.toLocaleString("en")})`],
-  ["--max-cycles <n>", `stop a workload after n simulated cycles (default ${DEFAULT_HOST_LIMITS.maxCycles})`],
-  ["--verbose", "print the execution host's diagnostics and stack traces"],
-];
+export const LIMIT_OPTIONS: [flag: string, help: string][] = FLAGS.map(([, flag, key, scale, r]) => [`${flag} <${HELP[key].arg}>`, `${HELP[key].text} (${r.min.toLocaleString("en")} to ${r.max.toLocaleString("en")}; default ${(DEFAULT_HOST_LIMITS[key] / scale).toLocaleString("en")})`] as [string, string]).concat([["--verbose", "print the execution host's diagnostics and stack traces"]]);
 
 /** An unsigned 32-bit integer seed, or a usage error. */
 export function parseSeed(v: unknown): number {

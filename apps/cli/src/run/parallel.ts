@@ -9,6 +9,7 @@ import { availableParallelism } from "node:os";
 import type { RunResult } from "@siglab/core";
 import { formatRunNumbers, shardIndices } from "@siglab/core/bundle";
 import { UsageError } from "../catalog.js";
+import { rawStderr } from "../terminal.js";
 
 /** More would only start more host processes than any machine has cores for. */
 export const MAX_JOBS = 256;
@@ -72,7 +73,8 @@ export class ProgressLine {
 
   constructor(
     private readonly total: number,
-    private readonly stream: ProgressStream = process.stderr,
+    // the CLI's own sequences: past the output guard (terminal.ts)
+    private readonly stream: ProgressStream = { isTTY: process.stderr.isTTY, write: rawStderr },
     private readonly now: () => number = () => performance.now(),
   ) {
     this.on = stream.isTTY === true && total > 1 && process.env["TERM"] !== "dumb";
@@ -101,11 +103,14 @@ export interface RunSpecsOptions {
   /** each result in run order, as soon as it and every run before it are done */
   onResult?(position: number, r: RunResult): void;
   progress?: ProgressLine;
+  /** asked before each run starts: true stops starting runs (the runs started still finish) */
+  stopStarting?(): boolean;
 }
 
 /**
  * Runs `items` with up to `jobs` runs at a time, started in order; returns the results in order.
  * A rejected run (an internal failure: run errors are results) stops starting new runs and rejects.
+ * With `stopStarting`, the results are those of the runs started (a prefix of `items`).
  */
 export async function runSpecs<T>(items: readonly T[], run: (item: T, position: number) => Promise<RunResult>, o: RunSpecsOptions): Promise<RunResult[]> {
   const results: RunResult[] = new Array<RunResult>(items.length);
@@ -117,7 +122,7 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
   let running = 0;
   let failed = false;
   const lane = async (): Promise<void> => {
-    while (!failed && next < items.length) {
+    while (!failed && next < items.length && !o.stopStarting?.()) {
       const i = next++;
       running++;
       progress.update(done, running);
@@ -149,5 +154,7 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
   } finally {
     progress.clear();
   }
+  // every run started has finished: they are the first `next` (items start in order)
+  results.length = next;
   return results;
 }

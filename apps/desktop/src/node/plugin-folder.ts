@@ -1,24 +1,22 @@
 /**
  * Third-party plugins: one sub-folder of the plugin folder per plugin, each with a plugin.json
- * manifest and an entry file. This module reads and validates them, installs a folder chosen by
- * the user (copy into the plugin folder, bounded, no symlinks, atomic rename) and collects a
- * plugin's code for the simulation worker. It never executes plugin code.
+ * manifest and an entry file. This module validates them, installs a folder chosen by the user
+ * (read once by the plugin-folder reader the CLI shares — regular files only, no links or special
+ * files anywhere, the folder itself included, size limits — then written from what was read into a
+ * staged copy, atomically renamed) and collects a plugin's code for the simulation worker. It
+ * never executes plugin code.
  */
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { PLUGIN_FOLDER_LIMITS, readManifestText, readPluginFolderFiles } from "@siglab/core/host/node/plugin-folder";
 import type { PluginManifest } from "../common/contracts.js";
 import type { PluginCode } from "../common/host-api.js";
 import { checkPluginId } from "./names.js";
 
-export const PLUGIN_LIMITS = {
-  maxFiles: 500,
-  maxTotalBytes: 20 * 1024 * 1024,
-  maxFileBytes: 5 * 1024 * 1024,
-  maxDepth: 8,
-};
+export const PLUGIN_LIMITS = PLUGIN_FOLDER_LIMITS;
 const CODE_EXT = new Set([".js", ".mjs", ".cjs", ".json"]);
-const SKIP_DIRS = new Set(["node_modules", ".git"]);
+const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
 export interface ScannedPlugin {
   folderName: string;
@@ -72,31 +70,34 @@ export function apiVersionProblem(wanted: string, ours: string): string | undefi
 }
 
 export async function readManifest(folder: string, apiVersion: string): Promise<{ manifest: PluginManifest | null; problem?: string }> {
-  const file = path.join(folder, "plugin.json");
-  let text: string;
+  let raw: string;
   try {
-    text = await fs.readFile(file, "utf8");
-  } catch {
-    return { manifest: null, problem: `${folder}: no plugin.json (a plugin folder needs a manifest)` };
+    raw = readManifestText(folder);
+  } catch (err) {
+    const missing = /plugin\.json: cannot read \(ENOENT\)/.test((err as Error).message);
+    return { manifest: null, problem: missing ? `${folder}: no plugin.json (a plugin folder needs a manifest)` : (err as Error).message };
   }
+  return checkManifest(folder, raw, apiVersion, (main) => fs.stat(path.join(folder, main)).then((st) => st.isFile(), () => false));
+}
+
+/** The manifest's problems (plus: does its entry file exist), from plugin.json's text. */
+async function checkManifest(folder: string, text: string, apiVersion: string, hasMain: (main: string) => Promise<boolean> | boolean): Promise<{ manifest: PluginManifest | null; problem?: string }> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    return { manifest: null, problem: `${file}: invalid JSON (${(err as Error).message})` };
+    return { manifest: null, problem: `${path.join(folder, "plugin.json")}: invalid JSON (${(err as Error).message})` };
   }
   const problem = manifestProblem(raw, apiVersion);
   const manifest = problem && !(raw && typeof (raw as PluginManifest).id === "string") ? null : (raw as PluginManifest);
   if (problem) return { manifest, problem: `${folder}: ${problem}` };
-  const mainFile = path.join(folder, (raw as PluginManifest).main!);
-  try {
-    const st = await fs.stat(mainFile);
-    if (!st.isFile()) throw new Error("not a file");
-  } catch {
+  if (!(await hasMain(mainOf(raw as PluginManifest)))) {
     return { manifest, problem: `${folder}: entry file "${(raw as PluginManifest).main}" does not exist (build the plugin first?)` };
   }
   return { manifest };
 }
+
+const mainOf = (m: PluginManifest): string => path.posix.normalize(m.main!.replace(/\\/g, "/"));
 
 export async function scanPluginDir(pluginDir: string, apiVersion: string): Promise<ScannedPlugin[]> {
   let names: string[];
@@ -110,44 +111,16 @@ export async function scanPluginDir(pluginDir: string, apiVersion: string): Prom
     if (folderName.startsWith(".")) continue;
     const folder = path.join(pluginDir, folderName);
     const st = await fs.lstat(folder);
+    if (st.isSymbolicLink()) {
+      out.push({ folderName, folder, manifest: null, problem: `${folder}: a symbolic link; a plugin folder must be a real folder (install the plugin instead)` });
+      continue;
+    }
     if (!st.isDirectory()) continue;
     const { manifest, problem } = await readManifest(folder, apiVersion);
     let p = problem;
     if (!p && manifest && manifest.id !== folderName) p = `${folder}: folder name must equal the manifest id "${manifest.id}"`;
     out.push({ folderName, folder, manifest, problem: p });
   }
-  return out;
-}
-
-interface FileItem {
-  rel: string;
-  abs: string;
-  size: number;
-}
-
-/** Lists a plugin folder's files within the limits; refuses symlinks and oversized trees. */
-async function walk(root: string): Promise<FileItem[]> {
-  const out: FileItem[] = [];
-  let total = 0;
-  const visit = async (dir: string, depth: number): Promise<void> => {
-    if (depth > PLUGIN_LIMITS.maxDepth) throw new Error(`${dir}: folders nested deeper than ${PLUGIN_LIMITS.maxDepth} levels`);
-    for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
-      const abs = path.join(dir, entry.name);
-      if (entry.isSymbolicLink()) throw new Error(`${abs}: symbolic links are not allowed in a plugin`);
-      if (entry.isDirectory()) {
-        if (SKIP_DIRS.has(entry.name) || entry.name.startsWith(".")) continue;
-        await visit(abs, depth + 1);
-      } else if (entry.isFile()) {
-        const size = (await fs.stat(abs)).size;
-        if (size > PLUGIN_LIMITS.maxFileBytes) throw new Error(`${abs}: file larger than ${PLUGIN_LIMITS.maxFileBytes} bytes`);
-        total += size;
-        if (total > PLUGIN_LIMITS.maxTotalBytes) throw new Error(`${root}: plugin larger than ${PLUGIN_LIMITS.maxTotalBytes} bytes`);
-        out.push({ rel: path.relative(root, abs).split(path.sep).join("/"), abs, size });
-        if (out.length > PLUGIN_LIMITS.maxFiles) throw new Error(`${root}: more than ${PLUGIN_LIMITS.maxFiles} files`);
-      }
-    }
-  };
-  await visit(root, 0);
   return out;
 }
 
@@ -162,21 +135,22 @@ export async function installPluginFolder(
   reservedIds: ReadonlySet<string>,
 ): Promise<PluginManifest> {
   const src = path.resolve(source);
-  const st = await fs.stat(src).catch(() => null);
-  if (!st || !st.isDirectory()) throw new Error(`${src}: not a folder`);
-  const { manifest, problem } = await readManifest(src, apiVersion);
+  const files = readPluginFolderFiles(src);
+  const manifestBytes = files["plugin.json"];
+  if (!manifestBytes) throw new Error(`${src}: no plugin.json (a plugin folder needs a manifest)`);
+  const { manifest, problem } = await checkManifest(src, text(manifestBytes), apiVersion, (main) => files[main] !== undefined);
   if (problem || !manifest) throw new Error(problem ?? `${src}: unreadable plugin.json`);
   if (reservedIds.has(manifest.id)) throw new Error(`${src}: plugin id "${manifest.id}" is a built-in plugin's id`);
   const resolvedDir = path.resolve(pluginDir);
   if (src === resolvedDir || src.startsWith(resolvedDir + path.sep)) throw new Error(`${src}: already inside the plugin folder`);
-  const files = await walk(src);
   await fs.mkdir(resolvedDir, { recursive: true });
   const staging = path.join(resolvedDir, `.install-${manifest.id}-${randomBytes(4).toString("hex")}`);
   try {
-    for (const f of files) {
-      const dest = path.join(staging, ...f.rel.split("/"));
+    // the copy is what was read and checked, never the source files again
+    for (const [rel, bytes] of Object.entries(files)) {
+      const dest = path.join(staging, ...rel.split("/"));
       await fs.mkdir(path.dirname(dest), { recursive: true });
-      await fs.copyFile(f.abs, dest);
+      await fs.writeFile(dest, bytes, { flag: "wx" });
     }
     const target = path.join(resolvedDir, manifest.id);
     const old = path.join(resolvedDir, `.old-${manifest.id}-${randomBytes(4).toString("hex")}`);
@@ -193,13 +167,16 @@ export async function installPluginFolder(
 /** The code the simulation worker needs to load an installed plugin (never run here). */
 export async function readPluginCode(pluginDir: string, id: string, apiVersion: string): Promise<PluginCode> {
   const folder = path.join(pluginDir, checkPluginId(id));
-  const { manifest, problem } = await readManifest(folder, apiVersion);
+  const all = readPluginFolderFiles(folder, { want: (rel) => rel === "plugin.json" || CODE_EXT.has(path.posix.extname(rel)) || /^examples\/[^/]+\.ts$/.test(rel) });
+  const manifestBytes = all["plugin.json"];
+  if (!manifestBytes) throw new Error(`${folder}: no plugin.json (a plugin folder needs a manifest)`);
+  const { manifest, problem } = await checkManifest(folder, text(manifestBytes), apiVersion, (main) => all[main] !== undefined);
   if (problem || !manifest) throw new Error(problem ?? `${folder}: unreadable plugin.json`);
   const files: Record<string, string> = {};
   const examples: Record<string, string> = {};
-  for (const f of await walk(folder)) {
-    if (CODE_EXT.has(path.extname(f.rel))) files[f.rel] = await fs.readFile(f.abs, "utf8");
-    else if (/^examples\/[^/]+\.ts$/.test(f.rel)) examples[f.rel] = await fs.readFile(f.abs, "utf8");
+  for (const [rel, bytes] of Object.entries(all)) {
+    if (CODE_EXT.has(path.posix.extname(rel))) files[rel] = text(bytes);
+    else examples[rel] = text(bytes);
   }
-  return { id: manifest.id, manifest, main: path.posix.normalize(manifest.main!.replace(/\\/g, "/")), files, examples };
+  return { id: manifest.id, manifest, main: mainOf(manifest), files, examples };
 }

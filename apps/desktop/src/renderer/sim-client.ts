@@ -13,15 +13,25 @@
  * runRepeated), so the table, charts and exports are those of one run at a time. Cancel closes
  * every supervisor (terminating every worker); new ones are made on demand.
  * Workloads are transpiled by a long-lived compile worker (which runs no foreign code), so a
- * sandbox worker never loads the TypeScript compiler; that worker also reads and writes bundles.
+ * sandbox worker never loads the TypeScript compiler; that worker also instruments workloads and
+ * plugins for the allocation meter, reads a workload's parameters from its text (nothing runs
+ * before Run) and reads and writes bundles.
+ *
+ * Memory: a browser gives a Web Worker no heap limit of its own, and one that reaches V8's limit
+ * takes the page's renderer process down. Each sandbox worker counts what foreign code allocates
+ * (src/worker/meter-runtime.ts) against a budget carried in its name: the host's memory limit,
+ * shared by the pool within what one renderer process's JavaScript heap holds. Over it the worker
+ * says so and is terminated here, and the run fails with a budget error.
  * Nothing here runs workload or plugin code on the UI thread.
  */
 import { expandExperiment } from "@siglab/core/common";
 import { webWorkerFactory } from "@siglab/core/host/browser";
-import { errorResult, Supervisor, type HostLimits, type PluginSource, type SandboxWorkerFactory, type WorkloadInfo } from "@siglab/core/host";
+import { DEFAULT_HOST_LIMITS, errorResult, Supervisor, type HostLimits, type PluginSource, type SandboxWorkerFactory } from "@siglab/core/host";
 import type { CpuProfileFile, ExperimentConfig, RunProgress, RunResult, RunSpec } from "../common/contracts.js";
 import type { PluginCode } from "../common/host-api.js";
+import { METER_MESSAGE, workerNameWithBudget, type MeterOverMessage } from "../worker/meter-protocol.js";
 import type { FromCompile, ToCompile } from "../worker/protocol.js";
+import type { WorkloadOutline } from "../worker/workload-outline.js";
 import { runRepeated } from "./results/repeat.js";
 import CompileWorker from "../worker/compile.worker.ts?worker";
 import SimWorker from "../worker/sim.worker.ts?worker";
@@ -40,6 +50,28 @@ export interface RunHandlers {
 
 /** The most sandbox workers an experiment runs at once (each loads the simulator: memory, not cores, is the bound beyond this). */
 export const MAX_POOL = 8;
+
+/**
+ * JavaScript heap one renderer process holds for all its sandbox workers, in MiB: V8 keeps every
+ * isolate of a process in one 4 GiB pointer-compression cage; a worker allocating alone crashed
+ * the page at about 3.6 GiB in Chromium 156 here.
+ */
+export const PROCESS_HEAP_MB = 3_072;
+
+/**
+ * One sandbox worker's allocation budget: the host's memory limit, within three quarters of one
+ * isolate's heap limit (`heapLimitMb`, Chromium's `performance.memory.jsHeapSizeLimit` of the page:
+ * a worker's isolate gets the same), the pool sharing what a process holds.
+ */
+export function workerBudgetMb(memoryMb: number, poolSize: number, heapLimitMb = Infinity): number {
+  return Math.max(16, Math.floor(Math.min(memoryMb, 0.75 * heapLimitMb, PROCESS_HEAP_MB / Math.max(1, poolSize))));
+}
+
+/** The page's V8 heap limit in MiB (Chromium's performance.memory), or Infinity where the browser does not say. */
+function pageHeapLimitMb(): number {
+  const limit = (globalThis.performance as { memory?: { jsHeapSizeLimit?: unknown } } | undefined)?.memory?.jsHeapSizeLimit;
+  return typeof limit === "number" && limit > 0 ? limit / 1048576 : Infinity;
+}
 /** Local-storage key of the setting that forces the pool's size (a whole number 1..MAX_POOL; absent = the machine's cores). */
 export const POOL_SETTING_KEY = "siglab.sweep-workers";
 
@@ -62,8 +94,10 @@ export function parsePoolSetting(raw: string | null): number | null {
 export interface SimClientOptions {
   /** sandbox workers (default: sim.worker.ts Web Workers); tests pass a fake */
   factory?: SandboxWorkerFactory;
-  /** TypeScript -> CommonJS (default: the compile worker) */
+  /** TypeScript -> CommonJS, instrumented for the allocation meter (default: the compile worker) */
   transpile?: (source: string, file: string) => Promise<string>;
+  /** a plugin's JavaScript file instrumented for the allocation meter (default: the compile worker) */
+  instrument?: (js: string, file: string) => Promise<string>;
   /** the pool's size, fixed (default: the setting, else the machine's cores) */
   poolSize?: number;
   /** the execution host's limits (default: core's) */
@@ -139,32 +173,61 @@ export class SimClient {
   private supervisors: Supervisor[] = [];
   private readonly hostLimits: Partial<HostLimits>;
   private readonly compiler = new CompileClient();
+  /** plugin file text -> its instrumented text */
+  private readonly instrumented = new Map<string, string>();
   private readonly transpileWith: ((source: string, file: string) => Promise<string>) | undefined;
+  private readonly instrumentWith: ((js: string, file: string) => Promise<string>) | undefined;
   private readonly fixedPool: number | undefined;
   private current: { cancelled: boolean } | null = null;
   /** milliseconds from creating each sandbox worker to its "ready" (for tests and the benchmark) */
   readonly workerStarts: number[] = [];
   /** how many runs the last experiment ran at a time (tests, the status line) */
   lastPoolSize = 0;
+  /** requests sent to sandbox workers so far (tests: opening a document or a link sends none) */
+  sandboxRequests = 0;
 
   constructor(opts: SimClientOptions = {}) {
     this.hostLimits = opts.limits ?? {};
     this.transpileWith = opts.transpile;
+    this.instrumentWith = opts.instrument;
     this.fixedPool = opts.poolSize === undefined ? undefined : Math.max(1, Math.min(MAX_POOL, Math.trunc(opts.poolSize) || 1));
-    const base = opts.factory ?? webWorkerFactory(() => new SimWorker({ name: "siglab-sim" }));
+    const base = opts.factory ?? webWorkerFactory(() => new SimWorker({ name: workerNameWithBudget(workerBudgetMb(this.hostLimits.memoryMb ?? DEFAULT_HOST_LIMITS.memoryMb, this.poolSize(), pageHeapLimitMb())) }));
     this.factory = (events) => {
       const t0 = performance.now();
       let seen = false;
-      return base({
+      let stopped = false;
+      const stop = (reason: string, kind: "budget" | "internal"): void => {
+        if (stopped) return;
+        stopped = true;
+        worker.terminate();
+        events.died(reason, kind);
+      };
+      const worker = base({
         message: (m) => {
+          if ((m as { type: string }).type === METER_MESSAGE) {
+            // the worker may still be in foreign code that catches the meter's error: stop it now
+            const over = m as unknown as MeterOverMessage;
+            stop(`memory budget exceeded: the code allocated about ${over.allocatedMb.toLocaleString("en-US")} MiB, over the limit of ${over.limitMb.toLocaleString("en-US")} MiB (counted by the app's allocation meter: a browser cannot measure a worker's heap)`, "budget");
+            return;
+          }
           if (!seen && m.type === "ready") {
             seen = true;
             this.workerStarts.push(Math.round(performance.now() - t0));
           }
           events.message(m);
         },
-        died: events.died,
+        died: (reason, kind) => {
+          if (!stopped) events.died(reason, kind);
+          stopped = true;
+        },
       });
+      return {
+        post: (m) => {
+          this.sandboxRequests++;
+          worker.post(m);
+        },
+        terminate: () => worker.terminate(),
+      };
     };
   }
 
@@ -234,6 +297,7 @@ export class SimClient {
         if (!(e instanceof CompileFailure)) throw e;
         compileError = e;
       }
+      plugins = await this.meteredPlugins(plugins);
       if (token.cancelled) throw new RunCancelled();
       const jobs = Math.min(this.poolSize(), runs);
       this.lastPoolSize = jobs;
@@ -282,12 +346,33 @@ export class SimClient {
   }
 
   /**
-   * A workload's name, description and default parameters, read by evaluating it in the execution
-   * host (under the module budget: a loop at its top level ends with a one-line error).
+   * A workload's name, description and default parameters, read from its text in the compile
+   * worker: nothing of it runs (a shared link or an opened document runs nothing before Run).
    */
-  async inspect(file: string, source: string): Promise<WorkloadInfo> {
-    const js = await this.transpile(source, file);
-    return this.lane(0).inspect(file, source, js);
+  outline(source: string, file: string): Promise<WorkloadOutline> {
+    return this.compiler.request({ type: "outline", source, file }) as Promise<WorkloadOutline>;
+  }
+
+  /** A third-party plugin's JavaScript files instrumented for the allocation meter (each text once). */
+  private async meteredPlugins(plugins: PluginSource[]): Promise<PluginSource[]> {
+    return Promise.all(plugins.map(async (p) => {
+      if (p.refused !== undefined) return p;
+      const files: Record<string, string> = {};
+      for (const [name, text] of Object.entries(p.files)) {
+        if (!/\.[cm]?js$/.test(name)) files[name] = text;
+        else {
+          let js = this.instrumented.get(text);
+          if (js === undefined) {
+            const file = `${p.origin}/${name}`;
+            js = this.instrumentWith ? await this.instrumentWith(text, file) : ((await this.compiler.request({ type: "instrument", js: text, file })) as string);
+            if (this.instrumented.size > 200) this.instrumented.clear();
+            this.instrumented.set(text, js);
+          }
+          files[name] = js;
+        }
+      }
+      return { ...p, files };
+    }));
   }
 
   bundleWrite(input: unknown): Promise<Uint8Array> {

@@ -34,8 +34,10 @@ export async function firstTypeError(model: monaco.editor.ITextModel, timeoutMs 
     const [syn, sem] = await Promise.all([worker.getSyntacticDiagnostics(uri), worker.getSemanticDiagnostics(uri)]);
     if (model.isDisposed()) return null;
     if (model.getVersionId() !== version) return firstTypeError(model, timeoutMs);
-    const synErrors = syn.filter((d) => d.category === 1);
-    const errors = [...synErrors, ...sem.filter((d) => d.category === 1)].sort((a, b) => (a.start ?? 0) - (b.start ?? 0));
+    // this model's errors only: `start` is an offset in `d.file`, placed in this model's text
+    const own = (d: (typeof syn)[number]): boolean => d.category === 1 && (!d.file || d.file.fileName === uri);
+    const synErrors = syn.filter(own);
+    const errors = [...synErrors, ...sem.filter(own)].sort((a, b) => (a.start ?? 0) - (b.start ?? 0));
     const first = errors[0];
     if (!first) return null;
     const pos = model.getPositionAt(first.start ?? 0);

@@ -4,6 +4,7 @@
  * Runs in the compile worker only: the sandbox worker never loads the TypeScript compiler.
  */
 import ts from "typescript";
+import { meterTransformer, ReservedNameError } from "./meter-transform.js";
 
 export class CompileError extends Error {
   constructor(
@@ -16,12 +17,23 @@ export class CompileError extends Error {
   }
 }
 
-export function transpileToCommonJs(source: string, file: string): string {
-  const out = ts.transpileModule(source, {
-    fileName: file.endsWith(".ts") ? file : `${file}.ts`,
-    reportDiagnostics: true,
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, strict: false, sourceMap: false, inlineSourceMap: false },
-  });
+/**
+ * With `meter`, every allocation of the workload calls the sandbox's allocation meter
+ * (meter-transform.ts): what the app's sandbox worker runs. Without, the CLI's code exactly.
+ */
+export function transpileToCommonJs(source: string, file: string, opts: { meter?: boolean } = {}): string {
+  let out: ts.TranspileOutput;
+  try {
+    out = ts.transpileModule(source, {
+      fileName: file.endsWith(".ts") ? file : `${file}.ts`,
+      reportDiagnostics: true,
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, strict: false, sourceMap: false, inlineSourceMap: false },
+      ...(opts.meter ? { transformers: { before: [meterTransformer(file)] } } : {}),
+    });
+  } catch (e) {
+    if (e instanceof ReservedNameError) throw new CompileError(file, e.line, e.column, e.message.replace(/^.*?: /, ""));
+    throw e;
+  }
   const d = out.diagnostics?.find((x) => x.category === ts.DiagnosticCategory.Error);
   if (!d) return out.outputText;
   const msg = ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]!;

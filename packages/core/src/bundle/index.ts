@@ -1,6 +1,7 @@
 /** Experiment bundles: format v1 read/write, migrations, result comparison and summaries. */
 export { BundleError, type BundleErrorCode } from "./errors.js";
 export { DEFAULT_LIMITS, resolveLimits, type BundleLimits } from "./limits.js";
+export { BUNDLE_MAX_TOTAL_SECONDS, BUNDLE_SECONDS_PER_RUN, bundleTotalSeconds } from "./budget.js";
 export {
   FORMAT_VERSION,
   ENTRY,

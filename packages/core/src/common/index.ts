@@ -5,3 +5,5 @@ export * from "./host-figures.js";
 export * from "./host-kernel.js";
 export * from "./host-profile.js";
 export * from "./host-virtualization.js";
+export * from "./safe-text.js";
+export * from "./param-values.js";

@@ -5,6 +5,7 @@
  * constructors, no dynamic import(), no Date.now()/new Date(). `Math.random` is a generator seeded
  * from the run's seed, so identical runs stay identical.
  */
+import { SimError } from "../kernel/sim-error.js";
 import { seededMath } from "./seeded-math.js";
 
 interface CompartmentLike {
@@ -14,7 +15,16 @@ type CompartmentCtor = new (options: Record<string, unknown>) => CompartmentLike
 
 declare function harden<T>(x: T): T;
 
-export class SandboxEvalError extends Error {}
+/**
+ * Foreign code the sandbox refused: text SES rejects (a dynamic import, an HTML comment), a module
+ * it may not import. Its kind, "refused", tells it from a syntax error (what the code says is
+ * fine, what it tries is not allowed).
+ */
+export class SandboxEvalError extends SimError {
+  constructor(message: string) {
+    super("refused", message);
+  }
+}
 
 function compartmentCtor(): CompartmentCtor {
   const C = (globalThis as { Compartment?: CompartmentCtor }).Compartment;

@@ -54,6 +54,10 @@ function hardenReachable(pluginApi: object): void {
     harden(c);
   }
   harden(pluginApi);
+  // the API's exports are getters (an ES module namespace, as bundled): harden freezes the getters,
+  // not what they return, so every exported value is hardened itself (the same values the built-in
+  // plugins and the simulator use: none of them is changed after loading)
+  for (const key of Reflect.ownKeys(pluginApi)) harden((pluginApi as Record<PropertyKey, unknown>)[key]);
   // the start compartment's extensible copy of Reflect (see lockdown.ts), now that
   // reflect-metadata has added its methods
   harden(globalThis.Reflect);

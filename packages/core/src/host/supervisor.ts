@@ -37,7 +37,8 @@ export interface SandboxWorkerEvents {
   died(reason: string, kind: "budget" | "internal"): void;
 }
 
-export type SandboxWorkerFactory = (events: SandboxWorkerEvents) => SandboxWorker;
+/** `hint.fresh`: the worker serves one request with third-party plugin code, then is discarded. */
+export type SandboxWorkerFactory = (events: SandboxWorkerEvents, hint?: { fresh: boolean }) => SandboxWorker;
 
 export type RunRequest = Omit<Extract<ToSandbox, { type: "run" }>, "type" | "id">;
 
@@ -156,21 +157,24 @@ export class Supervisor {
     if (!slot.ready) return;
     const p = slot.queue.shift()!;
     slot.current = p;
-    slot.runTimer = setTimeout(() => this.overBudget(slot, p.overBudget), p.totalMs);
+    slot.runTimer = setTimeout(() => this.overBudget(slot, p.overBudget), timerMs(p.totalMs));
     slot.worker.post(p.msg);
   }
 
   private start(slot: WorkerSlot): void {
     slot.ready = false;
     const gen = ++slot.generation;
-    slot.worker = this.factory({
-      message: (m) => {
-        if (slot.generation === gen) this.onMessage(slot, m);
+    slot.worker = this.factory(
+      {
+        message: (m) => {
+          if (slot.generation === gen) this.onMessage(slot, m);
+        },
+        died: (reason, kind) => {
+          if (slot.generation === gen) this.onDeath(slot, reason, kind);
+        },
       },
-      died: (reason, kind) => {
-        if (slot.generation === gen) this.onDeath(slot, reason, kind);
-      },
-    });
+      { fresh: slot !== this.shared },
+    );
   }
 
   private onMessage(slot: WorkerSlot, m: FromSandbox): void {
@@ -183,7 +187,7 @@ export class Supervisor {
     if (!p || m.id !== p.msg.id) return;
     if (m.type === "phase") {
       clearTimeout(slot.moduleTimer);
-      if (m.phase === "evaluate") slot.moduleTimer = setTimeout(() => this.overBudget(slot, `module evaluation stopped after ${fmtMs(this.limits.moduleMs)} of host time (a loop at the top level of a workload or plugin?)`), this.limits.moduleMs);
+      if (m.phase === "evaluate") slot.moduleTimer = setTimeout(() => this.overBudget(slot, `module evaluation stopped after ${fmtMs(this.limits.moduleMs)} of host time (a loop at the top level of a workload or plugin?)`), timerMs(this.limits.moduleMs));
       return;
     }
     if (m.type === "progress") {
@@ -245,6 +249,10 @@ export class Supervisor {
     }
   }
 }
+
+/** setTimeout's longest delay (2^31 - 1 ms, 24.8 days): a longer one would fire at once */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+const timerMs = (ms: number): number => Math.min(ms, MAX_TIMER_MS);
 
 function fmtMs(ms: number): string {
   return ms >= 1000 ? `${+(ms / 1000).toFixed(1)} s` : `${ms} ms`;

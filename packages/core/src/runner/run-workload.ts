@@ -33,6 +33,7 @@ import { TaskExit } from "../kernel/exit.js";
 import type { ThreadBody } from "../runtime/thread.js";
 import { threadFacade } from "../runtime/facade.js";
 import { thrownMessage } from "../runtime/sanitize.js";
+import { paramValue } from "../common/param-values.js";
 import { culprit } from "../host/blame.js";
 import { isHostThrown, markHostThrown } from "../common/host-thrown.js";
 import { ThreadImpl, type RuntimeShared } from "../runtime/thread.js";
@@ -173,9 +174,9 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     const params: Record<string, number | string | boolean> = { ...(def.params ?? {}) };
     for (const [key, v] of Object.entries(spec.params)) {
       if (!Object.prototype.hasOwnProperty.call(params, key)) throw new ConfigError(`${spec.workload.file}: unknown parameter '${key}' (parameters: ${Object.keys(params).join(", ") || "none"})`);
-      const d = params[key];
-      params[key] = typeof d === "number" ? Number(v) : typeof d === "boolean" ? v === true || v === "true" : String(v);
-      if (typeof d === "number" && !Number.isFinite(params[key] as number)) throw new ConfigError(`${spec.workload.file}: parameter '${key}' must be a number, got '${v}'`);
+      const checked = paramValue(spec.workload.file, key, params[key]!, v);
+      if ("problem" in checked) throw new ConfigError(checked.problem);
+      params[key] = checked.value;
     }
     started.params = params;
     const libcId = def.libc ?? "glibc-2.2";

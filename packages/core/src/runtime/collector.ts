@@ -1,5 +1,6 @@
 /** What the workload reports: metrics, bounded samples, marks, progress and log lines. */
 import type { Metric } from "../common/results.js";
+import { escapeControls, hasControls } from "../common/safe-text.js";
 
 export const SAMPLE_LIMIT = 10_000;
 /** samples of all metrics together in one run (more are dropped, like samples over SAMPLE_LIMIT) */
@@ -16,6 +17,8 @@ export class OutputBudgetError extends RangeError {}
 function checkName(what: string, name: unknown, limit = NAME_LIMIT): string {
   if (typeof name !== "string") throw new TypeError(`${what}: expected a string, got ${typeof name}`);
   if (name.length > limit) throw new OutputBudgetError(`${what}: at most ${limit} characters (got ${name.length}): output budget`);
+  // names and units are shown in terminals, tables and CSV files
+  if (hasControls(name)) throw new TypeError(`${what}: control characters are not allowed, got ${escapeControls(JSON.stringify(name.slice(0, 60)))}`);
   return name;
 }
 
@@ -109,7 +112,7 @@ export class Collector {
   addLog(args: unknown[]): void {
     this.checkOpen();
     if (this.log.length >= LOG_LIMIT) return;
-    const line = args.map((a) => (typeof a === "string" ? a : safeString(a))).join(" ");
+    const line = escapeControls(args.map((a) => (typeof a === "string" ? a : safeString(a))).join(" "));
     this.log.push(line.length > LOG_LINE_LIMIT ? `${line.slice(0, LOG_LINE_LIMIT)}... (${line.length} characters)` : line);
   }
 }

@@ -2,8 +2,10 @@
  * Argument checks at the workload boundary. Everything a workload passes to the Thread API is
  * read and copied here, while the workload itself is running (user mode), so kernel code never
  * holds a workload object whose getters, proxies or valueOf could run foreign code in the middle
- * of a kernel path.
+ * of a kernel path. Text a workload hands over ends up in results that terminals show: strings
+ * with control characters are refused, thrown messages are escaped to one line.
  */
+import { escapeControls, hasControls } from "../common/safe-text.js";
 
 /** A plain number argument; anything else (a string, an object with valueOf) is refused. */
 export function num(x: unknown, what: string): number {
@@ -26,9 +28,11 @@ export function numList(x: unknown, what: string, max = 4096): number[] {
   return out;
 }
 
+/** A string argument: at most `max` characters, without control, bidirectional or separator characters. */
 export function str(x: unknown, what: string, max = 4096): string {
   if (typeof x !== "string") throw new TypeError(`${what}: expected a string, got ${describe(x)}`);
   if (x.length > max) throw new RangeError(`${what}: at most ${max} characters`);
+  if (hasControls(x)) throw new TypeError(`${what}: control characters are not allowed, got ${describe(x)}`);
   return x;
 }
 
@@ -84,7 +88,7 @@ export function describe(x: unknown): string {
   if (Array.isArray(x)) return "an array";
   switch (typeof x) {
     case "string":
-      return JSON.stringify(x.length > 40 ? `${x.slice(0, 40)}...` : x);
+      return escapeControls(JSON.stringify(x.length > 40 ? `${x.slice(0, 40)}...` : x));
     case "number":
     case "boolean":
     case "bigint":
@@ -101,7 +105,8 @@ export function describe(x: unknown): string {
 
 /**
  * The message of a thrown value, for an error report: read without calling into the value where
- * possible (no toString/valueOf), bounded, and never throwing itself.
+ * possible (no toString/valueOf), bounded, on one line (control characters escaped), and never
+ * throwing itself.
  */
 export function thrownMessage(e: unknown, max = 1000): string {
   let m: string;
@@ -113,5 +118,5 @@ export function thrownMessage(e: unknown, max = 1000): string {
   } catch {
     m = "threw a value that could not be read";
   }
-  return m.length > max ? `${m.slice(0, max)}...` : m;
+  return escapeControls(m.length > max ? `${m.slice(0, max)}...` : m);
 }

@@ -23,6 +23,8 @@ export interface ResultsHost {
   /** The phase chart's normalisation, remembered by the app. */
   phaseNorm: PhaseNorm;
   setPhaseNorm(norm: PhaseNorm): void;
+  /** results (or a run's first) are on show: the pane may take the room */
+  shown(): void;
 }
 
 type Tab = "charts" | "findings" | "inspector" | "diff" | "table";
@@ -35,6 +37,8 @@ export interface Refusal {
 
 export class ResultsView {
   readonly el: HTMLElement;
+  /** the tab bar (the app puts the status line at its end) */
+  readonly bar: HTMLElement;
   private readonly body: HTMLElement;
   private readonly tabs: Record<Tab, HTMLButtonElement>;
   private charts: Chart[] = [];
@@ -51,7 +55,8 @@ export class ResultsView {
     const tab = (t: Tab, label: string): HTMLButtonElement => h("button.tab", { role: "tab", "data-tab": t, onclick: () => this.show(t) }, label);
     this.tabs = { charts: tab("charts", "Charts"), findings: tab("findings", "Findings"), inspector: tab("inspector", "Path inspector"), diff: tab("diff", "Path diff"), table: tab("table", "Table") };
     this.body = h("div.results-body", { role: "tabpanel" });
-    this.el = h("section.results#results", { "aria-label": "Results" }, h("div.tabs", { role: "tablist" }, Object.values(this.tabs)), this.body);
+    this.bar = h("div.tabs", { role: "tablist" }, Object.values(this.tabs));
+    this.el = h("section.results#results", { "aria-label": "Results" }, this.bar, this.body);
     this.render();
   }
 
@@ -62,6 +67,7 @@ export class ResultsView {
     this.refusal = null;
     if (this.inspect && this.inspect.run >= this.results.length) this.inspect = null;
     if (this.diff && (this.diff.a >= this.results.length || this.diff.b >= this.results.length)) this.diff = null;
+    this.host.shown();
     this.render();
   }
 
@@ -230,10 +236,14 @@ export class ResultsView {
     ok.forEach((r, j) => {
       const tc = timelineConfig(r);
       if (tc) {
-        grid.append(this.chartCard(`Timeline: ${this.label(r)}`, `timeline:${okIndex[j]}`, tc, undefined, undefined, (chart) => [
+        // the whole pane's width (cycles need it), a row per task and CPU at a readable height
+        const rows = tc.data.labels?.length ?? 1;
+        const card = this.chartCard(`Timeline: ${this.label(r)}`, `timeline:${okIndex[j]}`, tc, undefined, undefined, (chart) => [
           h("span.hint", null, "wheel: zoom · drag: pan"),
           h("button.small", { title: "Reset the timeline's zoom", "data-action": "reset-zoom", onclick: () => chart.resetZoom() }, "Reset zoom"),
-        ]));
+        ]);
+        card.querySelector<HTMLElement>(".chart-box")!.style.height = `${Math.min(480, Math.max(170, 110 + 30 * rows))}px`;
+        grid.append(card);
       }
     });
   }

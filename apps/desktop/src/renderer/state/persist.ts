@@ -1,7 +1,7 @@
 /**
  * The user's choices kept across reloads in local storage: the run configuration (CPUs, variant
  * stacks, CPUs per machine (SMP), each document's parameters, seed, repetitions, timeline, max seconds), the layout (results pane
- * height, phase-chart normalisation) and settings (the Linux source URL template). Everything read
+ * heights while editing and with results, phase-chart normalisation) and settings (the Linux source URL template). Everything read
  * back is validated; a malformed entry is dropped with a note, never a crash.
  */
 import type { CpuRef, ParamValue, VariantSpec } from "../../common/contracts.js";
@@ -127,8 +127,10 @@ export function rememberParams(all: Record<string, Record<string, ParamValue>>, 
 }
 
 export interface LayoutPrefs {
-  /** height of the results pane in CSS pixels */
+  /** height of the results pane in CSS pixels once there are results (a run, a bundle) */
   resultsHeight?: number;
+  /** height of the results pane in CSS pixels before any (while editing) */
+  editHeight?: number;
   /** phase chart: cycles per run, or divided by a numeric parameter ("iterations") */
   phaseNorm?: string;
 }
@@ -137,8 +139,10 @@ export function loadLayout(storage: StorageLike): LayoutPrefs {
   const r = readJson(storage, LAYOUT_KEY);
   if (!isRecord(r.value)) return {};
   const out: LayoutPrefs = {};
-  const hgt = r.value["resultsHeight"];
-  if (typeof hgt === "number" && Number.isFinite(hgt) && hgt >= 0 && hgt < 20_000) out.resultsHeight = hgt;
+  for (const k of ["resultsHeight", "editHeight"] as const) {
+    const hgt = r.value[k];
+    if (typeof hgt === "number" && Number.isFinite(hgt) && hgt >= 0 && hgt < 20_000) out[k] = hgt;
+  }
   const norm = r.value["phaseNorm"];
   if (typeof norm === "string" && norm.length <= 200) out.phaseNorm = norm;
   return out;
@@ -158,4 +162,25 @@ export function loadSettings(storage: StorageLike, check: (template: string) => 
   const problem = typeof t === "string" ? check(t) : "expected a string";
   if (problem) return { value: {}, note: `The saved Linux source link template was ignored: ${problem}.` };
   return { value: { sourceUrlTemplate: t as string } };
+}
+
+export const OPEN_DOC_KEY = "siglab.open-doc.v1";
+
+/** The document that was open, so a reload reopens it; an untitled one without a draft keeps its text. */
+export interface OpenDoc {
+  /** "example:lat_ctx", "user:x.ts", "new:untitled-…" */
+  key: string;
+  source?: string;
+}
+
+const DOC_KEY = /^(example|user|new):[A-Za-z0-9][A-Za-z0-9_.-]{0,120}$/;
+
+/** The open document as saved, or null (a malformed entry is ignored: the app opens its default). */
+export function loadOpenDoc(storage: StorageLike): OpenDoc | null {
+  const r = readJson(storage, OPEN_DOC_KEY);
+  if (!isRecord(r.value)) return null;
+  const { key, source } = r.value;
+  if (typeof key !== "string" || !DOC_KEY.test(key)) return null;
+  if (source !== undefined && typeof source !== "string") return null;
+  return source === undefined ? { key } : { key, source };
 }

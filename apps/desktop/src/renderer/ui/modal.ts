@@ -48,3 +48,23 @@ export function showMessage(title: string, body: string | Node): void {
   );
   document.body.append(overlay);
 }
+
+/** Asks yes or no; resolves true for `ok`. */
+export function askConfirm(title: string, text: string, ok: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const close = (v: boolean): void => {
+      overlay.remove();
+      resolve(v);
+    };
+    const okButton = h("button.primary", { onclick: () => close(true), "data-testid": "modal-ok" }, ok);
+    const overlay = h(
+      "div.modal-overlay",
+      null,
+      h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": title, onkeydown: (e: KeyboardEvent) => e.key === "Escape" && close(false) },
+        h("h2", null, title), h("p", null, text),
+        h("div.modal-buttons", null, h("button", { onclick: () => close(false) }, "Cancel"), okButton)),
+    );
+    document.body.append(overlay);
+    okButton.focus();
+  });
+}

@@ -95,6 +95,18 @@ function parseSweepValues(text: string, like: ParamValue | undefined): ParamValu
   });
 }
 
+/**
+ * A plugin option's value as the simulator reads it (core's resolveOptions): the default when not
+ * given, "true"/"false" as booleans and digits as a number where the manifest says so (the CLI
+ * writes `sa-nofp:forceAll=true` as a string; a bundle keeps it that way).
+ */
+export function optionValue(spec: PluginOptionSpec, given: ParamValue | undefined): ParamValue {
+  if (given === undefined) return spec.default;
+  if (spec.type === "boolean" && typeof given === "string") return given === "true" ? true : given === "false" ? false : given;
+  if (spec.type === "number" && typeof given === "string" && given.trim() !== "" && Number.isFinite(Number(given))) return Number(given);
+  return given;
+}
+
 export interface RunConfigHooks {
   /** any change of the state (saved across reloads by the app) */
   changed?(): void;
@@ -223,13 +235,13 @@ export class RunConfigView {
   }
 
   private optionInput(spec: PluginOptionSpec, name: string, v: VariantSpec): HTMLElement {
-    const current = v.options?.[name] ?? spec.default;
+    const current = optionValue(spec, v.options?.[name]);
     const set = (val: ParamValue): void => {
       v.options = { ...(v.options ?? {}), [name]: val };
     };
     let input: HTMLElement;
     if (spec.type === "boolean") input = h("input", { type: "checkbox", checked: current === true, onchange: (e: Event) => set((e.target as HTMLInputElement).checked) });
-    else if (spec.type === "enum") input = h("select", { onchange: (e: Event) => set((e.target as HTMLSelectElement).value) }, (spec.values ?? []).map((x) => h("option", { value: x, selected: x === current }, x)));
+    else if (spec.type === "enum") input = h("select", { onchange: (e: Event) => set((e.target as HTMLSelectElement).value) }, (spec.values ?? []).map((x) => h("option", { value: x, selected: x === String(current) }, x)));
     else if (spec.type === "number") input = h("input.num", { type: "number", value: String(current), min: spec.min, max: spec.max, onchange: (e: Event) => set(Number((e.target as HTMLInputElement).value)) });
     else input = h("input.text", { type: "text", value: String(current), onchange: (e: Event) => set((e.target as HTMLInputElement).value) });
     return h("label.option", { title: spec.description }, `${name}${spec.unit ? ` (${spec.unit})` : ""} `, input);

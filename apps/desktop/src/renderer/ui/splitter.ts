@@ -1,7 +1,7 @@
 /**
  * A horizontal splitter between the editor area and the results pane: drag it (pointer), or focus
  * it and use the arrow keys (Home/End: smallest/largest). The height is reported to the app, which
- * remembers it across reloads.
+ * remembers it across reloads (ui/pane-sizes.ts).
  */
 import { h } from "./dom.js";
 
@@ -14,7 +14,13 @@ export function clampResultsHeight(px: number, windowHeight: number): number {
   return Math.round(Math.min(max, Math.max(MIN_RESULTS_PX, px)));
 }
 
-export function makeSplitter(opts: { root: HTMLElement; pane: HTMLElement; initial?: number; onResize(px: number): void }): HTMLElement {
+export interface Splitter {
+  el: HTMLElement;
+  /** Sets the pane's height: pixels (kept within the window), or a CSS grid track ("minmax(180px, 60%)"). */
+  setHeight(height: number | string): void;
+}
+
+export function makeSplitter(opts: { root: HTMLElement; pane: HTMLElement; onResize(px: number): void }): Splitter {
   const apply = (px: number, save: boolean): void => {
     const v = clampResultsHeight(px, window.innerHeight);
     opts.root.style.setProperty("--results-h", `${v}px`);
@@ -55,8 +61,17 @@ export function makeSplitter(opts: { root: HTMLElement; pane: HTMLElement; initi
   });
   window.addEventListener("resize", () => {
     const cur = opts.pane.getBoundingClientRect().height;
-    if (cur > 0 && opts.root.style.getPropertyValue("--results-h")) apply(cur, false);
+    // a height in pixels stays within the new window; a proportional default follows it by itself
+    if (cur > 0 && opts.root.style.getPropertyValue("--results-h").endsWith("px")) apply(cur, false);
   });
-  if (opts.initial !== undefined) queueMicrotask(() => apply(opts.initial!, false));
-  return el;
+  return {
+    el,
+    setHeight: (height) => {
+      if (typeof height === "number") apply(height, false);
+      else {
+        opts.root.style.setProperty("--results-h", height);
+        el.removeAttribute("aria-valuenow");
+      }
+    },
+  };
 }

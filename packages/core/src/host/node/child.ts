@@ -1,106 +1,72 @@
 /**
- * The execution host's process on Node: started by NodeExecutionHost (host.ts) with an empty
- * environment and Node's permission model (read access to its own bundle only, no child
- * processes, no file writes; worker threads for its sandboxes). Its main thread only supervises:
- * foreign code runs in worker threads (worker.ts) that it terminates on a budget. It exits when
- * its parent goes away.
+ * A sandbox process on Node: started by the execution host (host.ts, sandbox-process.ts) with an
+ * empty environment and Node's permission model (read access to its own bundle only, no child
+ * processes, no file writes; one worker thread). Its main thread only relays messages and watches
+ * memory: foreign code runs in one worker thread (worker.ts) with the run's heap limit
+ * (`resourceLimits`). A memory overrun that V8 cannot survive (one allocation past the heap limit
+ * aborts the whole process) ends this process and nothing else: the host that started it reports
+ * a budget error for the run and starts another sandbox for the next one.
  *
- * argv: <worker bundle file> <limits JSON>
+ * argv: <worker bundle file> <memory budget in MiB>
  */
 import { Worker } from "node:worker_threads";
-import type { HostLimits } from "../limits.js";
-import type { FromSandbox, ToSandbox, WorkloadInfo } from "../protocol.js";
-import { Supervisor, type RunRequest, type SandboxWorker, type SandboxWorkerEvents } from "../supervisor.js";
-import type { RunProgress, RunResult } from "../../common/results.js";
+import type { FromSandbox, ToSandbox } from "../protocol.js";
+import { rssCapMb } from "./memory.js";
 
-export type ToHostProcess =
-  | { type: "run"; id: number; req: RunRequest }
-  | { type: "inspect"; id: number; file: string; source: string; js?: string };
-
-export type FromHostProcess =
-  | { type: "ready" }
-  | { type: "progress"; id: number; progress: RunProgress }
-  | { type: "result"; id: number; result: RunResult }
-  | { type: "inspected"; id: number; ok: true; info: WorkloadInfo }
-  | { type: "inspected"; id: number; ok: false; error: string };
+/** What this process tells its host besides the sandbox's own messages. */
+export type FromSandboxProcess =
+  | FromSandbox
+  | { type: "died"; kind: "budget" | "internal"; reason: string }
+  /** the process's peak resident memory so far (MiB), sent as it grows: the last figure a host has if the process is killed */
+  | { type: "peak"; mb: number };
 
 const workerFile = process.argv[2]!;
-const limits = JSON.parse(process.argv[3] ?? "{}") as HostLimits;
-const send = (m: FromHostProcess): void => {
+const memoryMb = Number(process.argv[3]);
+const send = (m: FromSandboxProcess): void => {
   process.send?.(m);
 };
 
-// the host lives only as long as the command that started it
+// the sandbox lives only as long as the host that started it
 process.on("disconnect", () => process.exit(0));
 
-/** kill switches of the running workers (for the memory backstop) */
-const live = new Set<(reason: string) => void>();
+const worker = new Worker(workerFile, {
+  workerData: { memoryMb },
+  resourceLimits: { maxOldGenerationSizeMb: memoryMb, stackSizeMb: 8 },
+  env: {},
+  stdout: true,
+  stderr: true,
+});
+// nothing foreign code prints reaches the terminal (it has no console); host diagnostics are dropped
+worker.stdout.resume();
+worker.stderr.resume();
 
-function nodeWorker(events: SandboxWorkerEvents): SandboxWorker {
-  const w = new Worker(workerFile, {
-    workerData: { memoryMb: limits.memoryMb },
-    resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, stackSizeMb: 8 },
-    env: {},
-    stdout: true,
-    stderr: true,
-  });
-  const kill = (reason: string): void => {
-    void w.terminate();
-    died(reason, "budget");
-  };
-  live.add(kill);
-  // nothing foreign code prints reaches the terminal (it has no console); host diagnostics are dropped
-  w.stdout.resume();
-  w.stderr.resume();
-  let gone = false;
-  const died = (reason: string, kind: "budget" | "internal") => {
-    if (gone) return;
-    gone = true;
-    live.delete(kill);
-    events.died(reason, kind);
-  };
-  w.on("message", (m: FromSandbox) => events.message(m));
-  w.on("error", (e: Error & { code?: string }) => {
-    if (e.code === "ERR_WORKER_OUT_OF_MEMORY") died(`memory budget exceeded: the sandbox's heap reached ${limits.memoryMb} MiB (--max-memory)`, "budget");
-    else died(`the sandbox stopped: ${e.message.split("\n")[0]}`, "internal");
-  });
-  w.on("exit", (code) => died(`the sandbox exited (code ${code})`, "internal"));
-  return {
-    post: (m: ToSandbox) => w.postMessage(m),
-    terminate: () => {
-      gone = true;
-      live.delete(kill);
-      void w.terminate();
-    },
-  };
+const peakMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
+let gone = false;
+/** the sandbox is over: say why, and leave (the host starts another one) */
+function died(kind: "budget" | "internal", reason: string): void {
+  if (gone) return;
+  gone = true;
+  send({ type: "died", kind, reason });
+  // the host kills this process once it has the reason; exit by ourselves if it does not
+  setTimeout(() => process.exit(1), 2000).unref();
 }
 
-// A backstop for memory the workers' own checks cannot see in time: the whole process's RSS. A
-// killed worker's memory goes back to the system only some time later: until the RSS is under the
-// cap again the backstop waits, so that runs after the culprit are not blamed for its memory.
-const rssCap = (limits.memoryMb * 1.5 + 512) * 1024 * 1024;
-let armed = true;
-setInterval(() => {
-  const rss = process.memoryUsage.rss();
-  if (!armed) {
-    armed = rss <= rssCap;
-    return;
-  }
-  if (rss <= rssCap) return;
-  armed = false;
-  for (const kill of [...live]) kill(`memory budget exceeded: the execution host uses more than ${Math.round(rssCap / 1048576)} MiB (--max-memory)`);
-}, 100).unref();
-
-const supervisor = new Supervisor(nodeWorker, limits);
-
-process.on("message", (m: ToHostProcess) => {
-  if (m.type === "run") {
-    void supervisor.run(m.req, (progress) => send({ type: "progress", id: m.id, progress })).then((result) => send({ type: "result", id: m.id, result }));
-  } else if (m.type === "inspect") {
-    supervisor.inspect(m.file, m.source, m.js).then(
-      (info) => send({ type: "inspected", id: m.id, ok: true, info }),
-      (e: Error) => send({ type: "inspected", id: m.id, ok: false, error: e.message }),
-    );
-  }
+worker.on("message", (m: FromSandbox) => send(m));
+worker.on("error", (e: Error & { code?: string }) => {
+  if (e.code === "ERR_WORKER_OUT_OF_MEMORY") died("budget", `memory budget exceeded: the sandbox's heap reached its limit of ${memoryMb} MiB (--max-memory); the sandbox process's peak resident memory was ${peakMb()} MiB`);
+  else died("internal", `the sandbox stopped: ${e.message.split("\n")[0]}`);
 });
-send({ type: "ready" });
+worker.on("exit", (code) => died("internal", `the sandbox exited (code ${code})`));
+process.on("message", (m: ToSandbox) => worker.postMessage(m));
+
+// Memory the worker's own checks cannot see in time (ArrayBuffers filled at a module's top level,
+// between two steps): this process's resident size, measured from this thread while the worker
+// runs. The host kills the process when it hears of it.
+const cap = rssCapMb(memoryMb);
+let reported = 0;
+setInterval(() => {
+  const rss = Math.round(process.memoryUsage.rss() / 1048576);
+  if (rss > cap) died("budget", `memory budget exceeded: the sandbox process's resident memory reached ${rss} MiB, over the ${cap} MiB allowed for a limit of ${memoryMb} MiB (--max-memory)`);
+  const peak = peakMb();
+  if (peak >= reported + 64) send({ type: "peak", mb: (reported = peak) });
+}, 100).unref();

@@ -1,11 +1,12 @@
 /**
- * The execution host as a Node program uses it (the CLI, serve's tests, calibration, bench): one
- * host process per command (host/node/child.ts), started with an empty environment and Node's
- * permission model, supervising sandbox worker threads. This side bundles the host's code once
- * (esbuild; cached by a fingerprint of the sources), transpiles workloads (TypeScript -> CommonJS)
- * before they cross, and turns every failure into a one-line error result.
+ * The execution host as a Node program uses it (the CLI, serve's tests, calibration, bench): the
+ * supervisor (budgets of host time, one request at a time per sandbox) runs here, in the caller's
+ * process, and every sandbox is a process of its own (sandbox-process.ts, child.ts) started with an
+ * empty environment and Node's permission model. A sandbox that dies — even of a V8 abort — ends
+ * its run with a one-line error; the host and the next run go on. This side bundles the sandbox's
+ * code once (esbuild; cached by a fingerprint of the sources) and transpiles workloads
+ * (TypeScript -> CommonJS) before they cross.
  */
-import { fork, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -14,8 +15,8 @@ import type { RunProgress, RunResult } from "../../common/results.js";
 import { DEFAULT_HOST_LIMITS, type HostLimits } from "../limits.js";
 import type { WorkloadInfo } from "../protocol.js";
 import { originalPosition } from "../source-map.js";
-import { errorResult, type RunRequest } from "../supervisor.js";
-import type { FromHostProcess, ToHostProcess } from "./child.js";
+import { errorResult, Supervisor, type RunRequest } from "../supervisor.js";
+import { SandboxProcesses, type HostBundle } from "./sandbox-process.js";
 
 export interface NodeHostOptions {
   /** The sandbox worker's entry module (it locks the realm down and starts the sandbox). */
@@ -60,7 +61,6 @@ function fingerprint(extra: string[]): string {
   return h.digest("hex").slice(0, 16);
 }
 
-type HostBundle = { dir: string; child: string; worker: string };
 /** builds under way in this process: host processes started side by side (--jobs) share one */
 const building = new Map<string, Promise<HostBundle>>();
 
@@ -123,24 +123,16 @@ function pruneOld(keep: string): void {
   }
 }
 
-interface Waiting {
-  onProgress?: (p: RunProgress) => void;
-  done(m: FromHostProcess): void;
-}
-
 export class NodeExecutionHost {
   readonly limits: HostLimits;
-  private child: ChildProcess | null = null;
-  private starting: Promise<ChildProcess> | null = null;
-  private nextId = 1;
-  private readonly waiting = new Map<number, Waiting>();
-  private stderr = "";
+  private supervisor: Supervisor | null = null;
+  private processes: SandboxProcesses | null = null;
 
   constructor(private readonly opts: NodeHostOptions) {
     this.limits = { ...DEFAULT_HOST_LIMITS, ...opts.limits };
   }
 
-  /** Runs one spec in the sandbox; any failure comes back as an error result. */
+  /** Runs one spec in a sandbox; any failure comes back as an error result. */
   async run(req: RunRequest, onProgress?: (p: RunProgress) => void): Promise<RunResult> {
     const spec = req.spec;
     let js: string;
@@ -153,106 +145,29 @@ export class NodeExecutionHost {
       const c = e as Error & { line?: number; column?: number; detail?: string };
       return errorResult(spec, { kind: c.line ? "compile" : "config", message: c.message, file: spec.workload.file, ...(c.line ? { line: c.line } : {}), ...(c.column ? { column: c.column } : {}) });
     }
-    const m = await this.call({ type: "run", id: 0, req: { ...req, js } }, onProgress).catch((e: Error) => e);
-    if (m instanceof Error) return errorResult(spec, { kind: "internal", message: `${spec.workload.file}: ${m.message}` });
-    if (m.type !== "result") return errorResult(spec, { kind: "internal", message: `${spec.workload.file}: ${m.type === "inspected" && !m.ok ? m.error : "no result"}` });
-    return map ? withSourceLine(m.result, map) : m.result;
+    const result = await this.sandboxes().run({ ...req, js }, onProgress);
+    return map ? withSourceLine(result, map) : result;
   }
 
-  /** A workload's name, description and default parameters (evaluated in the sandbox). */
+  /** A workload's name, description and default parameters (evaluated in a sandbox). */
   async inspect(file: string, source: string): Promise<WorkloadInfo> {
     const t = this.opts.transpile(source, file);
-    const js = typeof t === "string" ? t : t.js;
-    const m = (await this.call({ type: "inspect", id: 0, file, source, js })) as Extract<FromHostProcess, { type: "inspected" }>;
-    if (!m.ok) throw new Error(m.error);
-    return m.info;
+    return this.sandboxes().inspect(file, source, typeof t === "string" ? t : t.js);
   }
 
-  /** Stops the host process (pending calls fail). */
+  /** Stops every sandbox process (pending calls end with an error); a later call starts new ones. */
   close(): void {
-    const c = this.child;
-    this.child = null;
-    this.starting = null;
-    if (c && c.exitCode === null) c.kill("SIGKILL");
-    this.failAll("the execution host was stopped");
+    this.supervisor?.close();
+    this.processes?.close();
+    this.supervisor = null;
+    this.processes = null;
   }
 
-  private async call(msg: ToHostProcess, onProgress?: (p: RunProgress) => void): Promise<FromHostProcess> {
-    const child = await this.start();
-    const id = this.nextId++;
-    return new Promise<FromHostProcess>((resolve) => {
-      const w: Waiting = { done: resolve };
-      if (onProgress) w.onProgress = onProgress;
-      this.waiting.set(id, w);
-      child.send({ ...msg, id });
-    });
-  }
-
-  private start(): Promise<ChildProcess> {
-    if (this.child && this.child.exitCode === null && this.child.connected) return Promise.resolve(this.child);
-    this.starting ??= this.spawn().finally(() => {
-      this.starting = null;
-    });
-    return this.starting;
-  }
-
-  private async spawn(): Promise<ChildProcess> {
-    const b = await bundle(resolve(this.opts.workerEntry));
-    // --single-threaded-gc: with --jobs N there are N hosts, one run each, on N cores; V8's parallel
-    // GC helper threads would only compete with the other hosts' runs (a 2-core sweep: 5.9-7.4 ->
-    // 6.9-8.4 runs/s with --jobs 2, --jobs 1 unchanged, in alternating `pnpm bench sweep` runs)
-    const child = fork(b.child, [b.worker, JSON.stringify(this.limits)], {
-      execPath: process.execPath,
-      execArgv: ["--experimental-permission", `--allow-fs-read=${b.dir}${process.platform === "win32" ? "\\*" : "/*"}`, "--allow-worker", "--no-warnings", "--max-old-space-size=512", "--single-threaded-gc"],
-      env: {},
-      cwd: b.dir,
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      serialization: "advanced",
-    });
-    this.child = child;
-    child.stderr?.setEncoding("utf8");
-    child.stderr?.on("data", (d: string) => {
-      if (this.opts.verbose) process.stderr.write(d);
-      else this.stderr = (this.stderr + d).slice(-4000);
-    });
-    child.on("message", (m: FromHostProcess) => {
-      if (m.type === "ready") return;
-      const w = this.waiting.get(m.id);
-      if (!w) return;
-      if (m.type === "progress") {
-        w.onProgress?.(m.progress);
-        return;
-      }
-      this.waiting.delete(m.id);
-      w.done(m);
-    });
-    child.on("exit", (code, signal) => {
-      if (this.child === child) this.child = null;
-      this.failAll(`the execution host stopped (${signal ?? `exit code ${code}`})${this.opts.verbose ? "" : "; run with --verbose for its diagnostics"}`);
-    });
-    // the host process never outlives this one
-    const onExit = () => child.kill("SIGKILL");
-    process.once("exit", onExit);
-    child.once("exit", () => process.off("exit", onExit));
-    await new Promise<void>((ok, fail) => {
-      const t = setTimeout(() => fail(new Error("the execution host did not start within 30 s")), 30_000);
-      child.once("message", () => {
-        clearTimeout(t);
-        ok();
-      });
-      child.once("exit", (code) => {
-        clearTimeout(t);
-        fail(new Error(`the execution host failed to start (exit code ${code})${this.stderr ? `: ${lastLine(this.stderr)}` : ""}`));
-      });
-    });
-    return child;
-  }
-
-  private failAll(reason: string): void {
-    for (const [id, w] of this.waiting) {
-      this.waiting.delete(id);
-      w.done({ type: "inspected", id, ok: false, error: reason });
-    }
+  private sandboxes(): Supervisor {
+    if (this.supervisor) return this.supervisor;
+    const workerEntry = resolve(this.opts.workerEntry);
+    const processes = (this.processes = new SandboxProcesses({ bundle: () => bundle(workerEntry), memoryMb: this.limits.memoryMb, verbose: this.opts.verbose === true }));
+    return (this.supervisor = new Supervisor((events, hint) => processes.start(events, hint), this.limits));
   }
 }
 
@@ -266,6 +181,3 @@ function withSourceLine(r: RunResult, map: string): RunResult {
   return { ...r, error: { ...e, line: pos.line, column: pos.column, message: e.message.startsWith(`${e.file}: `) ? `${at}: ${e.message.slice(e.file!.length + 2)}` : e.message } };
 }
 
-function lastLine(s: string): string {
-  return s.trim().split("\n").filter(Boolean).pop() ?? "";
-}

@@ -1,7 +1,7 @@
 /**
- * The sandbox worker on Node: a worker thread of the host process, started with a heap limit, in a
- * realm the entry point locked down before importing the simulator. It runs requests from the
- * supervisor (host/node/child.ts) through the sandbox runtime.
+ * The sandbox worker on Node: the one worker thread of a sandbox process (host/node/child.ts),
+ * started with the run's heap limit, in a realm the entry point locked down before importing the
+ * simulator. It runs the supervisor's requests (relayed by the process) through the sandbox runtime.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { LoadedPlugin } from "../../plugin-api/loaded-plugin.js";
@@ -25,7 +25,7 @@ export function startNodeSandboxWorker(builtinPlugins: readonly LoadedPlugin[]):
     memoryOver: () => {
       const m = process.memoryUsage();
       const used = m.arrayBuffers + m.heapUsed;
-      return used > cap ? `memory budget exceeded: ${Math.round(used / 1048576)} MiB in use, the limit is ${Math.round(cap / 1048576)} MiB (--max-memory)` : null;
+      return used > cap ? `memory budget exceeded: ${Math.round(used / 1048576)} MiB in use (heap and ArrayBuffers), over the limit of ${Math.round(cap / 1048576)} MiB (--max-memory)` : null;
     },
   });
   // a workload's rejected promise is its own business: it must not end the host's worker

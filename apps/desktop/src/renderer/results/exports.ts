@@ -1,0 +1,124 @@
+/**
+ * What leaves the app and what comes back: CSV and Perfetto trace exports of the results on
+ * screen, .siglab bundles written from the experiment that ran (with the code of its third-party
+ * plugins) and bundles opened into a new document with their configuration and results, ready to
+ * re-run and compare.
+ */
+import type { HostApi } from "../../common/host-api.js";
+import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export";
+import type { Bundle, BundleInput } from "@siglab/core/bundle";
+import type { ExperimentRunner } from "../run/experiment-runner.js";
+import type { SimClient } from "../sim-client.js";
+import type { Catalog } from "../state/catalog.js";
+import type { Documents } from "../ui/documents.js";
+import { h, toast } from "../ui/dom.js";
+import type { EditorPane } from "../ui/editor-pane.js";
+import { showMessage } from "../ui/modal.js";
+import { restoredRunConfig } from "../state/restore.js";
+import { clampRepeat, maxSecondsOf, type RunConfigView } from "../ui/run-config.js";
+import { repeatCount } from "./repeat.js";
+import type { ResultsView } from "./results-view.js";
+
+export class Exports {
+  constructor(
+    private readonly host: HostApi,
+    private readonly sim: SimClient,
+    private readonly catalog: Catalog,
+    private readonly results: ResultsView,
+    private readonly runner: ExperimentRunner,
+    private readonly documents: Documents,
+    private readonly runConfig: RunConfigView,
+    private readonly pane: EditorPane,
+  ) {}
+
+  async saveExport(name: string, data: string | Uint8Array): Promise<void> {
+    try {
+      const r = await this.host.saveExport(name, data);
+      if (r.saved) {
+        toast(`Saved ${r.path ?? name}`);
+        document.body.dataset.lastExport = r.path ?? name;
+      }
+    } catch (err) {
+      toast((err as Error).message, "error");
+    }
+  }
+
+  private get baseName(): string {
+    return this.runner.lastConfig?.workload.id ?? "results";
+  }
+
+  async exportCsv(): Promise<void> {
+    const results = this.results.currentResults;
+    if (!results.length) return toast("Nothing to export yet: run an experiment first", "error");
+    await this.saveExport(`${this.baseName}.csv`, toCsv(results));
+  }
+
+  /**
+   * The results' timelines as a Chrome/Perfetto trace (core's toPerfettoTrace), saved through the
+   * host's saveExport like CSV. Without a timeline there is nothing to trace: say so (as `siglab
+   * export trace` does) instead of writing an empty trace.
+   */
+  async exportTrace(): Promise<void> {
+    const results = this.results.currentResults;
+    if (!results.length) return toast("Nothing to export yet: run an experiment first", "error");
+    if (hasNoTimeline(results)) {
+      document.body.dataset.traceRefused = String(Number(document.body.dataset.traceRefused ?? 0) + 1);
+      showMessage("No timeline to export", "No run of these results recorded a timeline, so a trace would be empty. Tick \"Record per-task timeline\" in the run configuration, run again, then export the trace.");
+      return;
+    }
+    const cut = truncatedTimelines(results);
+    await this.saveExport(`${this.baseName}.trace.json`, JSON.stringify(toPerfettoTrace(results)));
+    if (cut.length) toast(`The timeline is bounded: ${cut.join("; ")} (the trace's metadata says so too)`, "error");
+  }
+
+  async exportBundle(): Promise<void> {
+    const results = this.results.currentResults;
+    const config = this.runner.lastConfig;
+    if (!config || !results.length) return toast("Run an experiment before exporting a bundle", "error");
+    try {
+      const plugins: BundleInput["plugins"] = [];
+      for (const id of new Set(config.stacks.flat().map((v) => v.id))) {
+        const entry = this.catalog.plugins.find((p) => p.id === id);
+        if (entry?.origin === "third-party") {
+          const code = await this.host.readPluginCode(id);
+          plugins.push({ source: "embedded", id, version: code.manifest.version, apiVersion: code.manifest.apiVersion, files: { ...code.files, "plugin.json": JSON.stringify(code.manifest, null, 2) } });
+        } else plugins.push({ source: "builtin", id, version: entry?.manifest?.version ?? "0.0.0" });
+      }
+      const input: BundleInput = { experiment: config, profiles: this.runner.lastProfiles, plugins, results, appVersion: this.catalog.info.appVersion };
+      const bytes = await this.sim.bundleWrite(input);
+      const r = await this.host.exportBundle(`${config.workload.id}.siglab`, bytes);
+      if (r.saved) toast(`Bundle saved to ${r.path}`);
+    } catch (err) {
+      toast(`Export failed: ${(err as Error).message}`, "error");
+    }
+  }
+
+  async importBundle(): Promise<void> {
+    const file = await this.host.importBundle();
+    if (file) await this.openBundleBytes(file.name, file.bytes);
+  }
+
+  /** Opens a bundle into a document of its own, with its configuration and results; Run re-runs and compares. */
+  async openBundleBytes(name: string, bytes: Uint8Array): Promise<void> {
+    let bundle: Bundle;
+    try {
+      bundle = (await this.sim.bundleRead(name, bytes)) as Bundle;
+    } catch (err) {
+      showMessage("Cannot open bundle", (err as Error).message);
+      return;
+    }
+    const exp = bundle.experiment;
+    const missing = bundle.plugins.filter((p) => !this.catalog.plugins.some((x) => x.id === p.id && x.status === "ok")).map((p) => `${p.id}@${p.version}`);
+    const key = `new:${exp.workload.id.replace(/[^A-Za-z0-9_.-]/g, "_")}-bundle`;
+    this.documents.get(key)?.model.setValue(exp.workload.source);
+    this.documents.openNew(exp.workload.source, key);
+    this.documents.get(key)!.runAs = { id: exp.workload.id, file: exp.workload.file };
+    // results made with repetitions say how many (the experiment itself does not)
+    const repeat = clampRepeat(Math.max(1, ...bundle.results.map(repeatCount)));
+    const maxSeconds = maxSecondsOf(exp);
+    this.runConfig.setState(restoredRunConfig({ ...exp, repeat, ...(maxSeconds !== undefined ? { maxSeconds } : {}) }));
+    this.runner.showBundle(exp, bundle.profiles, bundle.results);
+    const notes = [...bundle.warnings, ...(missing.length ? [`Missing plugins (install or enable them to re-run): ${missing.join(", ")}`] : [])];
+    this.pane.setBanner(h("span", null, `Opened bundle ${name}${bundle.migratedFrom ? ` (migrated from format ${bundle.migratedFrom})` : ""}. Press Run to re-run it and compare. ${notes.join(" ")}`));
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Read-mostly hooks for end-to-end tests and the benchmark (`window.__siglabTest`): editor markers,
+ * the editor text, where a chart element is on screen (the test then clicks there with the real
+ * mouse), what a chart shows, the run configuration, the last shared link, the LMbench summary and
+ * the execution host itself.
+ */
+import type { ExperimentConfig } from "../common/contracts.js";
+import { monaco, workloadDeclarations } from "./monaco-setup.js";
+import type { ResultsView } from "./results/results-view.js";
+import type { SimClient } from "./sim-client.js";
+import type { RunConfigState, RunConfigView } from "./ui/run-config.js";
+import type { ShareActions } from "./ui/share-actions.js";
+import type { SummaryView } from "./ui/summary-view.js";
+
+export interface HookedParts {
+  editor: () => monaco.editor.IStandaloneCodeEditor;
+  results: ResultsView;
+  sim: SimClient;
+  runConfig: RunConfigView;
+  share: ShareActions;
+  summary: SummaryView;
+}
+
+export function exposeTestHooks(p: HookedParts): void {
+  const editor = p.editor;
+  (window as unknown as { __siglabTest: unknown }).__siglabTest = {
+    markers: () => monaco.editor.getModelMarkers({ resource: editor().getModel()?.uri }).map((m) => ({ message: m.message, severity: m.severity, startLineNumber: m.startLineNumber })),
+    source: () => editor().getValue(),
+    /** where the TypeScript worker finds the open workload's `workload()` declared (once, whatever Monaco opened) */
+    workloadDeclarations: () => workloadDeclarations(editor().getModel()!),
+    setSource: (text: string) => editor().getModel()?.setValue(text),
+    elementPoint: (chartId: string, datasetIndex: number, index: number) => p.results.elementPoint(chartId, datasetIndex, index),
+    /** the tallest segment of a stacked bar (a click lands on it whatever the phase mix) */
+    largestDataset: (chartId: string, index: number) => p.results.largestDataset(chartId, index),
+    /** the results on screen, as the execution host returned them */
+    results: () => p.results.currentResults,
+    /** milliseconds from creating each sandbox worker to its "ready" */
+    workerStarts: () => [...p.sim.workerStarts],
+    /** requests sent to sandbox workers so far: none until something is run */
+    sandboxRequests: () => p.sim.sandboxRequests,
+    /** what a rendered chart shows: its x labels, axis titles, dataset colours and sums of numeric data (a histogram's count) */
+    chartInfo: (chartId: string) => {
+      const c = p.results.chart(chartId);
+      if (!c) return null;
+      const title = (axis: string): string => String((c.options.scales?.[axis] as { title?: { text?: string } } | undefined)?.title?.text ?? "");
+      return { labels: (c.data.labels ?? []).map(String), xTitle: title("x"), yTitle: title("y"), datasets: c.data.datasets.map((d) => ({ label: String(d.label ?? ""), color: String(d.backgroundColor ?? ""), total: (d.data as unknown[]).reduce<number>((n, v) => n + (typeof v === "number" ? v : 0), 0) })) };
+    },
+    /** zoom level of a rendered chart (1 = not zoomed) */
+    chartZoom: (chartId: string) => p.results.chart(chartId)?.getZoomLevel() ?? null,
+    /** the last link "Copy link" made */
+    shareLink: () => p.share.lastLink,
+    /** the run configuration as the panel holds it */
+    runConfig: () => JSON.parse(JSON.stringify(p.runConfig.state)) as RunConfigState,
+    /** the LMbench summary: load a probe's JSON text (returns the problem or null), and what the table holds */
+    summary: {
+      loadProbe: (text: string) => p.summary.loadProbe(text, "probe.json"),
+      probeHost: () => p.summary.probeHost,
+    },
+    /** the app's execution host itself (the security corpus runs through it) */
+    host: {
+      run: (config: ExperimentConfig) => p.sim.run(config, [], [], { onProgress: () => undefined, onResult: () => undefined }),
+      reset: () => p.sim.reset(),
+    },
+  };
+}
