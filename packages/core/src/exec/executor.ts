@@ -165,6 +165,8 @@ export class Executor {
 
   /** Run a path once. */
   run(p: CompiledPath): void {
+    // a path's timeline event includes its instruction fetch (the code misses are not events of their own)
+    const fetchedAt = this.cycles;
     if (p.code !== null && (p.codeSeenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(p);
     p.count++;
     p.cycles += p.cost;
@@ -177,12 +179,13 @@ export class Executor {
     } else {
       this.runSlow(p);
     }
-    if (this.timeline) this.record(p.def.name, p.phaseIdx, start);
+    if (this.timeline) this.record(p.def.name, p.phaseIdx, fetchedAt);
   }
 
   /** Run a one-op path `n` times (data-dependent quantities: cache lines copied, registers converted). */
   runN(p: CompiledPath, n: number): void {
     if (n <= 0) return;
+    const fetchedAt = this.cycles;
     if (p.code !== null && (p.codeSeenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(p);
     const c = p.cost * n;
     p.count += n;
@@ -195,7 +198,7 @@ export class Executor {
       let rep = 0;
       for (let i = 0; i < n; i++) rep = this.runSlowLines(p, rep < 0 ? -1 : i, start);
     }
-    if (this.timeline) this.record(p.def.name, p.phaseIdx, start);
+    if (this.timeline) this.record(p.def.name, p.phaseIdx, fetchedAt);
   }
 
   /** Instruction fetch of a path's code that the L1I (or trace cache) no longer holds wholly. */
@@ -273,11 +276,12 @@ export class Executor {
 
   private record(name: string, phaseIdx: number, start: number): void {
     const tl = this.timeline!;
+    const phase = this.phases.names[phaseIdx]!;
+    if (phase === "cache.code") return; // a path's instruction fetch is part of the path's event
     if (tl.length >= this.timelineLimit) {
       this.timelineDropped++;
       return;
     }
-    const phase = this.phases.names[phaseIdx]!;
     const ev: TimelineEvent = { task: this.timelineTask, kind: phase === "signal.handler" ? "handler" : phase === "user" ? "user" : phase === "idle" ? "idle" : "kernel", name, phase, start, end: this.cycles };
     if (this.timelineCpus) ev.cpu = this.timelineCpu;
     tl.push(ev);
