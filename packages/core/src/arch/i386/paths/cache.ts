@@ -2,7 +2,8 @@
  * One-op paths that charge the machine's own costs (the plugin API's MACHINE_OP_CLASSES): the cache
  * model's line refills (kernel/footprint.ts, machine/cache.ts), a line of code or data the L1 no
  * longer holds brought back from L2 or from memory and the lines a bulk copy moves, each run once
- * per line; a kernel translation walked again; a halted CPU's wake-up (kernel/irq.ts).
+ * per line; a kernel translation walked again; a halted CPU's wake-up (kernel/irq.ts). (No Linux
+ * 2.4 counterpart: the hardware charges these, not a kernel function.)
  */
 import type { MachineOpClass, OpClass } from "@siglab/plugin-api";
 import { op as opLine, type OpLine, type PathDef } from "../../../exec/path.js";
