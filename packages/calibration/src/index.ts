@@ -14,4 +14,5 @@ export { buildOverlay, buildReport, calibratedProfiles, overlayHeader, serialize
 export { pendingReason, NGPT, NO_CLI_EXIT, SA_NOFP, SYSENTER } from "./plugins.js";
 export { builtinPluginIds, runExample, exampleParams, variantLabel, closeCalibrationHost, configureCalibrationHost, transpileExample, ExampleCompileError } from "./env.js";
 export { fsaveFramesProfile } from "./what-if.js";
+export { SCALE_BAND, LOO_LIMIT_PERCENT, shippedGroupScales, type GroupScale, inBand, bandViolations, assumedCosts, removedWholesale, checkRules, ruleViolations, opCyclesOf, type RuleReport } from "./rules.js";
 export { evaluateLoo, looGroups, looValues, measuredValuesOf, degreesOfFreedom, type LooEval } from "./loo.js";

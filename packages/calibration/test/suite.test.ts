@@ -8,7 +8,10 @@ afterAll(closeCalibrationHost);
  * Targets the fitted parameters cannot reach with the model as it is (see docs/calibration.md):
  * the test fails when one of them starts to pass, so this list stays honest.
  */
-const KNOWN_MODEL_GAPS: Record<string, string> = {};
+const KNOWN_MODEL_GAPS: Record<string, string> = {
+  "ngpt-vs-linuxthreads-yield":
+    "since the cache model (issue 29) the LinuxThreads side pays what 2.4's schedule() costs with ten runnable threads: goodness() reads every task's scheduling line, and all ten task_structs sit at the same offset of an 8 KB-aligned task_union, in the same cache set; the NGPT side's own memory (Pth's thread control blocks, stacks and queues) is not modelled, so the ratio comes out at 4.7 against 6.04 (docs/calibration.md)",
+};
 
 describe("calibration suite on the shipped profiles", () => {
   let rows: SuiteRow[];

@@ -87,3 +87,8 @@ export function metric(r: RunResult, name: string): number {
 export function pathCount(r: RunResult, name: string): number {
   return r.paths.find((p) => p.name === name)?.count ?? 0;
 }
+
+/** The run's kernel and user path names in timeline order, without the memory hierarchy's charges (cache refills, TLB walks). */
+export function pathOrder(r: RunResult): string[] {
+  return (r.timeline ?? []).filter((e) => !e.phase.startsWith("cache.") && e.phase !== "tlb.refill").map((e) => e.name);
+}

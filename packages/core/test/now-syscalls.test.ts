@@ -79,7 +79,7 @@ export default workload({
       olds += (yield* t.pthread.sigmask(SIG_BLOCK, [SIGUSR1])).length;
       yield* t.kill(t.pid, SIGUSR1);
       olds += (yield* t.pthread.sigmask(SIG_UNBLOCK, [SIGUSR1])).length;
-      yield* t.compute(137 + (i % 7) * 1000);
+      yield* t.compute(137 + (i % 13) * 997);
     }
     t.report("hits", hits, "");
     t.report("old masks", olds, "");

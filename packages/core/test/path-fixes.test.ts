@@ -6,7 +6,7 @@ import { ifEffect } from "../src/exec/path.js";
 import { Goodness24Scheduler } from "../src/kernel/sched.js";
 import type { Kernel } from "../src/kernel/kernel.js";
 import type { Task } from "../src/kernel/task.js";
-import { metric, pathCount, runSource } from "./harness.js";
+import { metric, pathCount, pathOrder, runSource } from "./harness.js";
 
 const W = (body: string) => `
 import { workload, SIGCHLD, SIGSEGV, SIG_BLOCK, SIG_UNBLOCK, PROT_READ, PROT_WRITE } from "siglab";
@@ -28,7 +28,7 @@ describe("switch_to and setup_frame: the FPU save runs where 2.4 runs it", () =>
     expect(opsOf(r, "switch_to.save").at(-1)).toBe("__switch_to:alu"); // the PF_USEDFPU test
     expect(opsOf(r, "switch_to")[0]).toBe("__switch_to:store"); // tss->esp0 = next->esp0
     // on the timeline, the FPU save of a switch lies between the two halves
-    const names = (r.timeline ?? []).map((e) => e.name);
+    const names = pathOrder(r);
     const i = names.indexOf("unlazy_fpu.switch");
     expect(i).toBeGreaterThan(0);
     expect(names[i - 1]).toBe("switch_to.save");
@@ -40,7 +40,7 @@ describe("switch_to and setup_frame: the FPU save runs where 2.4 runs it", () =>
       yield* t.fpu.ops(1);
       yield* t.sigaction(10, function* () {});
       yield* t.kill(t.pid, 10);`), { timeline: true });
-    const names = (r.timeline ?? []).map((e) => e.name);
+    const names = pathOrder(r);
     const at = names.indexOf("setup_frame");
     const tail = names.indexOf("setup_frame.tail");
     expect(at).toBeGreaterThan(0);

@@ -36,9 +36,14 @@ describe("sig_wake (the probe's signal wake-up loops)", () => {
     const w = metric(wait, "Signal wake-up, sigwaitinfo"), s = metric(suspend, "Signal wake-up, sigsuspend");
     expect(w).toBeGreaterThan(0);
     expect(s).toBeGreaterThan(w * 1.2);
-    // sig_pingpong is the same kill + sigsuspend round trip with one signal (SIGUSR1 both ways)
+    // sig_pingpong is the same kill + sigsuspend round trip with one signal (SIGUSR1 both ways); over
+    // 200 round trips the first ones' cache misses (each example lays out its memory its own way,
+    // and their code starts cold) are a few percent, so the two agree to 4%, and to 0.5% over 3000
     const ping = runExample("sig_pingpong", { cpu: "p6-coppermine", mhz: 1000, params: { iterations: N } });
-    expect(s).toBeCloseTo(metric(ping, "signal ping-pong round trip"), 1);
+    expect(Math.abs(s / metric(ping, "signal ping-pong round trip") - 1)).toBeLessThan(0.04);
+    const long = (id: string, p: Record<string, string | number>) => runExample(id, { cpu: "p6-coppermine", mhz: 1000, params: { iterations: 3000, ...p } });
+    const s3000 = metric(long("sig_wake", { wait: "sigsuspend" }), "Signal wake-up, sigsuspend");
+    expect(Math.abs(s3000 / metric(long("sig_pingpong", {}), "signal ping-pong round trip") - 1)).toBeLessThan(0.005);
   });
 
   // the parent pins itself before the fork and the child inherits the mask (do_fork's *p = *current):

@@ -73,8 +73,11 @@ describe("the thread's question: three ways for User-mode Linux to enter its ker
   it("uml_compare (the three designs in one run, for the app's charts) gives the single examples' figures", () => {
     const all = run("uml_compare");
     expect(all.error).toBeUndefined();
-    expect(metric(all, "tt per guest syscall")).toBeCloseTo(metric(tt, "per guest syscall"), 6);
-    expect(metric(all, "jail per guest syscall")).toBeCloseTo(metric(jail, "per guest syscall"), 6);
-    expect(metric(all, "skas per guest syscall")).toBeCloseTo(metric(skas, "per guest syscall"), 6);
+    // to within the cache model: in one run the other designs' tasks and pages take physical
+    // memory first, so each design's lines fall in other cache sets than when it runs alone
+    const near = (a: number, b: number) => expect(Math.abs(a / b - 1)).toBeLessThan(0.005);
+    near(metric(all, "tt per guest syscall"), metric(tt, "per guest syscall"));
+    near(metric(all, "jail per guest syscall"), metric(jail, "per guest syscall"));
+    near(metric(all, "skas per guest syscall"), metric(skas, "per guest syscall"));
   });
 });

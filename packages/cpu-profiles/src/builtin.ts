@@ -9,6 +9,7 @@ import k7_palomino from "../profiles/k7-palomino.json" with { type: "json" };
 import p4_northwood from "../profiles/p4-northwood.json" with { type: "json" };
 import p5_p54c from "../profiles/p5-p54c.json" with { type: "json" };
 import p6_coppermine from "../profiles/p6-coppermine.json" with { type: "json" };
+import p6_katmai from "../profiles/p6-katmai.json" with { type: "json" };
 import p6_pentium_pro from "../profiles/p6-pentium-pro.json" with { type: "json" };
 import skylake from "../profiles/skylake.json" with { type: "json" };
 import skylake_x from "../profiles/skylake-x.json" with { type: "json" };
@@ -26,6 +27,7 @@ const RAW: Record<string, unknown> = {
   "p5-p54c.json": p5_p54c,
   "p6-pentium-pro.json": p6_pentium_pro,
   "p6-coppermine.json": p6_coppermine,
+  "p6-katmai.json": p6_katmai,
   "p4-northwood.json": p4_northwood,
   "k7-palomino.json": k7_palomino,
   "skylake.json": skylake,

@@ -4,7 +4,7 @@
  */
 import { resolvedIssues } from "./checks.js";
 import { ProfileError, type ProfileIssue } from "./errors.js";
-import { OP_CLASS_IDS, SMP_OP_CLASS_IDS, type OpClass } from "./op-classes.js";
+import { MACHINE_OP_CLASS_IDS, OP_CLASS_IDS, SMP_OP_CLASS_IDS, type OpClass } from "./op-classes.js";
 import { rememberSourceFile, sourceFileName } from "./parse.js";
 import { CpuProfileFileSchema } from "./schema.js";
 import { schemaIssues } from "./schema-issues.js";
@@ -224,11 +224,12 @@ export function resolveProfile(file: CpuProfileFile, mhz?: number): ResolvedProf
     if (e.unavailable) unavailableOps.push(op);
   }
   // the SMP op classes (API 2.2): NaN when the profile leaves them out (an SMP run refuses it)
-  for (const op of SMP_OP_CLASS_IDS) {
+  for (const op of [...SMP_OP_CLASS_IDS, ...MACHINE_OP_CLASS_IDS]) {
     const e = f.costs[op];
     costs[op] = !e ? NaN : e.ns !== undefined ? Math.round((e.ns * clockMhz) / 1000) : e.cycles;
   }
   const g = f.geometry;
+  const caches = cacheGeometry(f, costs);
   return {
     id: f.id,
     name: f.name,
@@ -242,7 +243,25 @@ export function resolveProfile(file: CpuProfileFile, mhz?: number): ResolvedProf
     xmmRegs: numberOf(g.xmmRegs),
     xsaveBytes: numberOf(g.xsaveBytes),
     costs,
+    ...(caches ? { caches } : {}),
     file: f,
     unavailableOps,
+  };
+}
+
+/**
+ * The caches the model keeps (API 2.3): only when the profile gives their whole geometry and the
+ * latencies of L2 and memory; otherwise undefined, and every access hits L1 as before 2.3.
+ */
+function cacheGeometry(f: CpuProfileFile, costs: ResolvedProfile["costs"]): ResolvedProfile["caches"] {
+  const g = f.geometry;
+  if (!g.l1iKB || !g.l1iWays || !g.l1dWays || !g.l2Ways || !Number.isFinite(costs.l2_line) || !Number.isFinite(costs.memory_line)) return undefined;
+  const line = numberOf(g.cacheLineBytes);
+  return {
+    l1i: { bytes: numberOf(g.l1iKB) * 1024, ways: numberOf(g.l1iWays), lineBytes: line },
+    l1d: { bytes: numberOf(g.l1dKB) * 1024, ways: numberOf(g.l1dWays), lineBytes: line },
+    l2: { bytes: numberOf(g.l2KB) * 1024, ways: numberOf(g.l2Ways), lineBytes: g.l2LineBytes ? numberOf(g.l2LineBytes) : line },
+    l2Exclusive: g.l2Exclusive ? numberOf(g.l2Exclusive) === 1 : false,
+    l1dWriteAllocate: g.l1dWriteAllocate ? numberOf(g.l1dWriteAllocate) === 1 : true,
   };
 }

@@ -9,7 +9,7 @@
  *  - CpuProfileFileSchema: a resolved profile (inheritance applied): every field and every op.
  */
 import { Type, type TObject, type TOptional, type TSchema } from "@sinclair/typebox";
-import { OP_CLASS_IDS, SMP_OP_CLASS_IDS, type OpClass } from "./op-classes.js";
+import { MACHINE_OP_CLASS_IDS, OP_CLASS_IDS, SMP_OP_CLASS_IDS, type OpClass } from "./op-classes.js";
 
 /** Runnable ids: what a bundle accepts, minus "@" (it separates the clock in "id@MHz"). */
 export const PROFILE_ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._+~-]{0,127}$";
@@ -21,7 +21,7 @@ export const FEATURE_KEYS = [
 ] as const;
 export const OPTIONAL_FEATURE_KEYS = ["syscall", "lm"] as const;
 export const GEOMETRY_KEYS = ["cacheLineBytes", "dtlbEntries", "l1dKB", "l2KB", "xmmRegs", "xsaveBytes"] as const;
-export const OPTIONAL_GEOMETRY_KEYS = ["l2dtlbEntries"] as const;
+export const OPTIONAL_GEOMETRY_KEYS = ["l2dtlbEntries", "l1iKB", "l1iWays", "l1dWays", "l2Ways", "l2LineBytes", "l1dWriteAllocate", "l2Exclusive"] as const;
 
 export const ProvenanceSchema = Type.Union(
   [Type.Literal("sourced"), Type.Literal("derived"), Type.Literal("fitted"), Type.Literal("estimated")],
@@ -102,6 +102,8 @@ function costsSchema(partial: boolean): TObject {
   for (const op of OP_CLASS_IDS) props[op] = partial ? Type.Optional(CostEntrySchema) : CostEntrySchema;
   // the SMP op classes (API 2.2) may be left out: such a profile runs one CPU only
   for (const op of SMP_OP_CLASS_IDS) (props as Record<string, TSchema>)[op] = Type.Optional(CostEntrySchema);
+  // the memory hierarchy's (API 2.3) too: such a profile's runs model no caches
+  for (const op of MACHINE_OP_CLASS_IDS) (props as Record<string, TSchema>)[op] = Type.Optional(CostEntrySchema);
   return Type.Object(props as Record<OpClass, TSchema | TOptional<TSchema>>, {
     additionalProperties: false,
     description: "one entry per op class (see OP_CLASSES)",

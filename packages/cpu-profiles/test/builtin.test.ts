@@ -20,6 +20,7 @@ const RUNNABLE = [
   "p5-p54c",
   "p6-pentium-pro",
   "p6-coppermine",
+  "p6-katmai",
   "p4-northwood",
   "k7-palomino",
   "skylake",

@@ -101,7 +101,7 @@ describe("resolveInheritance", () => {
     expect(r!.inherits).toBeUndefined();
     expect(r!.inheritedFrom).toEqual(["p4-northwood"]);
     expect(r!.costs.cli).toEqual({ cycles: 5, kind: "estimated", source: "what-if experiment" });
-    expect(r!.costs.sti.cycles).toBe(47);
+    expect(r!.costs.sti.cycles).toBe(43);
     expect(r!.costs.sti.inheritedFrom).toBe("p4-northwood");
     expect(r!.features.sse2).toBe(true);
     expect(r!.clock.defaultMhz).toBe(2200);
@@ -113,14 +113,14 @@ describe("resolveInheritance", () => {
         id: "p4-recalibrated",
         inherits: "p4-northwood",
         costs: {
-          int_gate: { cycles: 700, kind: "fitted", source: "recalibrated", fittedTo: ["p4-int80-vs-sysenter"] },
+          iret_user: { cycles: 700, kind: "fitted", source: "recalibrated", fittedTo: ["p4-int80-vs-sysenter"] },
           write_cr0: { cycles: 200, kind: "fitted", source: "recalibrated", fittedTo: ["p4-lat-ctx-2p-0k"] },
         },
       }),
       "p4-recalibrated.json",
     );
     const r = resolveProfile(resolveInheritance([child], base)[0]!);
-    expect(r.costs.exception_entry).toBe(710); // int_gate + 10
+    expect(r.costs.iret_kernel).toBe(350); // iret_user × 0.5
     expect(r.costs.clts).toBe(125); // write_cr0 × 0.625
     expect(r.costs.read_cr0).toBe(50);
   });

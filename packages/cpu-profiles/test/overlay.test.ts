@@ -43,7 +43,7 @@ describe("shipped fitted overlays", () => {
     expect(p4.costs.int_gate.source).toContain(gate.note);
     expect(gate.note).toContain(`starting value ${gate.start}`);
     // costs defined relative to a fitted one follow the fitted value
-    expect(p4.costs.exception_entry.cycles).toBe(gate.cycles + 10);
+    expect(p4.costs.iret_kernel.cycles).toBe(o.costs.iret_user!.cycles * 0.5);
     expect(resolveProfile(p4).costs.int_gate).toBe(gate.cycles);
   });
 
@@ -164,7 +164,7 @@ describe("user profile folders", () => {
     await writeFile(join(dir, "fitted", "my-p4.json"), serializeJson(overlay("my-p4", { cli: entry(1, 36) })));
     res = await loadProfileFolder(dir);
     expect(res.profiles).toEqual([]);
-    expect(res.errors.map((e) => e.message)).toEqual(['fitted/my-p4.json: /costs/cli: cli in my-p4.json is "estimated", not "fitted": an overlay may only set kind "fitted" entries']);
+    expect(res.errors.map((e) => e.message)).toEqual(['fitted/my-p4.json: /costs/cli: cli in my-p4.json is "sourced", not "fitted": an overlay may only set kind "fitted" entries']);
 
     await writeFile(join(dir, "fitted", "other.json"), serializeJson(overlay("other", {})));
     res = await loadProfileFolder(dir);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_PROFILE_FILES, CALIBRATION_FIGURES, CpuProfileSourceSchema, OP_CLASS_IDS, SMP_OP_CLASS_IDS, profileJsonSchema } from "../src/index.js";
+import { BUILTIN_PROFILE_FILES, CALIBRATION_FIGURES, CpuProfileSourceSchema, OP_CLASS_IDS, SMP_OP_CLASS_IDS, MACHINE_OP_CLASS_IDS, profileJsonSchema } from "../src/index.js";
 import { generatedDocs } from "../scripts/docs-tables.js";
 
 const read = (rel: string) => readFileSync(new URL(rel, import.meta.url), "utf8");
@@ -29,7 +29,7 @@ describe("published JSON Schema", () => {
 
   it("lists every op class", () => {
     const costs = (published.properties as any).costs.properties as Record<string, unknown>;
-    expect(Object.keys(costs)).toEqual([...OP_CLASS_IDS, ...SMP_OP_CLASS_IDS]);
+    expect(Object.keys(costs)).toEqual([...OP_CLASS_IDS, ...SMP_OP_CLASS_IDS, ...MACHINE_OP_CLASS_IDS]);
   });
 });
 

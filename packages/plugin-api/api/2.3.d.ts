@@ -686,6 +686,68 @@ export type SmpOpClass = keyof typeof SMP_OP_CLASSES;
  */
 export declare const SMP_OP_CLASS_IDS: SmpOpClass[];
 /**
+ * API 2.3: what the machine costs beyond its instructions: the memory hierarchy (a line from L2 or
+ * from memory, the lines a bulk copy moves, code the P4's trace cache decodes again) and a halted
+ * CPU's wake-up. A profile may leave any of them out: without the memory hierarchy's its runs model
+ * no caches (every access hits L1, as before 2.3); without hlt_exit a halted CPU wakes at no cost.
+ * The core charges them (its cache model, its idle loop); plugin paths do not use them.
+ * @category Paths and ops
+ */
+export declare const MACHINE_OP_CLASSES: {
+	/** a line L1 no longer holds, read from L2: the L2 load-to-use latency beyond an L1 hit (cost per cache line (XSAVE/XRSTOR: per 64-byte chunk)). */
+	readonly l2_line: {
+		/** What one occurrence is (see OpClassInfo.unit). */
+		readonly unit: "line";
+		/** What the op is (the text of this entry's doc comment). */
+		readonly description: "a line L1 no longer holds, read from L2: the L2 load-to-use latency beyond an L1 hit";
+	};
+	/** a line no cache holds, read from memory: the memory load-to-use latency beyond an L1 hit (cost per cache line (XSAVE/XRSTOR: per 64-byte chunk)). */
+	readonly memory_line: {
+		/** What one occurrence is (see OpClassInfo.unit). */
+		readonly unit: "line";
+		/** What the op is (the text of this entry's doc comment). */
+		readonly description: "a line no cache holds, read from memory: the memory load-to-use latency beyond an L1 hit";
+	};
+	/** a line moved between L2 and L1 by a bulk copy (rep movs): the L2's transfer time per line, the copy's misses overlapping (cost per cache line (XSAVE/XRSTOR: per 64-byte chunk)). */
+	readonly l2_copy_line: {
+		/** What one occurrence is (see OpClassInfo.unit). */
+		readonly unit: "line";
+		/** What the op is (the text of this entry's doc comment). */
+		readonly description: "a line moved between L2 and L1 by a bulk copy (rep movs): the L2's transfer time per line, the copy's misses overlapping";
+	};
+	/** a line moved over the front-side bus by a bulk copy (a read, a read for ownership or a write-back): the bus's transfer time per line (cost per cache line (XSAVE/XRSTOR: per 64-byte chunk)). */
+	readonly memory_copy_line: {
+		/** What one occurrence is (see OpClassInfo.unit). */
+		readonly unit: "line";
+		/** What the op is (the text of this entry's doc comment). */
+		readonly description: "a line moved over the front-side bus by a bulk copy (a read, a read for ownership or a write-back): the bus's transfer time per line";
+	};
+	/** a line of code missing from a decoded-instruction cache (the P4's trace cache) decoded again, at the decoder's rate (cost per cache line (XSAVE/XRSTOR: per 64-byte chunk)). */
+	readonly decode_line: {
+		/** What one occurrence is (see OpClassInfo.unit). */
+		readonly unit: "line";
+		/** What the op is (the text of this entry's doc comment). */
+		readonly description: "a line of code missing from a decoded-instruction cache (the P4's trace cache) decoded again, at the decoder's rate";
+	};
+	/** a halted CPU (the idle loop's `hlt`) coming back to run the interrupt that woke it (its clock restarted, before the interrupt's entry) (cost per event). */
+	readonly hlt_exit: {
+		/** What one occurrence is (see OpClassInfo.unit). */
+		readonly unit: "event";
+		/** What the op is (the text of this entry's doc comment). */
+		readonly description: "a halted CPU (the idle loop's `hlt`) coming back to run the interrupt that woke it (its clock restarted, before the interrupt's entry)";
+	};
+};
+/**
+ * API 2.3: the name of a machine op class (a key of MACHINE_OP_CLASSES).
+ * @category Paths and ops
+ */
+export type MachineOpClass = keyof typeof MACHINE_OP_CLASSES;
+/**
+ * API 2.3: the machine op classes' names in MACHINE_OP_CLASSES' order.
+ * @category Paths and ops
+ */
+export declare const MACHINE_OP_CLASS_IDS: MachineOpClass[];
+/**
  * The phases of the core, in the order results list them: every simulated cycle is charged to
  * exactly one phase, the one of the path that ran. A path may also name a phase of its own; it is
  * added to the run's phases after these.
@@ -712,13 +774,21 @@ export declare const CORE_PHASES: readonly [
 	"irq.device",
 	"pipe.io",
 	"libc",
-	"idle"
+	"idle",
+	"cache.code",
+	"cache.data",
+	"cache.copy",
+	"tlb.refill",
+	"smp.ipi",
+	"smp.hlt_exit"
 ];
 /**
- * A phase of the core (see CORE_PHASES).
+ * A phase of the core as API 2.2 listed them. CORE_PHASES lists this version's, which 2.3 extended
+ * with the machine's own (cache.code, cache.data, cache.copy, tlb.refill, smp.ipi, smp.hlt_exit);
+ * a path may name any phase (PathDef.phase).
  * @category Paths and ops
  */
-export type CorePhase = (typeof CORE_PHASES)[number];
+export type CorePhase = "user" | "syscall.entry" | "syscall.body" | "syscall.exit" | "signal.send" | "signal.frame" | "signal.fpu_save" | "signal.handler" | "signal.sigreturn" | "signal.fpu_restore" | "fpu.nm_trap" | "sched.schedule" | "sched.switch_mm" | "sched.switch_to" | "fault.page_fault" | "mm.mprotect" | "irq.timer" | "irq.device" | "pipe.io" | "libc" | "idle";
 /**
  * One line of a kernel path: an op class, attributed to the Linux function or macro it comes from.
  * Write it with op().
@@ -1214,9 +1284,30 @@ export interface CpuProfileFile {
 		xsaveBytes: SourcedNumber;
 		/** Second-level data TLB entries (4 KB pages), where the CPU has one and a source gives it. */
 		l2dtlbEntries?: SourcedNumber;
+		/**
+		 * API 2.3, the cache model (all of l1iKB, l1iWays, l1dWays, l2Ways and the MEM op costs, or the
+		 * profile's runs model no caches): the L1 instruction cache's size in KB (the P4: an
+		 * instruction-cache equivalent of its trace cache).
+		 */
+		l1iKB?: SourcedNumber;
+		/** API 2.3: L1 instruction cache associativity. */
+		l1iWays?: SourcedNumber;
+		/** API 2.3: L1 data cache associativity. */
+		l1dWays?: SourcedNumber;
+		/** API 2.3: L2 associativity. */
+		l2Ways?: SourcedNumber;
+		/** API 2.3: the L2's line (fill unit) in bytes when it differs from cacheLineBytes (the P4's 128-byte sectors). */
+		l2LineBytes?: SourcedNumber;
+		/** API 2.3: 1 when a store that misses L1D allocates the line (P6, P4, K7), 0 when it does not (the Pentium). Default 1. */
+		l1dWriteAllocate?: SourcedNumber;
+		/** API 2.3: 1 when the L2 holds only what L1 does not (the K7). Default 0. */
+		l2Exclusive?: SourcedNumber;
 	};
-	/** every op class; the SMP ones (API 2.2) may be left out: the profile then runs one CPU only */
-	costs: Record<OpClass, CostEntry> & Partial<Record<SmpOpClass, CostEntry>>;
+	/**
+	 * every op class; the SMP ones (API 2.2) may be left out: the profile then runs one CPU only; the
+	 * memory hierarchy's (API 2.3) may be left out: its runs then model no caches
+	 */
+	costs: Record<OpClass, CostEntry> & Partial<Record<SmpOpClass, CostEntry>> & Partial<Record<MachineOpClass, CostEntry>>;
 }
 /**
  * A profile's CPUID family and model.
@@ -1267,6 +1358,34 @@ export interface CpuProfileSource {
 	costs?: Partial<Record<OpClass, CostEntry>>;
 }
 /**
+ * API 2.3: the shape of one cache level.
+ * @category CPU profiles
+ */
+export interface CacheShape {
+	/** Capacity in bytes. */
+	bytes: number;
+	/** Associativity (1 = direct mapped). */
+	ways: number;
+	/** Line (fill unit) in bytes. */
+	lineBytes: number;
+}
+/**
+ * API 2.3: a CPU's caches as the core's cache model keeps them (one set per CPU).
+ * @category CPU profiles
+ */
+export interface CacheGeometry {
+	/** The L1 instruction cache (the P4: an instruction-cache equivalent of its trace cache). */
+	l1i: CacheShape;
+	/** The L1 data cache. */
+	l1d: CacheShape;
+	/** The unified second level. */
+	l2: CacheShape;
+	/** The L2 holds only what L1 does not (the K7). */
+	l2Exclusive: boolean;
+	/** A store that misses L1D allocates the line (false: the Pentium). */
+	l1dWriteAllocate: boolean;
+}
+/**
  * A profile resolved for one clock: what the simulator consumes (k.profile).
  * @category CPU profiles
  */
@@ -1293,8 +1412,13 @@ export interface ResolvedProfile {
 	xmmRegs: number;
 	/** Bytes of the XSAVE area for the enabled components (512 with FXSR only, 108 with fsave only). */
 	xsaveBytes: number;
-	/** cycles per op class (the SMP ones, API 2.2: NaN when the profile leaves them out) */
-	costs: Record<OpClass, number> & Partial<Record<SmpOpClass, number>>;
+	/** cycles per op class (the SMP ones, API 2.2, and the memory hierarchy's, API 2.3: NaN when the profile leaves them out) */
+	costs: Record<OpClass, number> & Partial<Record<SmpOpClass, number>> & Partial<Record<MachineOpClass, number>>;
+	/**
+	 * API 2.3: the caches the model keeps for each CPU (machine/cache.ts), or undefined when the
+	 * profile gives no cache geometry or no memory-hierarchy costs (then every access hits L1).
+	 */
+	caches?: CacheGeometry;
 	/** The full file (for provenance display and bundles). */
 	file: CpuProfileFile;
 	/** Ops the CPU lacks (cost entries marked `unavailable`); their cost is 0 and must not be charged. */
@@ -2883,7 +3007,7 @@ export interface HarnessOptions {
 export type RunWorkload = (o: HarnessOptions) => RunResult;
 
 declare namespace values {
-	export { ALL_SIGNALS, CORE_PHASES, ContainerModule, EAGAIN, EBADF, ECHILD, EFAULT, EINTR, EINVAL, ENOENT, ENOMEM, ENOSYS, EPERM, EPIPE, ERESTARTNOHAND, ERESTARTNOINTR, ERESTARTSYS, ESRCH, FP_FRAME_BYTES_FSAVE, FP_FRAME_BYTES_FXSR, F_GETFL, F_SETFL, F_SETOWN, F_SETSIG, I386_XMM_REGS, NR, NR_NAME, NSIG, OP_CLASSES, OP_CLASS_IDS, O_ASYNC, O_NONBLOCK, PAGE_SHIFT, PAGE_SIZE, PLUGIN_API_VERSION, POLL_IN, POLL_OUT, PROT_EXEC, PROT_NONE, PROT_READ, PROT_WRITE, RT_SIGFRAME_BYTES, SA_NODEFER, SA_NOFP, SA_ONSTACK, SA_RESETHAND, SA_RESTART, SA_RESTORER, SA_SIGINFO, SEGV_ACCERR, SEGV_MAPERR, SERVICES, SIGFRAME_BYTES, SIGKILL, SIGRTMIN, SIGSTOP, SINGLE_VALUED, SI_QUEUE, SI_TKILL, SI_USER, SMP_OP_CLASSES, SMP_OP_CLASS_IDS, SYSCALL_EIP, Sigset, TOKENS, allSignals, applyHowSet, op, runUserAndRead, setMask, setMaskSet, stateKey };
+	export { ALL_SIGNALS, CORE_PHASES, ContainerModule, EAGAIN, EBADF, ECHILD, EFAULT, EINTR, EINVAL, ENOENT, ENOMEM, ENOSYS, EPERM, EPIPE, ERESTARTNOHAND, ERESTARTNOINTR, ERESTARTSYS, ESRCH, FP_FRAME_BYTES_FSAVE, FP_FRAME_BYTES_FXSR, F_GETFL, F_SETFL, F_SETOWN, F_SETSIG, I386_XMM_REGS, MACHINE_OP_CLASSES, MACHINE_OP_CLASS_IDS, NR, NR_NAME, NSIG, OP_CLASSES, OP_CLASS_IDS, O_ASYNC, O_NONBLOCK, PAGE_SHIFT, PAGE_SIZE, PLUGIN_API_VERSION, POLL_IN, POLL_OUT, PROT_EXEC, PROT_NONE, PROT_READ, PROT_WRITE, RT_SIGFRAME_BYTES, SA_NODEFER, SA_NOFP, SA_ONSTACK, SA_RESETHAND, SA_RESTART, SA_RESTORER, SA_SIGINFO, SEGV_ACCERR, SEGV_MAPERR, SERVICES, SIGFRAME_BYTES, SIGKILL, SIGRTMIN, SIGSTOP, SINGLE_VALUED, SI_QUEUE, SI_TKILL, SI_USER, SMP_OP_CLASSES, SMP_OP_CLASS_IDS, SYSCALL_EIP, Sigset, TOKENS, allSignals, applyHowSet, op, runUserAndRead, setMask, setMaskSet, stateKey };
 }
 
 export {};

@@ -1,12 +1,12 @@
 /**
- * The op-class tables' entries document themselves: each entry of OP_CLASSES and SMP_OP_CLASSES
+ * The op-class tables' entries document themselves: each entry of OP_CLASSES, SMP_OP_CLASSES and MACHINE_OP_CLASSES
  * has a `description`, which TypeScript keeps in the declarations only as a string literal type.
  * This copies it into a doc comment on the entry in the generated declarations (so editors show
  * it on hover, and the reference lists every op with its meaning), and documents the entry's two
  * fields, instead of keeping a second copy of each description by hand in the source.
  */
 
-const TABLE = /^export declare const (OP_CLASSES|SMP_OP_CLASSES): \{$/;
+const TABLE = /^export declare const (OP_CLASSES|SMP_OP_CLASSES|MACHINE_OP_CLASSES): \{$/;
 const ENTRY = /^\treadonly (\w+): \{$/;
 const UNIT = /^\t\treadonly unit: "(instr|line|event)";$/;
 const DESCRIPTION = /^\t\treadonly description: ("(?:[^"\\]|\\.)*");$/;

@@ -6,7 +6,7 @@
  * (the same object is passed to `createModule(options, api)`).
  */
 export * from "./values.js";
-export type { OpClassInfo, SmpOpClass } from "./op-classes.js";
+export type { OpClassInfo, SmpOpClass, MachineOpClass } from "./op-classes.js";
 export type * from "./profile-types.js";
 export type { OpClass, OpLine, PathDef, PathTransform, CorePhase } from "./paths.js";
 export type { SyscallName } from "./nr.js";

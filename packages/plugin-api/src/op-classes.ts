@@ -113,3 +113,31 @@ export type SmpOpClass = keyof typeof SMP_OP_CLASSES;
  * @category Paths and ops
  */
 export const SMP_OP_CLASS_IDS = Object.keys(SMP_OP_CLASSES) as SmpOpClass[];
+
+/**
+ * API 2.3: what the machine costs beyond its instructions: the memory hierarchy (a line from L2 or
+ * from memory, the lines a bulk copy moves, code the P4's trace cache decodes again) and a halted
+ * CPU's wake-up. A profile may leave any of them out: without the memory hierarchy's its runs model
+ * no caches (every access hits L1, as before 2.3); without hlt_exit a halted CPU wakes at no cost.
+ * The core charges them (its cache model, its idle loop); plugin paths do not use them.
+ * @category Paths and ops
+ */
+export const MACHINE_OP_CLASSES = {
+  l2_line: { unit: "line", description: "a line L1 no longer holds, read from L2: the L2 load-to-use latency beyond an L1 hit" },
+  memory_line: { unit: "line", description: "a line no cache holds, read from memory: the memory load-to-use latency beyond an L1 hit" },
+  l2_copy_line: { unit: "line", description: "a line moved between L2 and L1 by a bulk copy (rep movs): the L2's transfer time per line, the copy's misses overlapping" },
+  memory_copy_line: { unit: "line", description: "a line moved over the front-side bus by a bulk copy (a read, a read for ownership or a write-back): the bus's transfer time per line" },
+  decode_line: { unit: "line", description: "a line of code missing from a decoded-instruction cache (the P4's trace cache) decoded again, at the decoder's rate" },
+  hlt_exit: { unit: "event", description: "a halted CPU (the idle loop's `hlt`) coming back to run the interrupt that woke it (its clock restarted, before the interrupt's entry)" },
+} as const satisfies Record<string, OpClassInfo>;
+
+/**
+ * API 2.3: the name of a machine op class (a key of MACHINE_OP_CLASSES).
+ * @category Paths and ops
+ */
+export type MachineOpClass = keyof typeof MACHINE_OP_CLASSES;
+/**
+ * API 2.3: the machine op classes' names in MACHINE_OP_CLASSES' order.
+ * @category Paths and ops
+ */
+export const MACHINE_OP_CLASS_IDS = Object.keys(MACHINE_OP_CLASSES) as MachineOpClass[];

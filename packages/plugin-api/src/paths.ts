@@ -31,13 +31,24 @@ export const CORE_PHASES = Object.freeze([
   "pipe.io",
   "libc",
   "idle",
+  "cache.code",
+  "cache.data",
+  "cache.copy",
+  "tlb.refill",
+  "smp.ipi",
+  "smp.hlt_exit",
 ] as const);
 
 /**
- * A phase of the core (see CORE_PHASES).
+ * A phase of the core as API 2.2 listed them. CORE_PHASES lists this version's, which 2.3 extended
+ * with the machine's own (cache.code, cache.data, cache.copy, tlb.refill, smp.ipi, smp.hlt_exit);
+ * a path may name any phase (PathDef.phase).
  * @category Paths and ops
  */
-export type CorePhase = (typeof CORE_PHASES)[number];
+export type CorePhase =
+  | "user" | "syscall.entry" | "syscall.body" | "syscall.exit" | "signal.send" | "signal.frame" | "signal.fpu_save"
+  | "signal.handler" | "signal.sigreturn" | "signal.fpu_restore" | "fpu.nm_trap" | "sched.schedule" | "sched.switch_mm"
+  | "sched.switch_to" | "fault.page_fault" | "mm.mprotect" | "irq.timer" | "irq.device" | "pipe.io" | "libc" | "idle";
 
 /**
  * One line of a kernel path: an op class, attributed to the Linux function or macro it comes from.

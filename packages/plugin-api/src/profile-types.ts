@@ -1,5 +1,5 @@
 /** The CPU profile types: the file a profile is written as, and the profile resolved for one clock. */
-import type { OpClass, SmpOpClass } from "./op-classes.js";
+import type { MachineOpClass, OpClass, SmpOpClass } from "./op-classes.js";
 
 /**
  * How a number in a profile is known (every number cites its source or says what it was fitted to).
@@ -169,9 +169,30 @@ export interface CpuProfileFile {
     xsaveBytes: SourcedNumber;
     /** Second-level data TLB entries (4 KB pages), where the CPU has one and a source gives it. */
     l2dtlbEntries?: SourcedNumber;
+    /**
+     * API 2.3, the cache model (all of l1iKB, l1iWays, l1dWays, l2Ways and the MEM op costs, or the
+     * profile's runs model no caches): the L1 instruction cache's size in KB (the P4: an
+     * instruction-cache equivalent of its trace cache).
+     */
+    l1iKB?: SourcedNumber;
+    /** API 2.3: L1 instruction cache associativity. */
+    l1iWays?: SourcedNumber;
+    /** API 2.3: L1 data cache associativity. */
+    l1dWays?: SourcedNumber;
+    /** API 2.3: L2 associativity. */
+    l2Ways?: SourcedNumber;
+    /** API 2.3: the L2's line (fill unit) in bytes when it differs from cacheLineBytes (the P4's 128-byte sectors). */
+    l2LineBytes?: SourcedNumber;
+    /** API 2.3: 1 when a store that misses L1D allocates the line (P6, P4, K7), 0 when it does not (the Pentium). Default 1. */
+    l1dWriteAllocate?: SourcedNumber;
+    /** API 2.3: 1 when the L2 holds only what L1 does not (the K7). Default 0. */
+    l2Exclusive?: SourcedNumber;
   };
-  /** every op class; the SMP ones (API 2.2) may be left out: the profile then runs one CPU only */
-  costs: Record<OpClass, CostEntry> & Partial<Record<SmpOpClass, CostEntry>>;
+  /**
+   * every op class; the SMP ones (API 2.2) may be left out: the profile then runs one CPU only; the
+   * memory hierarchy's (API 2.3) may be left out: its runs then model no caches
+   */
+  costs: Record<OpClass, CostEntry> & Partial<Record<SmpOpClass, CostEntry>> & Partial<Record<MachineOpClass, CostEntry>>;
 }
 
 /**
@@ -225,6 +246,36 @@ export interface CpuProfileSource {
 }
 
 /**
+ * API 2.3: the shape of one cache level.
+ * @category CPU profiles
+ */
+export interface CacheShape {
+  /** Capacity in bytes. */
+  bytes: number;
+  /** Associativity (1 = direct mapped). */
+  ways: number;
+  /** Line (fill unit) in bytes. */
+  lineBytes: number;
+}
+
+/**
+ * API 2.3: a CPU's caches as the core's cache model keeps them (one set per CPU).
+ * @category CPU profiles
+ */
+export interface CacheGeometry {
+  /** The L1 instruction cache (the P4: an instruction-cache equivalent of its trace cache). */
+  l1i: CacheShape;
+  /** The L1 data cache. */
+  l1d: CacheShape;
+  /** The unified second level. */
+  l2: CacheShape;
+  /** The L2 holds only what L1 does not (the K7). */
+  l2Exclusive: boolean;
+  /** A store that misses L1D allocates the line (false: the Pentium). */
+  l1dWriteAllocate: boolean;
+}
+
+/**
  * A profile resolved for one clock: what the simulator consumes (k.profile).
  * @category CPU profiles
  */
@@ -251,8 +302,13 @@ export interface ResolvedProfile {
   xmmRegs: number;
   /** Bytes of the XSAVE area for the enabled components (512 with FXSR only, 108 with fsave only). */
   xsaveBytes: number;
-  /** cycles per op class (the SMP ones, API 2.2: NaN when the profile leaves them out) */
-  costs: Record<OpClass, number> & Partial<Record<SmpOpClass, number>>;
+  /** cycles per op class (the SMP ones, API 2.2, and the memory hierarchy's, API 2.3: NaN when the profile leaves them out) */
+  costs: Record<OpClass, number> & Partial<Record<SmpOpClass, number>> & Partial<Record<MachineOpClass, number>>;
+  /**
+   * API 2.3: the caches the model keeps for each CPU (machine/cache.ts), or undefined when the
+   * profile gives no cache geometry or no memory-hierarchy costs (then every access hits L1).
+   */
+  caches?: CacheGeometry;
   /** The full file (for provenance display and bundles). */
   file: CpuProfileFile;
   /** Ops the CPU lacks (cost entries marked `unavailable`); their cost is 0 and must not be charged. */

@@ -4,11 +4,13 @@
  * sandbox as every other run), then writes the fitted values into the generated overlays
  * (packages/cpu-profiles/profiles/fitted/<id>.json; the hand-written profiles, whose fitted entries
  * hold the starting values, are never written) and the provenance report. --check writes nothing
- * and exits 1 if the shipped overlays or report differ from a fresh fit.
+ * and exits 1 if the shipped overlays or report differ from a fresh fit, or if the fit breaks the
+ * calibration's rules (a group beyond ×0.67–×1.5 of its sourced starting values, a group a shipped
+ * variant removes wholesale, an assumed cost on a calibrated path: packages/calibration/src/rules.ts).
  */
 import type { CAC } from "cac";
 import { BUILTIN_PROFILE_SOURCES } from "@siglab/cpu-profiles";
-import { candidateProfiles, closeCalibrationHost, fit, formatFit, formatSuite, runCalibrationSuite } from "@siglab/calibration";
+import { candidateProfiles, checkRules, closeCalibrationHost, fit, formatFit, formatSuite, ruleViolations, runCalibrationSuite } from "@siglab/calibration";
 import { calibrationReportText, plannedWrites, staleness, writePlanned } from "@siglab/calibration/node";
 import { reportCliError } from "./run.js";
 import { calibrateFromProbe } from "./calibrate-from-probe.js";
@@ -38,17 +40,24 @@ export function registerCalibrateCommand(cli: CAC): void {
         if (probeOnly.length) throw new UsageError(`calibrate: ${probeOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} only go with --from-probe (calibrate alone writes the shipped fitted overlays)`);
         const log = o["verbose"] ? (l: string) => console.error(l) : undefined;
         const r = await fit(log ? { log } : {});
-        const rows = await runCalibrationSuite({ profiles: candidateProfiles(BUILTIN_PROFILE_SOURCES, r.values) });
+        const fitted = candidateProfiles(BUILTIN_PROFILE_SOURCES, r.values);
+        const rows = await runCalibrationSuite({ profiles: fitted });
         const writes = plannedWrites(r, rows);
+        // what a calibration may not do: hide a missing mechanism (packages/calibration/src/rules.ts)
+        const broken = ruleViolations(await checkRules(r, fitted));
         if (o["json"]) process.stdout.write(calibrationReportText(r, rows));
         else {
           console.log("Free parameters (one scale per group of fitted costs):\n" + formatFit(r));
           console.log("\nCalibration targets with the fitted costs:\n" + formatSuite(rows));
         }
+        if (broken.length) (o["json"] ? console.error : console.log)(`\nThe fit breaks the calibration's rules (a fitted constant is hiding a missing mechanism):\n  ${broken.join("\n  ")}`);
         if (o["check"]) {
           const stale = staleness(writes);
           const out = o["json"] ? console.error : console.log;
-          if (stale.length) {
+          if (broken.length) {
+            out(`\ncalibrate --check: ${broken.length} rule violation(s) above`);
+            process.exitCode = 1;
+          } else if (stale.length) {
             out(`\ncalibrate --check: the shipped files are stale (run \`pnpm siglab calibrate\`):\n  ${stale.join("\n  ")}`);
             process.exitCode = 1;
           } else {

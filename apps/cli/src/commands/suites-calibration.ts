@@ -1,12 +1,15 @@
 /**
  * `siglab suite calibration [--json]`: every calibration figure's workload on its CPU, measured vs
- * simulated (exit 1 if a non-pending target is missed); with --loo each target is also predicted by
- * a fit that left it out (its groups at their starting values): `looErrorPercent` on every row. `siglab suite predictions [--json]`: the
+ * simulated, and each fit group's shipped scale of its sourced starting values (exit 1 if a
+ * non-pending target is missed or a group is beyond ×0.67–×1.5); with --loo each target is also
+ * predicted by a fit that left it out (its groups at their starting values): `looErrorPercent` on
+ * every row, and exit 1 if one is beyond ±25%. `siglab suite predictions [--json]`: the
  * simulator's figures for results kept for validation (no fitting, no assertions).
  * Both run the shipped workloads in the execution host (the same sandbox as every other run), with
  * the suite command's limits (--max-seconds, --max-steps, ...).
  */
-import { closeCalibrationHost, configureCalibrationHost, formatPredictions, formatSuite, missedRows, runCalibrationSuite, runPredictions } from "@siglab/calibration";
+import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
+import { closeCalibrationHost, configureCalibrationHost, formatPredictions, formatSuite, LOO_LIMIT_PERCENT, missedRows, runCalibrationSuite, runPredictions, SCALE_BAND, shippedGroupScales } from "@siglab/calibration";
 import { hostLimitsFrom } from "../run/limits.js";
 import { registerSuite, type SuiteRunner } from "./suite.js";
 
@@ -26,14 +29,22 @@ async function calibrationSuite(_name: string, o: Record<string, unknown>): Prom
   const loo = o["loo"] === true;
   const rows = await runCalibrationSuite({ loo });
   const missed = missedRows(rows);
-  if (o["json"]) process.stdout.write(JSON.stringify({ targets: rows, missed: missed.map((r) => r.id) }, null, 2) + "\n");
+  // the fit must not hide a missing mechanism: every group within the band, every figure's
+  // leave-one-out error within the limit (packages/calibration/src/rules.ts)
+  const groups = shippedGroupScales(BUILTIN_PROFILE_FILES);
+  const outOfBand = groups.filter((g) => !g.inBand);
+  const looOver = loo ? rows.filter((r) => r.looErrorPercent != null && r.status !== "info" && Math.abs(r.looErrorPercent) > LOO_LIMIT_PERCENT) : [];
+  if (o["json"]) process.stdout.write(JSON.stringify({ targets: rows, missed: missed.map((r) => r.id), groups, outOfBand: outOfBand.map((g) => g.id), looOver: looOver.map((r) => r.id) }, null, 2) + "\n");
   else {
     console.log(`SigLab calibration targets (calibration/figures.json) on the shipped profiles${loo ? ", with leave-one-out errors" : ""}\n`);
     console.log(formatSuite(rows));
+    const band = `×${SCALE_BAND[0].toFixed(2)}–×${SCALE_BAND[1]}`;
+    console.log(`\n  fit group${" ".repeat(12)}profile          scale of the sourced start (band ${band})`);
+    for (const g of groups) console.log(`  ${g.id.padEnd(21)}${g.profile.padEnd(17)}×${g.scale.toFixed(3)}${g.inBand ? "" : "  OUT OF BAND: a missing mechanism"}`);
     const pending = rows.filter((r) => r.status === "pending").length;
-    console.log(`\n${rows.length - pending} run, ${pending} pending, ${missed.length} missed${missed.length ? `: ${missed.map((r) => r.id).join(", ")}` : ""}`);
+    console.log(`\n${rows.length - pending} run, ${pending} pending, ${missed.length} missed${missed.length ? `: ${missed.map((r) => r.id).join(", ")}` : ""}; ${outOfBand.length} group(s) out of band${loo ? `; ${looOver.length} leave-one-out error(s) beyond ±${LOO_LIMIT_PERCENT}%${looOver.length ? `: ${looOver.map((r) => r.id).join(", ")}` : ""}` : ""}`);
   }
-  return missed.length ? 1 : 0;
+  return missed.length || outOfBand.length || looOver.length ? 1 : 0;
 }
 
 async function predictionsSuite(_name: string, o: Record<string, unknown>): Promise<number> {

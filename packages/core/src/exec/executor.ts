@@ -11,6 +11,7 @@ import type { PathOpStat, PathStat, TimelineEvent } from "../common/results.js";
 import { cplEffect, ifEffect, type PathDef } from "./path.js";
 import type { PhaseTable } from "./phases.js";
 import { hot } from "../machine/typed-arrays.js";
+import type { MemoryHierarchy, Region } from "../machine/cache.js";
 
 export class CompiledPath {
   count = 0;
@@ -24,6 +25,10 @@ export class CompiledPath {
   /** IF / CPL after the whole path (-1 = unchanged) */
   readonly ifEnd: number;
   readonly cplEnd: number;
+  /** the kernel text of the functions the path runs (null: user code, hardware events only, or no cache model) */
+  code: Region[] | null = null;
+  /** the L1I's `changes` when every region of `code` was last found resident (-1: never) */
+  codeSeenI = -1;
 
   constructor(readonly def: PathDef, readonly phaseIdx: number, profile: ResolvedProfile) {
     const n = def.ops.length;
@@ -66,6 +71,14 @@ export interface ExecCpu {
 }
 
 export const TIMELINE_LIMIT = 20_000;
+
+/** The one-op paths that charge an instruction fetch's missing lines (the kernel compiles them). */
+export interface CodeMissPaths {
+  l2: CompiledPath;
+  memory: CompiledPath;
+  /** re-decoding a line a decoded-instruction cache lost (the P4's trace cache); null elsewhere */
+  decode: CompiledPath | null;
+}
 
 /** The smallest double above `x` (x >= 0 or Infinity): `c > x` exactly when `c >= above(x)`. */
 const bits = new Float64Array(1);
@@ -129,6 +142,14 @@ export class Executor {
    */
   exact = false;
   private inIrq = false;
+  /**
+   * This CPU's caches (machine/cache.ts; null when the profile models none) and the paths that
+   * charge a code fetch's missing lines. A path's code is fetched before its first op.
+   */
+  mem: MemoryHierarchy | null = null;
+  codeMiss: CodeMissPaths | null = null;
+  /** on a CPU without global pages: the kernel text's translation, walked again after a CR3 write */
+  kernelTextTlb: (() => void) | null = null;
 
   /** `cpu` is this CPU's register state (the kernel points it at another CPU on SMP) */
   constructor(public cpu: ExecCpu, readonly phases: PhaseTable, readonly profile: ResolvedProfile) {}
@@ -144,6 +165,9 @@ export class Executor {
 
   /** Run a path once. */
   run(p: CompiledPath): void {
+    // a path's timeline event includes its instruction fetch (the code misses are not events of their own)
+    const fetchedAt = this.cycles;
+    if (p.code !== null && (p.codeSeenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(p);
     p.count++;
     p.cycles += p.cost;
     this.phaseCycles[p.phaseIdx] += p.cost;
@@ -155,12 +179,14 @@ export class Executor {
     } else {
       this.runSlow(p);
     }
-    if (this.timeline) this.record(p.def.name, p.phaseIdx, start);
+    if (this.timeline) this.record(p.def.name, p.phaseIdx, fetchedAt);
   }
 
   /** Run a one-op path `n` times (data-dependent quantities: cache lines copied, registers converted). */
   runN(p: CompiledPath, n: number): void {
     if (n <= 0) return;
+    const fetchedAt = this.cycles;
+    if (p.code !== null && (p.codeSeenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(p);
     const c = p.cost * n;
     p.count += n;
     p.cycles += c;
@@ -172,7 +198,31 @@ export class Executor {
       let rep = 0;
       for (let i = 0; i < n; i++) rep = this.runSlowLines(p, rep < 0 ? -1 : i, start);
     }
-    if (this.timeline) this.record(p.def.name, p.phaseIdx, start);
+    if (this.timeline) this.record(p.def.name, p.phaseIdx, fetchedAt);
+  }
+
+  /** Instruction fetch of a path's code that the L1I (or trace cache) no longer holds wholly. */
+  private fetch(p: CompiledPath): void {
+    if (this.kernelTextTlb !== null) this.kernelTextTlb();
+    const m = this.mem!;
+    if (p.codeSeenI === m.l1i.changes) return;
+    const code = p.code!;
+    let n = 0, fromL2 = 0, fromMemory = 0;
+    for (let i = 0; i < code.length; i++) {
+      if (m.touchCode(code[i]!) === 0) continue;
+      n += m.fromL2 + m.fromMemory;
+      fromL2 += m.fromL2;
+      fromMemory += m.fromMemory;
+    }
+    // resident now if no region pushed out another's lines (then the next run of p is one compare)
+    let all = true;
+    for (let i = 0; i < code.length && all; i++) all = m.touchCode(code[i]!) === 0;
+    if (all) p.codeSeenI = m.l1i.changes;
+    if (n === 0) return;
+    const paths = this.codeMiss!;
+    this.runN(paths.l2, fromL2);
+    this.runN(paths.memory, fromMemory);
+    if (paths.decode !== null) this.runN(paths.decode, n);
   }
 
   /** Charge raw cycles of a given op class (user-mode work), with interrupts possible. */
@@ -226,11 +276,12 @@ export class Executor {
 
   private record(name: string, phaseIdx: number, start: number): void {
     const tl = this.timeline!;
+    const phase = this.phases.names[phaseIdx]!;
+    if (phase === "cache.code") return; // a path's instruction fetch is part of the path's event
     if (tl.length >= this.timelineLimit) {
       this.timelineDropped++;
       return;
     }
-    const phase = this.phases.names[phaseIdx]!;
     const ev: TimelineEvent = { task: this.timelineTask, kind: phase === "signal.handler" ? "handler" : phase === "user" ? "user" : phase === "idle" ? "idle" : "kernel", name, phase, start, end: this.cycles };
     if (this.timelineCpus) ev.cpu = this.timelineCpu;
     tl.push(ev);

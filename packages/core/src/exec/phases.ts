@@ -24,6 +24,12 @@ export const CORE_PHASES = [
   "pipe.io",
   "libc",
   "idle",
+  "cache.code",
+  "cache.data",
+  "cache.copy",
+  "tlb.refill",
+  "smp.ipi",
+  "smp.hlt_exit",
 ] as const;
 
 export type CorePhase = (typeof CORE_PHASES)[number];

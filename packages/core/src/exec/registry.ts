@@ -6,6 +6,7 @@ import type { ResolvedProfile } from "@siglab/cpu-profiles";
 import { CompiledPath } from "./executor.js";
 import type { PathDef } from "./path.js";
 import type { PhaseTable } from "./phases.js";
+import type { Region } from "../machine/cache.js";
 
 /** A plugin's change to a path: returns the new definition (it may add, drop or reorder ops). */
 export interface PathTransform {
@@ -18,6 +19,8 @@ export class PathRegistry {
   private readonly defs = new Map<string, PathDef>();
   private readonly compiled = new Map<string, CompiledPath>();
   private sealed = false;
+  /** where a path's code lies in kernel text (set by the kernel when it models caches) */
+  codeLayout: ((def: PathDef) => Region[] | null) | null = null;
 
   constructor(private readonly phases: PhaseTable, private readonly profile: ResolvedProfile) {}
 
@@ -60,6 +63,7 @@ export class PathRegistry {
       this.sealed = true;
       const d = this.def(name);
       c = new CompiledPath(d, this.phases.id(d.phase), this.profile);
+      if (this.codeLayout) c.code = this.codeLayout(d);
       this.compiled.set(name, c);
     }
     return c;

@@ -69,9 +69,19 @@ export interface SignalFlow {
 const SEND_SYSCALLS = /^sys_(kill|tkill|tgkill|rt_sigqueueinfo|sigqueue)/;
 
 /** Per task, the indices of its events in timeline order. */
+/**
+ * The memory hierarchy's charges (a line refilled, a TLB walk): paths of their own between the
+ * kernel paths that caused them, not steps of a flow.
+ */
+export function isMemoryEvent(e: TimelineEvent): boolean {
+  return e.phase.startsWith("cache.") || e.phase === "tlb.refill";
+}
+
+/** Each task's events (memory-hierarchy charges left out), in timeline order. */
 function byTask(timeline: readonly TimelineEvent[]): Map<number, number[]> {
   const m = new Map<number, number[]>();
   timeline.forEach((e, i) => {
+    if (isMemoryEvent(e)) return;
     const l = m.get(e.task);
     if (l) l.push(i);
     else m.set(e.task, [i]);

@@ -5,6 +5,7 @@
  * files_struct as Task.files without looking inside; only fs/ reads it.
  */
 import type { FilesStruct, Task } from "../kernel/task.js";
+import type { Region } from "../machine/cache.js";
 
 export const EBADF = 9;
 export const O_NONBLOCK = 0x800;
@@ -17,6 +18,8 @@ export class Pipe {
   writers = 1;
   readonly readWait: Task[] = [];
   readonly writeWait: Task[] = [];
+  /** its inode, pipe_inode_info and buffer page in physical memory (fs/pipe.ts pipeMemory), once used */
+  mem: { inode: Region; info: Region; page: Region } | null = null;
 }
 
 /** A struct file for a pipe end or a character device (/dev/null, /dev/zero, /dev/siglab-disk). */

@@ -13,7 +13,7 @@ import { devRead, devWrite } from "../drivers/mem.js";
 import { diskRead, diskWrite } from "../drivers/siglab-disk.js";
 import { kill_fasync, POLL_IN } from "./fcntl.js";
 import { EBADF, filesOf, O_NONBLOCK } from "./file.js";
-import { copyLines, EPIPE, PIPE_BUF, PIPE_INODE_LINES, readersOf } from "./pipe.js";
+import { copyLines, EPIPE, PIPE_BUF, PIPE_INODE_LINES, pipeCopyTraffic, readersOf, touchPipe } from "./pipe.js";
 
 /** the paths this file runs, resolved once per run (path-refs.ts) */
 const P = pathRefs(["pipe_read", "pipe_read.done", "pipe_write", "pipe_write.done"]);
@@ -25,6 +25,7 @@ export function* sys_read(k: KernelCore, t: Task, fd: number, bytes: number): Ge
   if (!f || f.mode !== "r") return -EBADF;
   const p = f.pipe;
   k.runRef(P["pipe_read"]);
+  touchPipe(k, p);
   k.lines.touch(k, p, PIPE_INODE_LINES);
   while (p.len === 0) {
     if (p.writers === 0) return 0;
@@ -35,6 +36,7 @@ export function* sys_read(k: KernelCore, t: Task, fd: number, bytes: number): Ge
     if (t.sigpending) return -ERESTARTSYS;
   }
   const n = Math.min(bytes, p.len);
+  pipeCopyTraffic(k, t, p, n, true);
   copyLines(k, n);
   k.lines.touch(k, p.readWait, Math.ceil(n / k.profile.cacheLineBytes)); // the buffer's lines the writer filled
   p.len -= n;
@@ -51,6 +53,7 @@ export function* sys_write(k: KernelCore, t: Task, fd: number, bytes: number): G
   if (!f || f.mode !== "w") return -EBADF;
   const p = f.pipe;
   k.runRef(P["pipe_write"]);
+  touchPipe(k, p);
   k.lines.touch(k, p, PIPE_INODE_LINES);
   let written = 0;
   while (written < bytes) {
@@ -69,6 +72,7 @@ export function* sys_write(k: KernelCore, t: Task, fd: number, bytes: number): G
       continue;
     }
     const n = Math.min(free, bytes - written);
+    pipeCopyTraffic(k, t, p, n, false);
     copyLines(k, n);
     k.lines.touch(k, p.readWait, Math.ceil(n / k.profile.cacheLineBytes)); // the buffer's lines, last read on the reader's CPU
     p.len += n;

@@ -30,6 +30,9 @@ import type { Sigset } from "./sigset.js";
 import type { SignalFrameK } from "../arch/i386/sigframe.js";
 import type { Task } from "./task.js";
 
+import type { Footprint } from "./footprint.js";
+import type { Region } from "../machine/cache.js";
+import type { PhaseTable } from "../exec/phases.js";
 export interface KernelConfig {
   /** timer interrupts per second (2.4 i386: 100) */
   hz: number;
@@ -83,6 +86,8 @@ export interface KernelCore extends ApiKernel {
   readonly deps: KernelDeps;
   /** the executor: the cycle counter of this CPU and the paths it charges */
   readonly ex: Executor;
+  /** the run's phases (their ids index the executor's per-phase cycles) */
+  readonly phases: PhaseTable;
 
   // ---- CPUs (this CPU: smp_processor_id(); cpu.ts) ----
   readonly ncpus: number;
@@ -129,9 +134,18 @@ export interface KernelCore extends ApiKernel {
   // ---- time and interrupts (timer.ts, irq.ts) ----
   readonly cyclesPerTick: number;
   readonly tickPhase: number;
-  scheduleEvent(at: number, kind: SimEvent["kind"], fire: () => void, cpu?: Cpu): void;
+  /** `wire`: an IPI's cycles on the bus (the halted target spends them in phase smp.ipi) */
+  scheduleEvent(at: number, kind: SimEvent["kind"], fire: () => void, cpu?: Cpu, wire?: number): void;
   interruptDue(): boolean;
   cyclesToNextEvent(): number;
+
+  // ---- the memory hierarchy (footprint.ts, machine/cache.ts) ----
+  /** where the kernel's objects lie in physical memory */
+  readonly foot: Footprint;
+  /** the kernel (or user code) reads, or writes, region `r` on this CPU: lines its L1D lost come back at their latency */
+  touch(r: Region, write?: boolean): void;
+  /** a bulk copy from `src` to `dst`: lines neither L1 holds move at the rate of the level they come from */
+  copyTraffic(src: Region | null, dst: Region | null): void;
 
   // ---- memory (smp.ts's TLB flushes, mm/, the vDSO) and the disk (drivers/) ----
   readonly fpuPool: FpuPool;

@@ -5,6 +5,7 @@
  */
 import { FpuRegs } from "../machine/fpu.js";
 import type { Tlb } from "../machine/tlb.js";
+import type { MemoryHierarchy } from "../machine/cache.js";
 import type { Task } from "./task.js";
 
 /** An interrupt due to a CPU: a timer tick, a device completion or an IPI. */
@@ -13,6 +14,8 @@ export interface SimEvent {
   kind: "timer" | "device" | "ipi";
   seq: number;
   fire: () => void;
+  /** an IPI: its cycles on the APIC bus or system bus (the target, halted, spends them in phase smp.ipi) */
+  wire?: number;
 }
 
 /**
@@ -42,5 +45,7 @@ export class Cpu {
   /** whose FPU state is live in the registers (null: none) */
   fpuOwner: Task | null = null;
   readonly fpu = new FpuRegs();
+  /** this CPU's caches (null: the profile models none) */
+  caches: MemoryHierarchy | null = null;
   constructor(readonly tlb: Tlb, readonly id = 0) {}
 }

@@ -29,6 +29,9 @@ export function copy_process(k: KernelCore, parent: Task | null, opts: CloneFlag
   if (parent && opts.shareVm) mm.users++;
   const sig = parent ? (opts.shareSighand ? parent.sig : parent.sig.clone()) : new SignalStruct();
   const t = new Task(pid, opts.shareVm && parent ? parent.tgid : pid, parent ? parent.pid : 0, mm, sig, opts.name);
+  // alloc_task_struct(): its 8 KB task_union, and a new signal_struct's page (footprint.ts)
+  t.mem = k.foot.task(opts.name);
+  sig.mem ??= k.foot.signalStruct();
   t.counter = k.config.timesliceTicks;
   t.processor = k.cpu.id; // copied from the parent's task_struct
   if (parent) {

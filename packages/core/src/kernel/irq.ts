@@ -46,13 +46,20 @@ export function takeInterruptInUser(k: KernelCore): void {
 export function idleUntilEvent(k: KernelCore): boolean {
   const q = k.cpu.queue;
   if (!q.length) return false;
-  const at = q[0]!.at;
-  if (at > k.ex.cycles) {
-    const idlePath = k.path("idle");
-    k.ex.chargeRaw(idlePath.phaseIdx, at - k.ex.cycles);
+  const ev = q[0]!;
+  const at = ev.at;
+  const halted = at > k.ex.cycles;
+  if (halted) {
+    // an IPI that reaches a halted CPU: the part of the wait it spent on the wire is its own phase
+    const idle = at - k.ex.cycles;
+    const wire = ev.wire !== undefined ? Math.min(idle, ev.wire) : 0;
+    if (idle > wire) k.ex.chargeRaw(k.path("idle").phaseIdx, idle - wire);
+    if (wire > 0) k.ex.chargeRaw(k.phases.id("smp.ipi"), wire);
   }
   k.cpu.cpl = 0;
   k.cpu.IF = 1;
+  // the SMP kernel's idle CPU leaves hlt for the interrupt (default_idle: sti; hlt)
+  if (halted && k.ncpus > 1 && Number.isFinite(k.profile.costs.hlt_exit)) k.run("hlt_exit");
   fireDue(k);
   return true;
 }

@@ -30,9 +30,14 @@ import { RunList } from "./run-list.js";
 import type { PathRef } from "./path-refs.js";
 import { PathTable } from "./path-table.js";
 import { RunBudget } from "./budget.js";
-import { do_timer, nextTickAfter } from "./timer.js";
+import { do_timer, nextTickAfter, tickPhaseOf } from "./timer.js";
 import { takeInterruptInKernel } from "./irq.js";
 import { try_to_wake_up, wake_up_stopped } from "./sched.js";
+import { Footprint } from "./footprint.js";
+import type { Region } from "../machine/cache.js";
+import { MemoryHierarchy } from "./memory-hierarchy.js";
+import { FindingLog } from "./findings.js";
+import { Random32 } from "../lib/random32.js";
 
 export class Kernel extends StateMap implements KernelCore {
   readonly phases = new PhaseTable();
@@ -43,8 +48,10 @@ export class Kernel extends StateMap implements KernelCore {
   readonly cpus: Cpu[];
   readonly ex: Executor;
   readonly events = new KernelEvents();
+  get findings(): Finding[] {
+    return this.findingLog.list;
+  }
   readonly fpuPool = new FpuPool();
-  readonly findings: Finding[] = [];
   readonly counters: Record<string, number> = Object.create(null);
   readonly tasks = new Map<number, Task>();
   /** runqueue_head and the tasks on it (run-list.ts); `runqueue` is its array view */
@@ -94,7 +101,7 @@ export class Kernel extends StateMap implements KernelCore {
   readonly cyclesPerTick: number;
   /** the cycle (mod cyclesPerTick) at which timer ticks come, drawn from the seed */
   readonly tickPhase: number;
-  private rng: number;
+  private readonly rng: Random32;
   /** cache lines of shared kernel data and the CPU that last wrote each (SMP; smp.ts) */
   readonly lines = new LineOwners();
   /** set when the run is over: workload code may no longer act */
@@ -131,31 +138,34 @@ export class Kernel extends StateMap implements KernelCore {
     this.userSigmask = deps.userSigmask;
     this.ncpus = Math.max(1, config.cpus | 0);
     this.cpus = [];
-    for (let i = 0; i < this.ncpus; i++) this.cpus.push(new Cpu(new Tlb(profile.dtlbEntries), i));
+    this.foot = new Footprint(profile.caches, this.ncpus > 1);
+    for (let i = 0; i < this.ncpus; i++) {
+      const c = new Cpu(new Tlb(profile.dtlbEntries, profile.features.pge), i);
+      c.caches = this.foot.cachesFor(i);
+      this.cpus.push(c);
+    }
     this.cpu = this.cpus[0]!;
     this.ex = new Executor(this.cpu, this.phases, profile);
-    this.ex.ensurePhases(this.phases.names.length);
     this.table = new PathTable(this.paths, this.phases, this.ex);
+    this.memory = new MemoryHierarchy(this, this.paths);
+    this.ex.ensurePhases(this.phases.names.length);
     this.hot = { system_call: this.path("system_call"), ret_from_sys_call: this.path("ret_from_sys_call"), restore_all: this.path("restore_all"), iret_sti: this.path("iret_sti"), sys_getpid: this.path("sys_getpid") };
     this.ex.irqHook = () => takeInterruptInKernel(this);
     if (config.timeline) this.ex.timeline = [];
     this.cyclesPerTick = Math.round((profile.mhz * 1e6) / config.hz);
-    this.rng = (config.seed >>> 0) || 0x9e3779b9;
+    this.rng = new Random32(config.seed);
     for (const s of deps.syscalls) this.syscallTable.set(s.nr, s);
     const idleMm = new AddressSpace<SignalFrameK>(0);
     for (const c of this.cpus) {
       // one idle task per CPU (pid 0 on each, as 2.4's init_tasks), with init_mm
       c.idle = c.current = new Task(0, 0, 0, idleMm, new SignalStruct(), this.ncpus > 1 ? `swapper/${c.id}` : "swapper");
       c.idle.processor = c.id;
+      c.idle.mem = this.foot.task(c.idle.name);
       c.cpl = 0;
     }
     this.idle = this.cpu.idle;
     this.current = this.idle;
-    // where the run starts within a timer period. A real process starts at a random phase of the
-    // tick, so which ticks land in a measured loop varies from run to run; seed s starts at phase
-    // frac((s - 1) * golden ratio): seed 1 on a tick boundary, consecutive seeds (--repeat)
-    // spread evenly over the period (a Weyl sequence)
-    this.tickPhase = Math.floor((((config.seed >>> 0) - 1) * GOLDEN_RATIO_FRACTION % 1 + 1) % 1 * this.cyclesPerTick);
+    this.tickPhase = tickPhaseOf(config.seed, this.cyclesPerTick);
     for (const c of this.cpus) this.scheduleEvent(nextTickAfter(this, 0, c), "timer", () => do_timer(this, c), c);
   }
 
@@ -171,6 +181,7 @@ export class Kernel extends StateMap implements KernelCore {
     was.lastUser = this.lastUser;
     this.cpu = c;
     this.ex.cpu = c;
+    this.ex.mem = c.caches;
     this.ex.cycles = c.clock;
     this.ex.nextEvent = c.queue.length ? c.queue[0]!.at : Infinity;
     this.ex.timelineTask = c.current.pid;
@@ -263,16 +274,9 @@ export class Kernel extends StateMap implements KernelCore {
     return m;
   }
 
-  /** Deterministic PRNG (xorshift32) seeded from the experiment. */
+  /** Deterministic PRNG (xorshift32, lib/random32.ts) seeded from the experiment. */
   random(): number {
-    let x = this.rng;
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    this.rng = x;
-    return x / 4294967296;
+    return this.rng.next();
   }
 
   // ---- budgets (budget.ts) ---------------------------------------------------------------------
@@ -313,11 +317,26 @@ export class Kernel extends StateMap implements KernelCore {
     return this.nextAsid++;
   }
 
+  // ---- the memory hierarchy (footprint.ts, memory-hierarchy.ts) ------------------------------
+
+  /** where the kernel's objects lie in physical memory, for the caches (footprint.ts) */
+  readonly foot: Footprint;
+  private readonly memory: MemoryHierarchy;
+
+  touch(r: Region, write = false): void {
+    this.memory.touch(r, write);
+  }
+
+  copyTraffic(src: Region | null, dst: Region | null): void {
+    this.memory.copyTraffic(src, dst);
+  }
+
   // ---- time and interrupts (timer.ts, irq.ts) --------------------------------------------------
 
   /** An interrupt due to CPU `cpu` (this CPU by default) at cycle `at` of that CPU's clock. */
-  scheduleEvent(at: number, kind: SimEvent["kind"], fire: () => void, cpu: Cpu = this.cpu): void {
+  scheduleEvent(at: number, kind: SimEvent["kind"], fire: () => void, cpu: Cpu = this.cpu, wire?: number): void {
     const ev: SimEvent = { at, kind, seq: this.seq++, fire };
+    if (wire !== undefined) ev.wire = wire;
     const q = cpu.queue;
     let i = q.length;
     while (i > 0 && (q[i - 1]!.at > at || (q[i - 1]!.at === at && q[i - 1]!.seq > ev.seq))) i--;
@@ -362,25 +381,11 @@ export class Kernel extends StateMap implements KernelCore {
 
   // ---- findings and signal masks ---------------------------------------------------------------
 
-  private readonly findingIndex = new Map<string, Finding>();
+  private readonly findingLog = new FindingLog();
 
   /** Record a finding; repeats of the same kind/task/register are folded into one with a count. */
   report(f: Finding): void {
-    const ev = f.evidence;
-    const key = `${f.kind}|${String(ev["task"] ?? "")}|${String(ev["register"] ?? "")}|${String(ev["signal"] ?? "")}`;
-    const prev = this.findingIndex.get(key);
-    if (prev) {
-      prev.evidence["occurrences"] = ((prev.evidence["occurrences"] as number) ?? 1) + 1;
-      prev.evidence["lastCycle"] = this.cycles;
-      return;
-    }
-    if (this.findings.length >= 200) {
-      this.count("findings.dropped");
-      return;
-    }
-    f.evidence["occurrences"] = 1;
-    this.findingIndex.set(key, f);
-    this.findings.push(f);
+    if (!this.findingLog.add(f, this.cycles)) this.count("findings.dropped");
   }
 
   /** The mask delivery must honour (task->blocked, or the user-sigmask page). */
@@ -393,6 +398,3 @@ export class Kernel extends StateMap implements KernelCore {
     t.sigpending = t.pending.anyUnblocked(this.blockedOf(t));
   }
 }
-
-/** (sqrt(5) - 1) / 2: consecutive multiples are as evenly spread over [0, 1) as any sequence can be */
-const GOLDEN_RATIO_FRACTION = 0.6180339887498949;

@@ -64,6 +64,8 @@ export class Goodness24Scheduler implements Scheduler {
       // list_for_each(tmp, &runqueue_head)
       for (let n = head.next; n !== head; n = n.next) {
         const p = n.task!;
+        // goodness() reads p->counter, nice, policy, mm, processor: every runnable task's first lines
+        if (p.mem !== null) k.touch(p.mem.fields.goodness);
         // SMP: can_schedule skips a task another CPU runs
         if (smp && !canSchedule(k, p)) continue;
         const w = smp ? this.goodnessOn(p, k.cpu.id, prev.mm) : this.goodness(p, prev);
@@ -204,6 +206,7 @@ export function __schedule_tail(k: KernelCore, prev: Task, yielded: boolean): vo
 /** switch_mm (include/asm-i386/mmu_context.h, inlined in schedule()), then switch_to (arch/i386/process.ts) */
 export function contextSwitch(k: KernelCore, prev: Task, next: Task): void {
   k.tally(TALLY.sched_switches);
+  touchSwitch(k, prev, next);
   k.events.fire(EV["switch.out"], prev);
   if (next === k.idle) {
     // kernel threads (idle) borrow the previous mm: no CR3 load (enter_lazy_tlb on SMP)
@@ -288,4 +291,27 @@ function othersRunnable(k: KernelCore, t: Task): boolean {
 
 export function pageOf(addr: number): number {
   return addr >>> PAGE_SHIFT;
+}
+
+/**
+ * What schedule() and switch_to touch of memory (footprint.ts): the run queue, both tasks'
+ * scheduling fields (state, counter, mm, run_list), prev's thread.esp/eip written and next's read,
+ * and next's kernel stack, which switch_to pops from.
+ */
+function touchSwitch(k: KernelCore, prev: Task, next: Task): void {
+  if (k.cpu.caches === null) return;
+  k.touch(k.foot.runqueue, true);
+  const p = prev.mem, n = next.mem;
+  if (p !== null) {
+    k.touch(p.fields.state, true);
+    k.touch(p.fields.sched, true);
+    k.touch(p.fields.thread, true);
+  }
+  if (n !== null) {
+    k.touch(n.fields.state, true);
+    k.touch(n.fields.goodness, true);
+    k.touch(n.fields.sched, true);
+    k.touch(n.fields.thread);
+    k.touch(n.kstack);
+  }
 }

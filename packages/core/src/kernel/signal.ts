@@ -47,6 +47,7 @@ export function send_sig_info(k: KernelCore, sig: number, info: SigInfoK, t: Tas
   if (t.state === "zombie" || t.state === "dead") return -ESRCH;
   k.runRef(P["send_sig_info"]);
   k.tally(TALLY.signals_sent);
+  touchSignalState(k, t, sig);
   // handle_stop_signal: SIGKILL and SIGCONT wake a stopped task (and cancel what it stopped with)
   if ((sig === SIGKILL || sig === SIGCONT) && t.stopped) {
     t.stopCode = 0;
@@ -66,6 +67,7 @@ export function send_sig_info(k: KernelCore, sig: number, info: SigInfoK, t: Tas
   const globalQueued = k.queuedSignals;
   if (globalQueued < MAX_QUEUED_SIGNALS) {
     k.runRef(P["sigqueue_alloc"]);
+    k.touch(k.foot.sigqueue, true);
     t.queue.push({ sig, info, at: k.cycles });
     k.queuedSignals++;
     k.events.fire(EV["signal.queued"], t, sig, true);
@@ -105,6 +107,7 @@ export function force_sig_info(k: KernelCore, sig: number, info: SigInfoK, t: Ta
 export function dequeue_signal(k: KernelCore, t: Task, mask: Sigset): { sig: number; info: SigInfoK } | null {
   const sig = t.pending.firstUnblocked(mask);
   if (!sig) return null;
+  touchSignalState(k, t, sig);
   k.events.fire(EV["signal.dequeue"], t, sig);
   // collect_signal: the first queued instance (loops, not findIndex/splice: no closure or array
   // per delivery), and the pending bit stays while another instance is queued
@@ -228,3 +231,15 @@ export class TaskBlockedMaskStore implements SignalMaskStore {
   }
 }
 
+
+/**
+ * The task_struct lines signal code reads and writes (sigpending and state; sigmask_lock, blocked,
+ * pending) and the handler's k_sigaction (sig->action[sig - 1]; 0: none), in this CPU's caches.
+ */
+export function touchSignalState(k: KernelCore, t: Task, sig: number): void {
+  const m = t.mem;
+  if (m === null) return;
+  k.touch(m.fields.state, true);
+  k.touch(m.fields.signal, true);
+  if (sig > 0 && t.sig.mem !== null) k.touch(t.sig.mem.action(sig));
+}

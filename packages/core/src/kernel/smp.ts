@@ -103,7 +103,8 @@ export function is_cpu_allowed(k: KernelCore, t: Task, c: Cpu): boolean {
 export function smp_send_reschedule(k: KernelCore, target: Cpu): void {
   k.run("smp_send_reschedule");
   k.count("smp.ipi.reschedule");
-  k.scheduleEvent(k.cycles + ipiDelivery(k), "ipi", () => {}, target);
+  const wire = ipiDelivery(k);
+  k.scheduleEvent(k.cycles + wire, "ipi", () => {}, target, wire);
 }
 
 function ipiDelivery(k: KernelCore): number {
@@ -229,7 +230,7 @@ function flush_tlb_others(k: KernelCore, mm: AddressSpace, targets: Cpu[], page:
     const work = lazy ? k.path("leave_mm").cost : page === null ? k.path("invalidate_interrupt.flush").cost : k.path("invalidate_interrupt.invlpg").cost * page.length;
     const done = sent + ipiDelivery(k) + handler + work;
     if (done > last) last = done;
-    k.scheduleEvent(sent + ipiDelivery(k), "ipi", () => smp_invalidate_interrupt(k, mm, page), c);
+    k.scheduleEvent(sent + ipiDelivery(k), "ipi", () => smp_invalidate_interrupt(k, mm, page), c, ipiDelivery(k));
   }
   // while (flush_cpumask) cpu_relax(): the wait is spent spinning
   const spin = k.path("flush_tlb_others.wait").cost;

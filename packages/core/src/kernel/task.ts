@@ -36,6 +36,8 @@ export interface SigAction {
 /** Shared between CLONE_SIGHAND threads (LinuxThreads). */
 export class SignalStruct {
   readonly action: SigAction[] = [];
+  /** its memory (footprint.ts): sig->action[] as the caches see it */
+  mem: import("./footprint.js").SigactionMemory | null = null;
   constructor() {
     for (let i = 0; i <= 64; i++) this.action.push({ handler: "default", flags: 0, mask: new Sigset() });
   }
@@ -130,6 +132,8 @@ export class Task extends StateMap {
   cpusAllowed = 0xff;
   /** the CPU whose cache last wrote this task_struct (-1: none yet): the next writer on another CPU moves the line (smp.ts) */
   lineOwner = -1;
+  /** its task_union in physical memory (footprint.ts): the field groups and the kernel stack the caches see */
+  mem: import("./footprint.js").TaskMemory | null = null;
 
   constructor(
     public readonly pid: number,

@@ -14,6 +14,19 @@ import type { Gen } from "./yields.js";
 /** the paths this file runs, resolved once per run (path-refs.ts) */
 const P = pathRefs(["sys_nanosleep"]);
 
+/** (sqrt(5) - 1) / 2: consecutive multiples are as evenly spread over [0, 1) as any sequence can be */
+const GOLDEN_RATIO_FRACTION = 0.6180339887498949;
+
+/**
+ * Where the run starts within a timer period. A real process starts at a random phase of the
+ * tick, so which ticks land in a measured loop varies from run to run; seed s starts at phase
+ * frac((s - 1) * golden ratio): seed 1 on a tick boundary, consecutive seeds (--repeat) spread
+ * evenly over the period (a Weyl sequence).
+ */
+export function tickPhaseOf(seed: number, cyclesPerTick: number): number {
+  return Math.floor(((((seed >>> 0) - 1) * GOLDEN_RATIO_FRACTION) % 1 + 1) % 1 * cyclesPerTick);
+}
+
 /**
  * The local timer of CPU `c` is skewed by (c + 1)/(n + 1) of a period on SMP (setup_APIC_timer
  * spreads the CPUs' ticks so their interrupts do not collide); the UP kernel's tick is IRQ0's.

@@ -15,8 +15,17 @@ export class Tlb {
    * changed, and only the entries that went miss (touch() of a present entry changes nothing).
    */
   epoch = 0;
+  /**
+   * The kernel's translations (its 4 MB direct-map pages, by large-page number) held now. With PGE
+   * they are global and never go; without it (the Pentium) a CR3 write drops them with the rest
+   * (2.4 include/asm-i386/pgtable.h: _PAGE_GLOBAL only `if (cpu_has_pge)`).
+   */
+  readonly kernelPages = new Set<number>();
+  /** false once a flush dropped the kernel's translations, until every one is walked again */
+  kernelValid = true;
 
-  constructor(readonly capacity: number) {}
+  /** `pge`: the CPU keeps global (kernel) entries across CR3 writes */
+  constructor(readonly capacity: number, readonly pge = true) {}
 
   /** key = asid * 2^20 + page number (user pages only; kernel pages are global and always hit). */
   static key(asid: number, page: number): number {
@@ -57,6 +66,18 @@ export class Tlb {
     this.entries.clear();
     this.order.length = 0;
     this.head = 0;
+    if (!this.pge) {
+      this.kernelPages.clear();
+      this.kernelValid = false;
+    }
+  }
+
+  /** A kernel access to large page `lp`: true when its translation had to be walked again (no PGE). */
+  touchKernel(lp: number): boolean {
+    if (this.kernelPages.has(lp)) return false;
+    this.kernelPages.add(lp);
+    this.misses++;
+    return true;
   }
 
   get size(): number {

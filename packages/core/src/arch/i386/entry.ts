@@ -96,6 +96,12 @@ export class Gate {
     k.syscallCounts[nr & 511]++;
     this.t.regs.eip = SYSCALL_EIP;
     this.t.regs.orig_eax = nr; // system_call: pushl %eax
+    // SAVE_ALL writes pt_regs at the top of the kernel stack; GET_CURRENT's flags/ptrace tests
+    const m = this.t.mem;
+    if (m !== null) {
+      k.touch(m.kstack, true);
+      k.touch(m.fields.state);
+    }
     k.deps.entry.enter(k, this.t, nr);
   }
 

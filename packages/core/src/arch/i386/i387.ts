@@ -28,6 +28,7 @@ export function fxsrMagic(k: KernelCore): number {
 export function unlazy_fpu(k: KernelCore, t: Task, pathFxsr: string, pathFsave: string): void {
   if (!t.usedFpu) return;
   k.run(k.profile.features.fxsr ? pathFxsr : pathFsave);
+  if (t.mem !== null) k.copyTraffic(null, t.mem.fields.i387);
   t.fpu.copyFrom(k.cpu.fpu);
   if (!k.profile.features.fxsr) k.cpu.fpu.init(); // fnsave reinitialises the FPU
   t.usedFpu = false;
@@ -83,12 +84,15 @@ export class I387SignalFpu implements SignalFpuPolicy {
     const line = k.profile.cacheLineBytes;
     if (k.profile.features.fxsr) {
       unlazy_fpu(k, t, "unlazy_fpu.fxsave", "unlazy_fpu.fnsave");
+      // thread.i387 is read (the frame's lines were written with the frame: setup_frame)
+      if (t.mem !== null) k.touch(t.mem.fields.i387);
       k.runRef(P["convert_fxsr_to_user"]);
       k.runNRef(P["fxsr_reg_to_user"], 8);
       k.runNRef(P["copy.signal.fpu_save"], Math.ceil(512 / line));
       k.tally(TALLY.bytes_copied, FP_FRAME_BYTES_FXSR);
     } else {
       unlazy_fpu(k, t, "unlazy_fpu.fxsave", "unlazy_fpu.fnsave");
+      if (t.mem !== null) k.touch(t.mem.fields.i387);
       k.runRef(P["save_i387_fsave"]);
       k.runNRef(P["copy.signal.fpu_save"], Math.ceil(FP_FRAME_BYTES_FSAVE / line));
       k.tally(TALLY.bytes_copied, FP_FRAME_BYTES_FSAVE);
@@ -117,6 +121,8 @@ export function restore_i387(k: KernelCore, t: Task, frame: SignalFrameK): void 
     k.cpu.fpuOwner = null;
   }
   const line = k.profile.cacheLineBytes;
+  // the frame's image is copied into thread.i387 (the frame was read by sys_sigreturn)
+  if (t.mem !== null) k.copyTraffic(null, t.mem.fields.i387);
   if (k.profile.features.fxsr) {
     k.runRef(P["restore_i387_fxsave"]);
     k.runNRef(P["copy.signal.fpu_restore"], Math.ceil(512 / line));
@@ -146,6 +152,7 @@ export class LazySwitchFpu implements SwitchFpuPolicy {
     k.runRef(P["device_not_available"]);
     k.cpu.TS = false;
     if (t.usedMath) {
+      if (t.mem !== null) k.touch(t.mem.fields.i387);
       k.run(k.profile.features.fxsr ? P["restore_fpu.fxrstor"] : P["restore_fpu.frstor"]);
       k.cpu.fpu.copyFrom(t.fpu);
       k.tally(TALLY.fpu_restores);

@@ -8,7 +8,7 @@ import { SA_NODEFER, SA_ONSTACK, SA_RESETHAND, SA_RESTART, SA_RESTORER, SA_SIGIN
 import type { KernelCore } from "../../kernel/core.js";
 import { EV } from "../../kernel/events.js";
 import { pathRefs } from "../../kernel/path-refs.js";
-import { DEFAULT_IGNORE, dequeue_signal, force_sig_info } from "../../kernel/signal.js";
+import { DEFAULT_IGNORE, dequeue_signal, force_sig_info, touchSignalState } from "../../kernel/signal.js";
 import type { SigInfoK } from "../../kernel/siginfo.js";
 import { SIGKILL, SIGSTOP, Sigset } from "../../kernel/sigset.js";
 import { schedule } from "../../kernel/sched.js";
@@ -124,6 +124,8 @@ export function setup_frame(k: KernelCore, t: Task, sig: number, info: SigInfoK,
   const frame = new SignalFrameK(rt ? "rt_sigframe" : "sigframe", address, size, sig, sc, oldset.clone(), rt ? { ...info } : null, k.profile.features.fxsr);
   k.events.fire(EV["signal.interrupt"], t, frame);
   k.runRef(rt ? P["setup_rt_frame"] : P["setup_frame"]);
+  // the frame's bytes are stores to the user stack (write-allocated lines, or around L1 on the P5)
+  k.copyTraffic(null, k.foot.user(t.mm.asid, address, size));
   // setup_sigcontext: tmp = save_i387(fpstate) (or a plugin's policy), between the registers and oldmask
   k.deps.signalFpu.saveToFrame(k, t, frame, ka);
   k.runRef(rt ? P["setup_rt_frame.tail"] : P["setup_frame.tail"]);
@@ -157,6 +159,9 @@ export function sys_sigreturn(k: KernelCore, t: Task, rt: boolean): number {
     return 0;
   }
   t.mm.dropFrame(address);
+  // restore_sigcontext and the mask read the frame back
+  k.copyTraffic(k.foot.user(t.mm.asid, address, frame.size), null);
+  touchSignalState(k, t, 0);
   // the mask in the frame: uc_sigmask (rt) or sc.oldmask + extramask; a handler may have edited either
   const blocked = frame.maskToRestore();
   if (!rt && frame.sigcontext.oldmask !== frame.original.sigcontext.oldmask) blocked.lo = frame.sigcontext.oldmask >>> 0;

@@ -35,7 +35,17 @@ export function user_access(k: KernelCore, t: Task, addr: number, write: boolean
 /** #PF -> do_page_fault -> bad_area -> force_sig_info(SIGSEGV) with si_addr. */
 export function do_page_fault(k: KernelCore, t: Task, addr: number, write: boolean, code: number): void {
   k.count("faults.page");
+  // the CPU drops the faulting page's translation (Intel SDM vol. 3A §4.10.4.1 in editions from
+  // 2008: "a page-fault exception ... will invalidate any TLB entries that are for a page number
+  // corresponding to that linear address"): the retried access walks the page tables again
+  k.cpu.tlb.invalidate(Tlb.key(t.mm.asid, addr >>> 12));
   k.run("page_fault");
+  // down_read(&mm->mmap_sem), find_vma: the mm_struct and the vma
+  if (k.cpu.caches !== null) {
+    const m = k.foot.mmOf(t.mm);
+    k.touch(m.mm, true);
+    k.touch(m.vma);
+  }
   // good_area: a write the vma allows to a PTE fork write-protected
   if (write && code === SEGV_ACCERR && t.mm.cow.has(addr >>> PAGE_SHIFT)) {
     handle_mm_fault_wp(k, t, addr);

@@ -7,6 +7,7 @@ import { SCHED_PATHS } from "./sched.js";
 import { PTRACE_PATHS } from "./ptrace.js";
 import { SIGNAL_PATHS } from "./signal.js";
 import { LINE_PATHS, SYSCALL_PATHS } from "./syscalls.js";
+import { CACHE_PATHS } from "./cache.js";
 
 /** Every kernel path of the Linux 2.4 i386 baseline. */
-export const CORE_PATHS: readonly PathDef[] = [...ENTRY_PATHS, ...SIGNAL_PATHS, ...FPU_PATHS, ...SCHED_PATHS, ...SYSCALL_PATHS, ...DEVICE_PATHS, ...PTRACE_PATHS, ...LINE_PATHS];
+export const CORE_PATHS: readonly PathDef[] = [...ENTRY_PATHS, ...SIGNAL_PATHS, ...FPU_PATHS, ...SCHED_PATHS, ...SYSCALL_PATHS, ...DEVICE_PATHS, ...PTRACE_PATHS, ...LINE_PATHS, ...CACHE_PATHS];

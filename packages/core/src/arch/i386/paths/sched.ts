@@ -178,7 +178,7 @@ export const SCHED_PATHS: PathDef[] = [
   },
   {
     name: "user_tlb_refill",
-    phase: "user",
+    phase: "tlb.refill",
     ops: [op("page walk", "tlb_miss", 1, "first touch of a user page after the TLB was flushed")],
   },
   {

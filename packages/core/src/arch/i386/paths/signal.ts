@@ -103,7 +103,7 @@ export const SIGNAL_PATHS: PathDef[] = [
     phase: "signal.frame",
     ops: [
       op("setup_sigcontext", "put_user", 3, "fpstate pointer (or NULL), oldmask, cr2"),
-      op("setup_frame", "put_user", 1, "__copy_to_user(&frame->extramask, &set->sig[1])"),
+      op("setup_frame", "copy_user_setup", 1, "__copy_to_user(&frame->extramask, &set->sig[1], 4): a constant size is __constant_copy_user, a rep movsl of one word (2.4 include/asm-i386/uaccess.h)"),
       op("setup_frame", "put_user", 1, "pretcode = ka->sa.sa_restorer (SA_RESTORER) or &frame->retcode"),
     ],
   },
@@ -135,7 +135,7 @@ export const SIGNAL_PATHS: PathDef[] = [
     phase: "signal.frame",
     ops: [
       op("setup_sigcontext", "put_user", 3, "fpstate pointer (or NULL), oldmask, cr2"),
-      op("setup_rt_frame", "put_user", 2, "__copy_to_user(&frame->uc.uc_sigmask, set, 8)"),
+      op("setup_rt_frame", "copy_user_setup", 1, "__copy_to_user(&frame->uc.uc_sigmask, set, 8): __constant_copy_user, a rep movsl of two words"),
       op("setup_rt_frame", "put_user", 1, "pretcode"),
     ],
   },
@@ -170,7 +170,8 @@ export const SIGNAL_PATHS: PathDef[] = [
     phase: "signal.sigreturn",
     ops: [
       op("sys_sigreturn", "alu", 3, "frame = (struct sigframe *)(regs.esp - 8); verify_area(VERIFY_READ)"),
-      op("sys_sigreturn", "put_user", 2, "__get_user(set.sig[0], &frame->sc.oldmask); extramask"),
+      op("sys_sigreturn", "put_user", 1, "__get_user(set.sig[0], &frame->sc.oldmask)"),
+      op("sys_sigreturn", "copy_user_setup", 1, "__copy_from_user(&set.sig[1], &frame->extramask, 4): __constant_copy_user, a rep movsl of one word"),
       op("sys_sigreturn", "cli", 1, "spin_lock_irq(&current->sigmask_lock)"),
       op("sys_sigreturn", "store", 2, "current->blocked = set"),
       op("recalc_sigpending", "alu", 4),
@@ -185,7 +186,7 @@ export const SIGNAL_PATHS: PathDef[] = [
     phase: "signal.sigreturn",
     ops: [
       op("sys_rt_sigreturn", "alu", 3, "frame = (struct rt_sigframe *)(regs.esp - 4); verify_area"),
-      op("sys_rt_sigreturn", "put_user", 2, "__copy_from_user(&set, &frame->uc.uc_sigmask, 8)"),
+      op("sys_rt_sigreturn", "copy_user_setup", 1, "__copy_from_user(&set, &frame->uc.uc_sigmask, 8): __constant_copy_user, a rep movsl of two words"),
       op("sys_rt_sigreturn", "cli", 1),
       op("sys_rt_sigreturn", "store", 2),
       op("recalc_sigpending", "alu", 4),

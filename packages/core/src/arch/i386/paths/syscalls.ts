@@ -605,7 +605,7 @@ export const LINE_PATHS: PathDef[] = [
   { name: "handler.memcpy", phase: "signal.handler", ops: [op("memcpy", "memcpy_line", 1)] },
   { name: "handler.sse_memcpy", phase: "signal.handler", ops: [op("memcpy", "sse_memcpy_line", 1, "movaps xmm0-xmm3 loop")] },
   { name: "handler.fp_op", phase: "signal.handler", ops: [op("handler code", "fp_op", 1)] },
-  { name: "handler.tlb_refill", phase: "signal.handler", ops: [op("page walk", "tlb_miss", 1)] },
+  { name: "handler.tlb_refill", phase: "tlb.refill", ops: [op("page walk", "tlb_miss", 1, "a user page the handler touches, after the TLB lost it")] },
   { name: "user.store", phase: "user", ops: [op("user code", "store", 1)] },
   { name: "handler.store", phase: "signal.handler", ops: [op("handler code", "store", 1)] },
   { name: "user.rdtsc", phase: "user", ops: [op("user code", "rdtsc", 1)] },
