@@ -4,6 +4,7 @@
  * plugins) and bundles opened into a new document with their configuration and results, ready to
  * re-run and compare.
  */
+import type { RunResult } from "../../common/contracts.js";
 import type { HostApi } from "../../common/host-api.js";
 import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export";
 import type { Bundle, BundleInput } from "@siglab/core/bundle";
@@ -84,7 +85,9 @@ export class Exports {
           plugins.push({ source: "embedded", id, version: code.manifest.version, apiVersion: code.manifest.apiVersion, files: { ...code.files, "plugin.json": JSON.stringify(code.manifest, null, 2) } });
         } else plugins.push({ source: "builtin", id, version: entry?.manifest?.version ?? "0.0.0" });
       }
-      const input: BundleInput = { experiment: config, profiles: this.runner.lastProfiles, plugins, results, appVersion: this.catalog.info.appVersion };
+      // a result the cache answered is the run's result bit for bit: the bundle does not say where it came from
+      const plain = results.map(({ cached: _, ...r }: RunResult & { cached?: boolean }) => r);
+      const input: BundleInput = { experiment: config, profiles: this.runner.lastProfiles, plugins, results: plain, appVersion: this.catalog.info.appVersion };
       const bytes = await this.sim.bundleWrite(input);
       const r = await this.host.exportBundle(`${config.workload.id}.siglab`, bytes);
       if (r.saved) toast(`Bundle saved to ${r.path}`);

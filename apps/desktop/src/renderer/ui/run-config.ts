@@ -112,6 +112,8 @@ export interface RunConfigHooks {
   changed?(): void;
   /** a variant stack or a plugin was added (the app checks the CPUs' features) */
   stackAdded?(): void;
+  /** an element shown below the configuration (the app's result-cache setting), kept across renders */
+  footer?(): HTMLElement | null;
 }
 
 export class RunConfigView {
@@ -206,7 +208,7 @@ export class RunConfigView {
 
   render(): void {
     clear(this.el);
-    this.el.append(h("h2", null, "Run configuration"), this.cpuSection(), this.stackSection(), this.paramSection(), this.miscSection());
+    this.el.append(h("h2", null, "Run configuration"), this.cpuSection(), this.stackSection(), this.paramSection(), this.miscSection(), this.hooks.footer?.() ?? "");
     this.hooks.changed?.();
   }
 
