@@ -2,7 +2,7 @@
  * End-to-end harness: starts the HTTP host (the same code `siglab serve` runs) on a temp workspace
  * and drives Debian's headless Chromium with playwright-core. Never downloads a browser.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -94,6 +94,29 @@ export async function selectCpus(page: Page, wanted: string[]): Promise<void> {
     const box = page.locator(`[data-cpu="${id}"]`);
     if ((await box.isChecked()) !== wanted.includes(id)) await box.click();
   }
+}
+
+/**
+ * What `action` hands to the browser's downloads (siglab serve's exports and bundles are
+ * downloads): the file name the page suggested and its bytes.
+ */
+export async function downloaded(page: Page, action: () => Promise<unknown>): Promise<{ name: string; bytes: Buffer }> {
+  const [d] = await Promise.all([page.waitForEvent("download", { timeout: 30_000 }), action()]);
+  const file = await d.path();
+  return { name: d.suggestedFilename(), bytes: readFileSync(file) };
+}
+
+/** Opens a shipped example in the editor and waits until it is the open document. */
+export async function openExample(p: Page, id: string): Promise<void> {
+  await p.click(`[data-example="${id}"]`);
+  await p.waitForFunction((k) => document.querySelector("#doc-title")?.getAttribute("data-key") === k, `example:${id}`);
+}
+
+/** Sets a run-configuration input (a workload parameter, or __seed, __repeat, …) as a user would. */
+export async function setParam(p: Page, name: string, value: string): Promise<void> {
+  const input = p.locator(`[data-param="${name}"]`);
+  await input.fill(value);
+  await input.dispatchEvent("change");
 }
 
 /** Clicks Run and waits until the run ends; returns the status line. */

@@ -220,6 +220,14 @@ export interface HostApi {
   /** The setting: runs read from and stored in the result cache, or not. */
   setResultCacheEnabled(enabled: boolean): Promise<ResultCacheInfo>;
 
+  /**
+   * Keeps a shared link's data ("1.<base64url>", what follows `#share=`) in the workspace and
+   * returns its short id (`#s=<id>`; the same id for the same data).
+   */
+  saveShortLink(data: string): Promise<string>;
+  /** The data kept under a short link's id, or null when this workspace has none. */
+  readShortLink(id: string): Promise<string | null>;
+
   /** Push events (menus, bundles opened from the OS). Returns an unsubscribe function. */
   onEvent(listener: (e: HostEvent) => void): () => void;
 }
@@ -251,6 +259,8 @@ export const HOST_METHODS = [
   "storeRun",
   "resultCacheInfo",
   "setResultCacheEnabled",
+  "saveShortLink",
+  "readShortLink",
 ] as const satisfies readonly Exclude<keyof HostApi, "onEvent">[];
 export type HostMethod = (typeof HOST_METHODS)[number];
 

@@ -102,7 +102,10 @@ export class App {
       importBundle: () => void this.exports.importBundle(),
       exportCsv: () => void this.exports.exportCsv(),
       exportTrace: () => void this.exports.exportTrace(),
+      openPerfetto: () => void this.exports.openTraceInPerfetto(),
       copyLink: () => void this.share.copyLink(),
+      copyShortLink: () => void this.share.copyShortLink(),
+      shortLinks: !window.siglab, // the HTTP host (siglab serve): a link is a URL of this server
       openLink: () => void this.share.openLinkDialog(),
       settings: () => void this.editSettings(),
       run: () => void this.runner.run(),

@@ -15,6 +15,7 @@ import type { Documents } from "../ui/documents.js";
 import { h, toast } from "../ui/dom.js";
 import type { EditorPane } from "../ui/editor-pane.js";
 import { showMessage } from "../ui/modal.js";
+import { openInPerfetto } from "./perfetto.js";
 import { restoredRunConfig } from "../state/restore.js";
 import { clampRepeat, maxSecondsOf, type RunConfigView } from "../ui/run-config.js";
 import { repeatCount } from "./repeat.js";
@@ -60,16 +61,43 @@ export class Exports {
    * export trace` does) instead of writing an empty trace.
    */
   async exportTrace(): Promise<void> {
+    const trace = this.trace();
+    if (trace) await this.saveExport(`${this.baseName}.trace.json`, trace);
+  }
+
+  /**
+   * Opens the runs' timelines in ui.perfetto.dev (results/perfetto.ts); where no window can be
+   * opened (the Electron app sends the URL to the system browser) or the UI does not answer
+   * (offline), the trace is saved instead, to be opened there by hand.
+   */
+  async openTraceInPerfetto(): Promise<void> {
+    const trace = this.trace();
+    if (!trace) return;
+    const fileName = `${this.baseName}.trace.json`;
+    const outcome = await openInPerfetto(trace, `SigLab: ${this.baseName}`, fileName);
+    document.body.dataset.perfetto = outcome;
+    if (outcome === "opened") return toast("The trace is open in ui.perfetto.dev (nothing was uploaded: it was handed to that tab)");
+    await this.saveExport(fileName, trace);
+    showMessage("Open the trace in Perfetto", outcome === "no-window"
+      ? `The trace is saved as ${fileName}: open ui.perfetto.dev in your browser and drop the file on it ("Open trace file").`
+      : `ui.perfetto.dev did not answer (offline, or its tab was closed). The trace is saved as ${fileName}: open it there with "Open trace file" when you are online.`);
+  }
+
+  /** The runs' timelines as a Chrome/Perfetto trace (JSON text), or null (said why) when there is none. */
+  private trace(): string | null {
     const results = this.results.currentResults;
-    if (!results.length) return toast("Nothing to export yet: run an experiment first", "error");
+    if (!results.length) {
+      toast("Nothing to export yet: run an experiment first", "error");
+      return null;
+    }
     if (hasNoTimeline(results)) {
       document.body.dataset.traceRefused = String(Number(document.body.dataset.traceRefused ?? 0) + 1);
       showMessage("No timeline to export", "No run of these results recorded a timeline, so a trace would be empty. Tick \"Record per-task timeline\" in the run configuration, run again, then export the trace.");
-      return;
+      return null;
     }
     const cut = truncatedTimelines(results);
-    await this.saveExport(`${this.baseName}.trace.json`, JSON.stringify(toPerfettoTrace(results)));
     if (cut.length) toast(`The timeline is bounded: ${cut.join("; ")} (the trace's metadata says so too)`, "error");
+    return JSON.stringify(toPerfettoTrace(results));
   }
 
   async exportBundle(): Promise<void> {
