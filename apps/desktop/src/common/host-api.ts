@@ -57,7 +57,11 @@ export interface ProfileEntry {
 export interface PluginEntry {
   /** Manifest id, or the folder name when the manifest could not be read. */
   id: string;
-  origin: "builtin" | "third-party";
+  /**
+   * "bundle": code an opened bundle carries, run after the user trusted it (renderer only, never
+   * installed; run/bundle-plugins.ts).
+   */
+  origin: "builtin" | "third-party" | "bundle";
   /** null when the manifest is missing or unreadable (see reason). */
   manifest: PluginManifest | null;
   enabled: boolean;

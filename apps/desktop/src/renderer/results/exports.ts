@@ -16,6 +16,7 @@ import { h, toast } from "../ui/dom.js";
 import type { EditorPane } from "../ui/editor-pane.js";
 import { showMessage } from "../ui/modal.js";
 import { openInPerfetto } from "./perfetto.js";
+import { BundlePlugins, type EmbeddedPlugin } from "../run/bundle-plugins.js";
 import { restoredRunConfig } from "../state/restore.js";
 import { clampRepeat, maxSecondsOf, type RunConfigView } from "../ui/run-config.js";
 import { repeatCount } from "./repeat.js";
@@ -108,7 +109,12 @@ export class Exports {
       const plugins: BundleInput["plugins"] = [];
       for (const id of new Set(config.stacks.flat().map((v) => v.id))) {
         const entry = this.catalog.plugins.find((p) => p.id === id);
-        if (entry?.origin === "third-party") {
+        const fromBundle = this.catalog.bundlePlugins.source(id);
+        if (fromBundle) {
+          // a trusted bundle's plugin ran: the same code goes into this bundle
+          const m = fromBundle.manifest as { version: string; apiVersion?: string };
+          plugins.push({ source: "embedded", id, version: m.version, ...(m.apiVersion ? { apiVersion: m.apiVersion } : {}), files: { ...fromBundle.files, "plugin.json": JSON.stringify(fromBundle.manifest, null, 2) } });
+        } else if (entry?.origin === "third-party") {
           const code = await this.host.readPluginCode(id);
           plugins.push({ source: "embedded", id, version: code.manifest.version, apiVersion: code.manifest.apiVersion, files: { ...code.files, "plugin.json": JSON.stringify(code.manifest, null, 2) } });
         } else plugins.push({ source: "builtin", id, version: entry?.manifest?.version ?? "0.0.0" });
@@ -139,7 +145,10 @@ export class Exports {
       return;
     }
     const exp = bundle.experiment;
-    const missing = bundle.plugins.filter((p) => !this.catalog.plugins.some((x) => x.id === p.id && x.status === "ok")).map((p) => `${p.id}@${p.version}`);
+    const embedded = BundlePlugins.of(bundle);
+    const trustedBefore = embedded.length > 0 && embedded.every((p) => this.catalog.bundlePlugins.isTrusted(p));
+    if (trustedBefore) this.useBundlePlugins(embedded);
+    const missing = bundle.plugins.filter((p) => !embedded.some((e) => e.id === p.id) && !this.catalog.plugins.some((x) => x.id === p.id && x.status === "ok")).map((p) => `${p.id}@${p.version}`);
     const key = `new:${exp.workload.id.replace(/[^A-Za-z0-9_.-]/g, "_")}-bundle`;
     this.documents.get(key)?.model.setValue(exp.workload.source);
     this.documents.openNew(exp.workload.source, key);
@@ -150,6 +159,24 @@ export class Exports {
     this.runConfig.setState(restoredRunConfig({ ...exp, repeat, ...(maxSeconds !== undefined ? { maxSeconds } : {}) }));
     this.runner.showBundle(exp, bundle.profiles, bundle.results);
     const notes = [...bundle.warnings, ...(missing.length ? [`Missing plugins (install or enable them to re-run): ${missing.join(", ")}`] : [])];
-    this.pane.setBanner(h("span", null, `Opened bundle ${name}${bundle.migratedFrom ? ` (migrated from format ${bundle.migratedFrom})` : ""}. Press Run to re-run it and compare. ${notes.join(" ")}`));
+    const opened = `Opened bundle ${name}${bundle.migratedFrom ? ` (migrated from format ${bundle.migratedFrom})` : ""}.`;
+    const plugins = embedded.map((p) => `${p.id}@${p.version}${p.hash ? ` (sha256 ${p.hash.slice(0, 12)}…)` : ""}`).join(", ");
+    if (!embedded.length) this.pane.setBanner(h("span", null, `${opened} Press Run to re-run it and compare. ${notes.join(" ")}`));
+    else if (trustedBefore) this.pane.setBanner(h("span", null, `${opened} It carries plugin code you trusted before: ${plugins}; it runs in the sandbox. Press Run to re-run it and compare. ${notes.join(" ")}`));
+    else {
+      const banner = h("span#bundle-trust", null, `${opened} It carries third-party plugin code: ${plugins}. Re-running it runs that code in SigLab's sandbox (no files, no network, the run's budgets), as \`siglab bundle run --trust-embedded\` does. ${notes.join(" ")} `,
+        h("button.small#trust-bundle-plugins", { onclick: () => {
+          this.useBundlePlugins(embedded);
+          this.pane.setBanner(h("span", null, `${opened} Its plugins are trusted (${plugins}): press Run to re-run it and compare.`));
+        } }, "Trust this code and use it"));
+      this.pane.setBanner(banner);
+    }
+  }
+
+  /** A bundle's embedded plugins, trusted: they run, and the run configuration offers them. */
+  private useBundlePlugins(embedded: EmbeddedPlugin[]): void {
+    this.catalog.bundlePlugins.trust(embedded);
+    this.runConfig.setBundlePlugins(this.catalog.bundlePlugins.entries());
+    document.body.dataset.bundlePlugins = embedded.map((p) => p.id).join(",");
   }
 }

@@ -122,6 +122,8 @@ export class RunConfigView {
   private defaults: Record<string, ParamValue> = {};
   private profiles: ProfileEntry[] = [];
   private plugins: PluginEntry[] = [];
+  /** plugins of an opened bundle the user trusted (run/bundle-plugins.ts): they stand in for installed ones of the same id */
+  private bundlePlugins: PluginEntry[] = [];
   private presets: PresetEntry[] = [];
 
   constructor(initial: RunConfigState, private readonly hooks: RunConfigHooks = {}) {
@@ -158,8 +160,15 @@ export class RunConfigView {
     this.render();
   }
 
+  /** Adds the plugins of an opened bundle the user trusted. */
+  setBundlePlugins(entries: PluginEntry[]): void {
+    this.bundlePlugins = entries;
+    this.render();
+  }
+
   private enabledPlugins(): PluginEntry[] {
-    return this.plugins.filter((p) => p.enabled && p.status === "ok" && p.manifest);
+    const fromBundle = new Set(this.bundlePlugins.map((p) => p.id));
+    return [...this.plugins.filter((p) => !fromBundle.has(p.id)), ...this.bundlePlugins].filter((p) => p.enabled && p.status === "ok" && p.manifest);
   }
 
   /**
