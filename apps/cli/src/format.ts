@@ -79,7 +79,7 @@ function table(rows: string[][], right: readonly number[] = []): string {
 }
 
 /** The parameters whose values differ between the runs (a sweep's parameter), in name order. */
-export function differingParams(results: readonly RunResult[]): string[] {
+export function differingParams(results: readonly { params?: RunResult["params"] }[]): string[] {
   const keys = new Set(results.flatMap((r) => Object.keys(r.params ?? {})));
   return [...keys].sort().filter((k) => new Set(results.map((r) => JSON.stringify(r.params?.[k]))).size > 1);
 }

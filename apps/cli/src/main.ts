@@ -18,6 +18,7 @@ import { registerProbeCommand } from "./commands/probe.js";
 import { registerCacheCommand } from "./commands/cache.js";
 import { configureHost, runInSandbox, stopSandbox } from "./run/host.js";
 import { hostLimitsFrom } from "./run/limits.js";
+import { setProgressQuiet } from "./run/progress.js";
 import { DEFAULT_HOST_LIMITS } from "@siglab/core/host";
 
 // no control sequence from a workload, bundle or plugin reaches the terminal, whatever prints it
@@ -53,11 +54,13 @@ registerBundleCommands(cli, {
 registerServeCommand(cli);
 registerProbeCommand(cli);
 registerCacheCommand(cli);
+cli.option("--quiet", "no progress on stderr (also SIGLAB_QUIET=1)");
 cli.help();
 cli.version("0.1.0");
 
 try {
   cli.parse(process.argv, { run: false });
+  setProgressQuiet(cli.options["quiet"] === true);
   const helped = cli.options["help"] === true || cli.options["h"] === true;
   if (!cli.matchedCommand && cli.args.length && !helped) {
     console.error(`siglab: unknown command '${cli.args[0]}' (try --help)`);

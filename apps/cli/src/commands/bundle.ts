@@ -51,6 +51,7 @@ import { askAtTerminal, configDir, consentToEmbedded } from "../consent.js";
 import { embeddableFiles } from "../plugins/folders.js";
 import { pluginSources, scanThirdParty } from "../plugins/load.js";
 import { parseJobs, parseShard, runSpecs, selectShard } from "../run/parallel.js";
+import { progressLabel } from "../run/progress.js";
 import { oneLine, shown } from "../terminal.js";
 import { parseMaxTotalSeconds } from "../run/limits.js";
 
@@ -187,6 +188,7 @@ async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRu
   const run = budget ? (spec: RunSpec) => runWithin(budget, spec, deps, opts) : (spec: RunSpec) => deps.runInSandbox(spec, opts);
   return runSpecs(specs, run, {
     jobs: o.jobs,
+    label: (i) => progressLabel(specs[i]!),
     ...(budget ? { stopStarting: () => Date.now() >= budget.deadline } : {}),
     onResult: (i, result) => {
       // a bundle's labels and a run's error message are foreign text: one-line fields
@@ -533,7 +535,7 @@ function refuseIgnoredOptions(action: string, options: BundleCommandOptions, cmd
   if (!allowed) return; // the action itself is refused with the list of actions
   const declared = new Set(cmd.options.flatMap((o) => o.names));
   for (const [key, v] of Object.entries(options)) {
-    if (key === "--" || v === undefined) continue;
+    if (key === "--" || key === "quiet" || v === undefined) continue; // --quiet is every command's
     if (allowed === "run-options" ? declared.has(key) : allowed.includes(key)) continue;
     const flag = key.length === 1 ? `-${key}` : `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     throw new UsageError(`${flag} has no effect on bundle ${action} (options of bundle ${action}: ${allowed === "run-options" ? "those of siglab run, -o, --chart, --force" : allowed.length ? allowed.map((k) => (k.length === 1 ? `-${k}` : `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)).join(", ") : "none"})`);

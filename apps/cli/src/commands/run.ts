@@ -196,7 +196,26 @@ export function parseRepeat(v: unknown): number {
  * timer ticks at another phase) and summarised: every metric's min, median and max, the median
  * as its value (lmbench reports the median of its 11 repetitions).
  */
-export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>, repeat = 1): Promise<{ results: CachedRunResult[]; total: number; shard?: Shard; title?: string }> {
+/** What a command knows of its runs before the first starts (to print as they finish). */
+export interface RunPlan {
+  /** the workload's own name, when it has one */
+  title?: string;
+  /** the parameters whose values differ between the runs (a sweep's) */
+  swept: string[];
+  total: number;
+  shard?: Shard;
+}
+
+export interface SliceOptions {
+  repeat?: number;
+  /** once everything is resolved and validated, before any run starts */
+  onPlan?(plan: RunPlan): void;
+  /** each result (a repeated run's summary) in run order, as soon as it and those before it are done */
+  onResult?(position: number, r: CachedRunResult): void;
+}
+
+export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>, opts: SliceOptions | number = {}): Promise<{ results: CachedRunResult[]; total: number; shard?: Shard; title?: string }> {
+  const { repeat = 1, onPlan, onResult } = typeof opts === "number" ? { repeat: opts } : opts;
   // bad --jobs/--shard fail before anything is resolved or started
   const jobs = parseJobs(o["jobs"]);
   const shard = parseShard(o["shard"]);
@@ -210,12 +229,29 @@ export async function runExperimentSlice(workloadArg: string, o: Record<string, 
   const picked = selectShard(specs.length, shard).map((k) => specs[k]!);
   const all = picked.flatMap((spec) => repeatSeeds(spec.seed, repeat).map((seed) => ({ ...spec, seed })));
   const sandbox = { pluginDirs: pluginDirs ?? [], ...(own.length ? { profiles: own } : {}) };
-  const runs = await runThroughCache(all, (spec) => runInSandbox(spec, sandbox), { jobs, cache: resultCacheWanted(o), sandbox });
-  const results = repeat === 1 ? runs : picked.map((_, i) => {
-    const reps = runs.slice(i * repeat, (i + 1) * repeat);
-    return cachedWhenAll(summarizeRepeats(reps), reps);
-  });
   const title = workloadTitle(experiment.workload);
+  onPlan?.({ swept: differingParams(picked), total: specs.length, ...(shard ? { shard } : {}), ...(title ? { title } : {}) });
+  const summaries: CachedRunResult[] = [];
+  // a repeated run is summarised once its last repetition is in (they come in run order)
+  const whenDone = (position: number, r: CachedRunResult, runs: readonly CachedRunResult[]): void => {
+    if (repeat === 1) return onResult?.(position, r);
+    if ((position + 1) % repeat) return;
+    const i = (position + 1) / repeat - 1;
+    const reps = runs.slice(i * repeat, (i + 1) * repeat);
+    summaries[i] = cachedWhenAll(summarizeRepeats(reps), reps);
+    onResult?.(i, summaries[i]!);
+  };
+  const inOrder: CachedRunResult[] = [];
+  const runs = await runThroughCache(all, (spec) => runInSandbox(spec, sandbox), {
+    jobs,
+    cache: resultCacheWanted(o),
+    sandbox,
+    onResult: (position, r) => {
+      inOrder[position] = r;
+      whenDone(position, r, inOrder);
+    },
+  });
+  const results = repeat === 1 ? runs : picked.map((_, i) => summaries[i] ?? cachedWhenAll(summarizeRepeats(runs.slice(i * repeat, (i + 1) * repeat)), runs.slice(i * repeat, (i + 1) * repeat)));
   return { results, total: specs.length, ...(shard ? { shard } : {}), ...(title ? { title } : {}) };
 }
 
@@ -236,30 +272,38 @@ export function registerRunCommand(cli: CAC): void {
     .action(async (workload: string, o: Record<string, unknown>) => {
     try {
       const repeat = parseRepeat(o["repeat"]);
-      const run = await runExperimentSlice(workload, o, repeat);
+      const json = o["json"] === true;
+      let plan: RunPlan | undefined;
+      // text: each run's block as soon as it and the runs before it are done; --json: one document at the end
+      const run = await runExperimentSlice(workload, o, {
+        repeat,
+        onPlan: (p) => {
+          plan = p;
+          if (!json && p.shard) console.log(shardDescription(p.total, p.shard).text + "\n");
+        },
+        ...(json ? {} : { onResult: (_: number, r: CachedRunResult) => console.log(runText(shown(r), plan!, repeat, o) + "\n") }),
+      });
       const part = run.shard ? shardDescription(run.total, run.shard) : undefined;
-      if (o["json"]) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: run.results } : { runs: run.results }, null, 2) + "\n");
+      if (json) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: run.results } : { runs: run.results }, null, 2) + "\n");
       // text: every string of the results (names, messages, labels) escaped as a one-line field
-      const results = o["json"] ? run.results : shown(run.results);
-      const title = run.title === undefined ? undefined : oneLine(run.title);
-      if (!o["json"]) {
-        if (part) console.log(part.text + "\n");
-        const swept = differingParams(results);
-        for (const r of results) {
-          const parts = [markCachedText(formatRun(r, { sweep: swept, ...(title ? { title } : {}) }), r)];
-          if (repeat > 1) parts.push(formatRepeat(r as RepeatedRun));
-          if (o["inspect"]) parts.push(formatPaths(r, String(o["inspect"])));
-          if (r.timeline) parts.push(formatTimeline(r, process.stdout.columns ? Math.max(60, process.stdout.columns) : 100));
-          console.log(parts.join("\n") + "\n");
-        }
-        if (results.length > 1) console.log(formatSweepSummary(results));
-      }
+      const results = json ? run.results : shown(run.results);
+      if (!json && results.length > 1) console.log(formatSweepSummary(results));
       for (const line of timelineCutLines(results)) console.error(`siglab run: ${line}`);
       process.exitCode = results.some((r) => r.error) ? 1 : 0;
     } catch (e) {
       reportCliError(e);
     }
   });
+}
+
+/** One run's text block: its results, then the repetitions, --inspect and --timeline asked for. */
+function runText(r: CachedRunResult, plan: RunPlan, repeat: number, o: Record<string, unknown>): string {
+  const title = plan.title === undefined ? undefined : oneLine(plan.title);
+  const parts = [markCachedText(formatRun(r, { sweep: plan.swept, ...(title ? { title } : {}) }), r)];
+  if (repeat > 1) parts.push(formatRepeat(r as RepeatedRun));
+  if (o["inspect"]) parts.push(formatPaths(r, String(o["inspect"])));
+  if (r.timeline) parts.push(formatTimeline(r, process.stdout.columns ? Math.max(60, process.stdout.columns) : 100));
+  return parts.join("\n");
 }
 
 export function reportCliError(e: unknown): void {

@@ -13,6 +13,8 @@ import { parseJobs, parseShard, selectShard, shardDescription } from "../run/par
 import { NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
 import { DEFAULT_CPU, reportCliError } from "./run.js";
 import { shown } from "../terminal.js";
+import { fmt, unitText } from "../format.js";
+import type { CachedRunResult } from "@siglab/core/cache";
 
 export type SuiteRunner = (name: string, o: Record<string, unknown>) => Promise<number>;
 const suites: Record<string, SuiteRunner> = {
@@ -50,19 +52,19 @@ async function runExamplesSuite(_name: string, o: Record<string, unknown>): Prom
   const shipped = [...EXAMPLES.map((e) => ({ ...e, variants: [] as VariantSpec[], cpu })), ...BUILTIN_PLUGINS.flatMap((p) => (p.examples ?? []).map((e) => ({ ...e, variants: e.suggestedVariants ?? [], cpu: exampleCpu(e.suggestedCpu) ?? cpu })))];
   const picked = selectShard(shipped.length, shard).map((k) => shipped[k]!);
   const specs: RunSpec[] = picked.map((e) => ({ workload: { id: e.id, file: e.file, source: e.source }, cpu: e.cpu, variants: e.variants, params: {}, seed: 1 }));
-  const results = await runThroughCache(specs, (spec) => runInSandbox(spec), { jobs, cache: resultCacheWanted(o), sandbox: {} });
   const part = shard ? shardDescription(shipped.length, shard) : undefined;
-  if (o["json"]) {
-    process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
-  } else {
-    console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, Linux 2.4.18 (i386) baseline unless a [plugin] is named${part ? `; ${part.text}` : ""}\n`);
-    for (const r of shown(results)) {
-      const head = r.metrics[0];
-      const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)${r.cached ? ", cached" : ""}`;
-      const v = (r.variants.length ? ` [${r.variants.map((x) => x.id).join("+")}]` : "") + (r.cpu.id !== cpu.id ? ` on ${r.cpu.id}` : "");
-      console.log(`  ${(r.workload + v).padEnd(24)} ${head ? `${head.name} = ${head.value.toFixed(3)} ${head.unit}` : "(no metric)"}`.padEnd(70) + `  ${status}`);
-    }
-  }
+  const json = o["json"] === true;
+  if (!json) console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, Linux 2.4.18 (i386) baseline unless a [plugin] is named${part ? `; ${part.text}` : ""}\n`);
+  // text: each example's line as soon as it and those before it are done
+  const line = (_: number, res: CachedRunResult): void => {
+    const r = shown(res);
+    const head = r.metrics[0];
+    const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)${r.cached ? ", cached" : ""}`;
+    const v = (r.variants.length ? ` [${r.variants.map((x) => x.id).join("+")}]` : "") + (r.cpu.id !== cpu.id ? ` on ${r.cpu.id}` : "");
+    console.log(`  ${(r.workload + v).padEnd(24)} ${head ? `${head.name} = ${fmt(head.value)} ${unitText(head.unit)}` : "(no metric)"}`.padEnd(70) + `  ${status}`);
+  };
+  const results = await runThroughCache(specs, (spec) => runInSandbox(spec), { jobs, cache: resultCacheWanted(o), sandbox: {}, ...(json ? {} : { onResult: line }) });
+  if (json) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
   return results.some((r) => r.error) ? 1 : 0;
 }
 
