@@ -4,14 +4,12 @@
  */
 import { formatUmlComparison, umlComparisonSpecs, umlRow, type UmlRow } from "@siglab/core";
 import { runInSandbox } from "../run/host.js";
+import { inOrderWithProgress, progressLabel } from "../run/progress.js";
 import { registerSuite } from "./suite.js";
 
 async function umlSuite(_name: string, o: Record<string, unknown>): Promise<number> {
-  const rows: UmlRow[] = [];
-  for (const s of umlComparisonSpecs()) {
-    const r = await runInSandbox({ workload: { id: s.case.example, file: s.file, source: s.source }, cpu: s.cpu, variants: s.case.variants, params: s.case.params, seed: 1 });
-    rows.push(umlRow(s.case, r));
-  }
+  const specs = umlComparisonSpecs().map((s) => ({ s, spec: { workload: { id: s.case.example, file: s.file, source: s.source }, cpu: s.cpu, variants: s.case.variants, params: s.case.params, seed: 1 } }));
+  const rows: UmlRow[] = await inOrderWithProgress(specs, (x) => progressLabel(x.spec), async ({ s, spec }) => umlRow(s.case, await runInSandbox(spec)));
   if (o["json"]) process.stdout.write(JSON.stringify({ rows }, null, 2) + "\n");
   else {
     console.log("How should User-mode Linux enter its kernel? One guest getpid(), Linux 2.4.18 host (\"×\": times the host's own getpid; \"!\": findings)\n");

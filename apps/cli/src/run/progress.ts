@@ -118,3 +118,22 @@ export function progressLabel(spec: Pick<RunSpec, "workload" | "cpu" | "variants
   const params = formatParams(spec.params);
   return `${spec.workload.id} ${runLabel(spec)}${params ? ` ${params}` : ""}`;
 }
+
+/** Runs `run` on each item one after another with a progress line (suites that run their runs in order). */
+export async function inOrderWithProgress<T, R>(items: readonly T[], label: (item: T) => string, run: (item: T) => Promise<R>): Promise<R[]> {
+  const progress = new ProgressLine(items.length);
+  const ticker = setInterval(() => progress.tick(), 1000);
+  ticker.unref();
+  const out: R[] = [];
+  try {
+    for (const item of items) {
+      progress.started(label(item));
+      progress.update(out.length, 1);
+      out.push(await run(item));
+    }
+  } finally {
+    clearInterval(ticker);
+    progress.clear();
+  }
+  return out;
+}
