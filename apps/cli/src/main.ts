@@ -19,6 +19,7 @@ import { registerCacheCommand } from "./commands/cache.js";
 import { configureHost, runInSandbox, stopSandbox } from "./run/host.js";
 import { hostLimitsFrom } from "./run/limits.js";
 import { setProgressQuiet } from "./run/progress.js";
+import { didYouMean } from "./suggest.js";
 import { DEFAULT_HOST_LIMITS } from "@siglab/core/host";
 
 // no control sequence from a workload, bundle or plugin reaches the terminal, whatever prints it
@@ -63,7 +64,8 @@ try {
   setProgressQuiet(cli.options["quiet"] === true);
   const helped = cli.options["help"] === true || cli.options["h"] === true;
   if (!cli.matchedCommand && cli.args.length && !helped) {
-    console.error(`siglab: unknown command '${cli.args[0]}' (try --help)`);
+    const commands = [...new Set(cli.commands.map((c) => c.name.split(" ")[0]!).filter(Boolean))];
+    console.error(`siglab: unknown command '${cli.args[0]}' (${didYouMean(String(cli.args[0]), commands)}try --help)`);
     process.exitCode = 2;
   } else if (!cli.matchedCommand && !cli.options["help"] && !cli.options["version"]) {
     cli.outputHelp();

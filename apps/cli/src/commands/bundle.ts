@@ -52,6 +52,13 @@ import { embeddableFiles } from "../plugins/folders.js";
 import { pluginSources, scanThirdParty } from "../plugins/load.js";
 import { parseJobs, parseShard, runSpecs, selectShard } from "../run/parallel.js";
 import { progressLabel } from "../run/progress.js";
+import { didYouMean } from "../suggest.js";
+
+/** What `siglab export` writes (its --help lists them). */
+export const EXPORT_FORMATS = [
+  { id: "csv", aliases: ["spreadsheet"], what: "one row per run × value (metrics, phases, counters), for a spreadsheet" },
+  { id: "trace", aliases: ["perfetto", "chrome", "timeline"], what: "Chrome/Perfetto trace JSON of the runs' timelines (open in ui.perfetto.dev); needs a bundle exported with --timeline" },
+];
 import { oneLine, shown } from "../terminal.js";
 import { parseMaxTotalSeconds } from "../run/limits.js";
 
@@ -463,7 +470,10 @@ export function bundleMerge(files: string[], options: BundleCommandOptions, deps
 
 export function exportFromBundle(format: string | undefined, file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): number {
   const { log } = io(deps);
-  if (format !== "csv" && format !== "trace") throw new UsageError(`export: format must be csv or trace (got ${format ?? "nothing"})`);
+  if (format !== "csv" && format !== "trace") {
+    const hint = format ? didYouMean(format, EXPORT_FORMATS.map((f) => ({ id: f.id, aliases: f.aliases }))).trim() : "";
+    throw new UsageError(`export: format must be csv or trace (got ${format ?? "nothing"}${hint ? `; ${hint}` : ""})`);
+  }
   if (!file) throw new UsageError(`export ${format}: name a bundle file`);
   const out = options.out ?? options.o;
   const outOpts = outputOptions(options, [file]);
@@ -572,7 +582,7 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
         case "merge":
           return bundleMerge(args, options, deps);
         default:
-          throw new UsageError(`unknown action "${action}" (export, info, verify, run or merge)`);
+          throw new UsageError(`unknown action "${action}" (${didYouMean(action, Object.keys(ACTION_OPTIONS))}export, info, verify, run or merge)`);
       }
     });
   });

@@ -6,13 +6,14 @@
 import type { CAC, Command } from "cac";
 import { checkExperimentSize, DEFAULT_MAX_RUNS, expandExperiment, repeatSeeds, summarizeRepeats, type ExperimentConfig, type RepeatedRun, type RunResult, type VariantSpec, type ParamValue, type WorkloadRef } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
-import { allProfiles, resolveWorkload, runnableProfiles, UsageError, workloadTitle } from "../catalog.js";
+import { allProfiles, resolveWorkload, runnableProfiles, unknownProfile, UsageError, workloadTitle } from "../catalog.js";
 import { differingParams, fmt, formatPaths, formatRun, formatSweepSummary, formatTimeline, timelineCutLines, unitText } from "../format.js";
 import { typecheckWorkload, CompileError } from "../run/compile.js";
 import { configureHost, runInSandbox } from "../run/host.js";
 import { paramValue } from "@siglab/core/common";
 import { hostLimitsFrom, LIMIT_OPTIONS, parseNumberOption, parseSeed } from "../run/limits.js";
-import { findPreset, pluginExamples } from "../plugins/catalog.js";
+import { pluginExamples } from "../plugins/catalog.js";
+import { checkStacks, presetStack } from "../run/check-stacks.js";
 import { parseJobs, parseShard, selectShard, shardDescription, type Shard } from "../run/parallel.js";
 import { oneLine, shown } from "../terminal.js";
 import { cachedWhenAll, inspectWorkload, markCachedText, NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
@@ -85,24 +86,25 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
   const workload = resolveWorkload(workloadArg, await pluginExamples(pluginDirs, (reason) => console.error(`siglab: plugin folder refused: ${oneLine(reason)}`)));
   const profiles = await allProfiles(list(o["profileFile"]));
   const cpuArgs = list(o["cpu"]);
-  const variantIds = [...list(o["variant"]).map((v) => parseVariant(v).id), ...list(o["preset"])];
+  // the stacks first: an unknown CPU id may be one a plugin of theirs contributes
+  const stacks: VariantSpec[][] = list(o["preset"]).map((name) => presetStack(name, pluginDirs));
+  const variants = list(o["variant"]).map(parseVariant);
+  if (variants.length) stacks.push(variants);
+  if (!stacks.length || o["baseline"]) stacks.unshift([]);
+  const manifests = checkStacks(stacks, pluginDirs);
+  const cpuFromPlugin = [...manifests.values()].some((m) => m.contributes.includes("CpuProfileContribution"));
   const smp = parseSmp(o["smp"]);
   const cpus = (cpuArgs.length ? cpuArgs : [DEFAULT_CPU]).map((c) => withSmp(cpuOf(c), smp));
   function cpuOf(c: string): { id: string; mhz: number } {
     const ref = parseCpuRef(c);
     const p = profiles.find((x) => x.id === ref.id);
     // a plugin of the stack may contribute it: the run resolves it once the plugins are loaded
-    if (!p && variantIds.length) return { id: ref.id, mhz: ref.mhz ?? 0 };
-    if (!p) throw new UsageError(`unknown CPU profile '${ref.id}' (profiles: ${profiles.map((x) => x.id).join(", ")}; a plugin may contribute others: name it with --variant)`);
+    if (!p && cpuFromPlugin) return { id: ref.id, mhz: ref.mhz ?? 0 };
+    if (!p) throw new UsageError(`${unknownProfile(ref.id, profiles)}; a plugin may contribute others: name it with --variant)`);
     const mhz = ref.mhz ?? p.clock.defaultMhz;
     if (mhz < p.clock.minMhz || mhz > p.clock.maxMhz) throw new UsageError(`${p.id}: ${mhz} MHz is outside the profile's range ${p.clock.minMhz}-${p.clock.maxMhz} MHz`);
     return { id: p.id, mhz };
   }
-  const stacks: VariantSpec[][] = [];
-  for (const name of list(o["preset"])) stacks.push(await findPreset(name, pluginDirs));
-  const variants = list(o["variant"]).map(parseVariant);
-  if (variants.length) stacks.push(variants);
-  if (!stacks.length || o["baseline"]) stacks.unshift([]);
   const params: Record<string, ParamValue> = {};
   for (const p of list(o["param"])) {
     const [k, v] = parseParam(p);

@@ -6,7 +6,8 @@ import type { CAC } from "cac";
 import { EXAMPLES, type RunSpec, type VariantSpec } from "@siglab/core";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { parseCpuRef } from "@siglab/cpu-profiles";
-import { runnableProfiles, UsageError } from "../catalog.js";
+import { runnableProfiles, unknownProfile, UsageError } from "../catalog.js";
+import { didYouMean } from "../suggest.js";
 import { configureHost, runInSandbox, stopSandbox } from "../run/host.js";
 import { hostLimitsFrom, LIMIT_OPTIONS } from "../run/limits.js";
 import { parseJobs, parseShard, selectShard, shardDescription } from "../run/parallel.js";
@@ -43,7 +44,7 @@ function exampleCpu(c: { id: string; mhz?: number } | undefined): { id: string; 
 async function runExamplesSuite(_name: string, o: Record<string, unknown>): Promise<number> {
   const ref = parseCpuRef(String(o["cpu"] ?? DEFAULT_CPU));
   const p = runnableProfiles().find((x) => x.id === ref.id);
-  if (!p) throw new UsageError(`unknown CPU profile '${ref.id}'`);
+  if (!p) throw new UsageError(`${unknownProfile(ref.id, runnableProfiles())})`);
   const cpu = { id: p.id, mhz: ref.mhz ?? p.clock.defaultMhz };
   const jobs = parseJobs(o["jobs"]);
   const shard = parseShard(o["shard"]);
@@ -85,7 +86,7 @@ export function registerSuiteCommand(cli: CAC): void {
       try {
         configureHost({ limits: hostLimitsFrom(o), verbose: o["verbose"] === true });
         const s = suites[name];
-        if (!s) throw new UsageError(`unknown suite '${name}' (suites: ${Object.keys(suites).join(", ")})`);
+        if (!s) throw new UsageError(`unknown suite '${name}' (${didYouMean(name, Object.keys(suites))}suites: ${Object.keys(suites).join(", ")})`);
         for (const flag of ["jobs", "shard"]) {
           if (o[flag] !== undefined && !parallel.has(name)) throw new UsageError(`--${flag} has no effect on suite ${name} (it runs its runs one after another; --jobs and --shard apply to suite ${[...parallel].join(", ")})`);
         }
