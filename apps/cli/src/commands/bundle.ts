@@ -588,9 +588,12 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
   });
 
   cli
-    .command("export <format> <bundle>", "Export a bundle's results: csv (one row per run × value) or trace (Chrome/Perfetto JSON)")
+    .command("export <format> <bundle>", `Export a bundle's results: ${EXPORT_FORMATS.map((f) => f.id).join(" or ")} (see the examples)`)
     .option("-o, --out <file>", "output file (default: standard output)")
     .option("--force", "replace an existing -o file (never the bundle read)")
+    // the formats, one command line each, with what it writes
+    .example(`siglab export csv x.siglab -o x.csv           # csv: ${EXPORT_FORMATS[0]!.what}`)
+    .example(`siglab export trace x.siglab -o trace.json    # trace: ${EXPORT_FORMATS[1]!.what}`)
     .action(async (format: string, file: string, options: BundleCommandOptions) => {
       process.exitCode = await guarded(deps, `export ${format}`, () => exportFromBundle(format, file, options, deps));
     });

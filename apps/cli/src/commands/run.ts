@@ -14,6 +14,7 @@ import { paramValue } from "@siglab/core/common";
 import { hostLimitsFrom, LIMIT_OPTIONS, parseNumberOption, parseSeed } from "../run/limits.js";
 import { pluginExamples } from "../plugins/catalog.js";
 import { checkStacks, presetStack } from "../run/check-stacks.js";
+import { didYouMean } from "../suggest.js";
 import { parseJobs, parseShard, selectShard, shardDescription, type Shard } from "../run/parallel.js";
 import { oneLine, shown } from "../terminal.js";
 import { cachedWhenAll, inspectWorkload, markCachedText, NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
@@ -156,7 +157,7 @@ async function checkParams(workload: WorkloadRef, params: Record<string, ParamVa
   const names = Object.keys(declared).join(", ") || "none";
   const given: [flag: string, key: string, value: ParamValue][] = [...Object.entries(params).map(([k, v]) => ["--param", k, v] as [string, string, ParamValue]), ...(sweep ? sweep.values.map((v) => ["--sweep", sweep.param, v] as [string, string, ParamValue]) : [])];
   for (const [flag, key, value] of given) {
-    if (!Object.prototype.hasOwnProperty.call(declared, key)) throw new UsageError(`${flag} ${key}: ${workload.file} has no parameter '${key}' (parameters: ${names})`);
+    if (!Object.prototype.hasOwnProperty.call(declared, key)) throw new UsageError(`${flag} ${key}: ${workload.file} has no parameter '${key}' (${didYouMean(key, Object.keys(declared))}parameters: ${names})`);
     const checked = paramValue(workload.file, key, declared[key]!, value);
     if ("problem" in checked) throw new UsageError(`${flag} ${key}=${String(value)}: ${checked.problem}`);
   }
@@ -271,6 +272,11 @@ export function registerRunCommand(cli: CAC): void {
   addRunOptions(cli.command("run <workload>", "Run a workload (example id or .ts file) on CPUs x variant stacks"))
     .option("--repeat <n>", "make each run n times with seeds seed..seed+n-1 (the timer tick's phase) and report min, median and max")
     .option(...NO_CACHE_OPTION)
+    .example("siglab run lat_sig_catch --cpu p4-northwood@2200 --cpu p6-coppermine@1000   # one example on two CPUs")
+    .example("siglab run sa_nofp_hazard --baseline --variant sa-nofp                     # a variant beside the baseline, with its findings")
+    .example("siglab run lat_syscall --cpu p6-coppermine@1000 --preset linux-2.4.18 --preset linux-2.5.53   # int $0x80 vs SYSENTER")
+    .example("siglab run aio_ring --variant aio --sweep batch=1,4,16,32 --json             # a sweep as one JSON document")
+    .example("siglab run ./my_workload.ts --cpu k7-palomino@1400                          # your own workload (siglab list: examples, CPUs, plugins, presets)")
     .action(async (workload: string, o: Record<string, unknown>) => {
     try {
       const repeat = parseRepeat(o["repeat"]);

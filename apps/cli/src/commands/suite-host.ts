@@ -113,5 +113,5 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
 }
 
 export function registerHostSuite(): void {
-  registerSuite("host", hostSuite);
+  registerSuite("host", hostSuite, { about: "this machine (siglab probe, or --probe file.json) beside linux-6 simulated on the profile matching its CPU" });
 }

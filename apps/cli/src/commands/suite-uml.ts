@@ -21,5 +21,5 @@ async function umlSuite(_name: string, o: Record<string, unknown>): Promise<numb
 }
 
 export function registerUmlSuite(): void {
-  registerSuite("uml", umlSuite);
+  registerSuite("uml", umlSuite, { about: "the 2002 thread's question: a UML guest system call under tt, tt with SA_NOFP, jail and skas, on the P4 and the PIII" });
 }

@@ -21,6 +21,8 @@ export type SuiteRunner = (name: string, o: Record<string, unknown>) => Promise<
 const suites: Record<string, SuiteRunner> = {
   examples: runExamplesSuite,
 };
+/** what each suite does, for --help (a command line each) */
+const about: Record<string, string> = { examples: "every shipped example on the default CPU (--cpu for another)" };
 /** suites that run their runs --jobs at a time and take --shard */
 const parallel = new Set(["examples"]);
 
@@ -28,8 +30,9 @@ const parallel = new Set(["examples"]);
  * Other suites (uml, calibration, predictions) register here. `parallel`: the suite reads --jobs
  * and --shard itself; for the others either option is refused rather than silently ignored.
  */
-export function registerSuite(name: string, run: SuiteRunner, opts: { parallel?: boolean } = {}): void {
+export function registerSuite(name: string, run: SuiteRunner, opts: { parallel?: boolean; about?: string } = {}): void {
   suites[name] = run;
+  if (opts.about) about[name] = opts.about;
   if (opts.parallel) parallel.add(name);
   else parallel.delete(name);
 }
@@ -81,6 +84,9 @@ export function registerSuiteCommand(cli: CAC): void {
     .option("--profile-file <file>", "host suite: a CPU profile of your own to compare (with --cpu)")
     .option("--probe <file>", "host suite: this machine's figures from `siglab probe --json` (default: run the probe)")
     .option("--kernel-defaults", "host suite: simulate the mitigations linux-6 picks for the profile, not the ones the probe's kernel reports");
+  // the suites, one command line each, with what it does
+  const width = Math.max(...Object.keys(suites).map((n) => n.length));
+  for (const name of Object.keys(suites)) cmd.example(`siglab suite ${name.padEnd(width)}   # ${about[name] ?? ""}`.trimEnd());
   for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
   cmd.action(async (name: string, o: Record<string, unknown>) => {
       try {

@@ -58,6 +58,6 @@ async function predictionsSuite(_name: string, o: Record<string, unknown>): Prom
 }
 
 export function registerCalibrationSuites(): void {
-  registerSuite("calibration", withCalibrationHost(calibrationSuite));
-  registerSuite("predictions", withCalibrationHost(predictionsSuite));
+  registerSuite("calibration", withCalibrationHost(calibrationSuite), { about: "measured vs simulated for every calibration figure, with targets (exit 1 on a miss); --loo adds leave-one-out" });
+  registerSuite("predictions", withCalibrationHost(predictionsSuite), { about: "the simulator's unfitted figures for results kept to validate it" });
 }
