@@ -43,7 +43,7 @@ describe("rows", () => {
     expect(hostRow(fig("lat_pipe", "Pipe latency", 10), 7.5, ["lat_pipe"])).toMatchObject({ errorPercent: -25, fitted: true });
     const none = hostRow(fig("lat_proc_fork", "Process fork+exit", 800), null, [], "not modelled");
     expect(none).toMatchObject({ simulated: null, errorPercent: null, fitted: false, note: "not modelled" });
-    expect(formatHostRows([none])).toMatch(/Process fork\+exit\s+800\.0\s+—\s+—\s+no\s+\(not modelled\)/);
+    expect(formatHostRows([none])).toMatch(/Process fork\+exit\s+800\s+—\s+—\s+no\s+\(not modelled\)/);
   });
 });
 

@@ -437,7 +437,7 @@ export async function bundleRun(file: string | undefined, options: BundleCommand
   if (typeof r === "number") return r;
   shown(r.results).forEach((res, i) => {
     const n = r.numbers[i] ?? i + 1;
-    for (const m of res.metrics) log(`  run ${n} ${m.name}: ${fmt(m.value)} ${unitText(m.unit)}`);
+    for (const m of res.metrics) log(`  run ${n} ${unitText(m.name)}: ${fmt(m.value)} ${unitText(m.unit)}`);
     for (const f of res.findings) log(`  run ${n} ${f.severity} ${f.kind}: ${withSignalNames(f.message)}`);
   });
   if (typeof out === "string" && out) {

@@ -2,6 +2,7 @@
  * `siglab suite uml [--json]`: the 2002 thread's question — a User-mode Linux guest system call
  * under tt mode (with and without SA_NOFP), jail mode and skas, on the P4 and the PIII (docs/uml.md).
  */
+import { unitText } from "../format.js";
 import { formatUmlComparison, umlComparisonSpecs, umlRow, type UmlRow } from "@siglab/core";
 import { runInSandbox } from "../run/host.js";
 import { inOrderWithProgress, progressLabel } from "../run/progress.js";
@@ -13,7 +14,7 @@ async function umlSuite(_name: string, o: Record<string, unknown>): Promise<numb
   if (o["json"]) process.stdout.write(JSON.stringify({ rows }, null, 2) + "\n");
   else {
     console.log("How should User-mode Linux enter its kernel? One guest getpid(), Linux 2.4.18 host (\"×\": times the host's own getpid; \"!\": findings)\n");
-    console.log(formatUmlComparison(rows));
+    console.log(unitText(formatUmlComparison(rows)));
     const hazard = rows.filter((r) => r.findings > 0);
     if (hazard.length) console.log(`\nfindings: ${hazard.map((r) => `${r.label} on ${r.cpu}: ${r.findings}`).join("; ")} (run uml_tt --variant sa-nofp --param handlerCopy=4096 to see them)`);
   }

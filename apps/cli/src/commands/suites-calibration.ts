@@ -8,6 +8,7 @@
  * Both run the shipped workloads in the execution host (the same sandbox as every other run), with
  * the suite command's limits (--max-seconds, --max-steps, ...).
  */
+import { unitText } from "../format.js";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
 import { closeCalibrationHost, configureCalibrationHost, formatPredictions, formatSuite, LOO_LIMIT_PERCENT, missedRows, runCalibrationSuite, runPredictions, SCALE_BAND, shippedGroupScales } from "@siglab/calibration";
 import { hostLimitsFrom } from "../run/limits.js";
@@ -37,7 +38,7 @@ async function calibrationSuite(_name: string, o: Record<string, unknown>): Prom
   if (o["json"]) process.stdout.write(JSON.stringify({ targets: rows, missed: missed.map((r) => r.id), groups, outOfBand: outOfBand.map((g) => g.id), looOver: looOver.map((r) => r.id) }, null, 2) + "\n");
   else {
     console.log(`SigLab calibration targets (calibration/figures.json) on the shipped profiles${loo ? ", with leave-one-out errors" : ""}\n`);
-    console.log(formatSuite(rows));
+    console.log(unitText(formatSuite(rows)));
     const band = `×${SCALE_BAND[0].toFixed(2)}–×${SCALE_BAND[1]}`;
     console.log(`\n  fit group${" ".repeat(12)}profile          scale of the sourced start (band ${band})`);
     for (const g of groups) console.log(`  ${g.id.padEnd(21)}${g.profile.padEnd(17)}×${g.scale.toFixed(3)}${g.inBand ? "" : "  OUT OF BAND: a missing mechanism"}`);
@@ -52,7 +53,7 @@ async function predictionsSuite(_name: string, o: Record<string, unknown>): Prom
   if (o["json"]) process.stdout.write(JSON.stringify({ predictions }, null, 2) + "\n");
   else {
     console.log("SigLab predictions (not fitted to; kept to validate the model elsewhere)\n");
-    console.log(formatPredictions(predictions));
+    console.log(unitText(formatPredictions(predictions)));
   }
   return 0;
 }
