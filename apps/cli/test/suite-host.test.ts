@@ -70,7 +70,7 @@ describe("siglab suite host --probe file (text)", () => {
     process.exitCode = undefined;
     expect(out).toMatch(/siglab probe: GenuineIntel/);
     expect(out).toMatch(/simulated on skylake@/);
-    expect(out).toMatch(/lat_syscall_null\s+0\.100\s+\d/);
+    expect(out).toMatch(/lat_syscall_null\s+0\.1000\s+\d/);
   }, 60_000);
 });
 
