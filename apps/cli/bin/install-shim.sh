@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../../.."
 
 # a `siglab` command for any folder: a small shim in ~/.local/bin (SIGLAB_BIN_DIR overrides) that
 # runs this checkout's CLI; one of ours is replaced, anything else of that name is left alone
-bin_dir="${SIGLAB_BIN_DIR:-$HOME/.local/bin}"
+bin_dir="${SIGLAB_BIN_DIR:-${HOME:-/nonexistent}/.local/bin}"
 shim="$bin_dir/siglab"
 if [ -e "$shim" ] && ! grep -q "siglab-shim" "$shim" 2>/dev/null; then
   echo "setup: $shim exists and is not SigLab's shim: left alone (run node $PWD/apps/cli/bin/siglab.mjs instead)"
