@@ -2,6 +2,7 @@
 import type { RunResult } from "@siglab/core";
 import { cpuLabel } from "@siglab/core/bundle";
 import { duration, fmt, group, unitText } from "./numbers.js";
+import { didYouMean } from "./suggest.js";
 
 export { duration, fmt, group, unitText };
 
@@ -216,7 +217,7 @@ export function formatTimeline(r: RunResult, width = 100): string {
 /** The path inspector in text: a path's ops, the Linux function each belongs to, cycles per op. */
 export function formatPaths(r: RunResult, which: string): string {
   const paths = which === "top" ? [...r.paths].sort((a, b) => b.cycles - a.cycles).slice(0, 5) : r.paths.filter((p) => p.name === which);
-  if (!paths.length) return `   no path '${which}' ran (paths: ${r.paths.map((p) => p.name).join(", ")})`;
+  if (!paths.length) return `   no path '${which}' ran (${didYouMean(which, [...new Set(r.paths.map((p) => p.name))])}paths: ${r.paths.map((p) => p.name).join(", ")})`;
   const out: string[] = [];
   for (const p of paths) {
     out.push(`   path ${p.name} [${p.phase}, ${p.origin}]: ran ${group(p.count)} times, ${group(p.cycles)} cycles in total`);

@@ -11,6 +11,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { editDistance, profileAliases, suggestions } from "../src/suggest.js";
 import { fmt } from "../src/numbers.js";
+import { formatPaths } from "../src/format.js";
+import type { RunResult } from "@siglab/core";
 
 const BIN = inject("siglabBin");
 const ROOT = join(import.meta.dirname, "../../..");
@@ -35,6 +37,11 @@ describe("suggestions", () => {
     expect(editDistance("cvs", "csv")).toBe(1);
     expect(suggestions("pentium4", [{ id: "p6-coppermine", aliases: profileAliases("Intel Pentium III (Coppermine)") }, { id: "p4-northwood", aliases: profileAliases("Intel Pentium 4 (Northwood)") }])).toEqual(["p4-northwood"]);
     expect(suggestions("qwertyuiop", ["csv", "trace"])).toEqual([]);
+  });
+
+  it("--inspect names the path meant when the one asked for did not run", () => {
+    const r = { paths: [{ name: "system_call" }, { name: "setup_frame" }] } as unknown as RunResult;
+    expect(formatPaths(r, "setup_fram")).toBe("   no path 'setup_fram' ran (did you mean 'setup_frame'? paths: system_call, setup_frame)");
   });
 });
 
