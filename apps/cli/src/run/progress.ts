@@ -85,7 +85,7 @@ export class ProgressLine {
       // a single run draws nothing on a terminal until it is slow enough to be worth a line
       if (this.total === 1 && t - this.startedAt < PLAIN_AFTER_MS) return;
       if (!force && this.shown && t - this.lastDraw < REDRAW_MS) return;
-      const width = Math.max(20, (this.stream.columns ?? 80) - 1); // never wraps: \r redraws one row
+      const width = Math.max(20, (this.stream.columns || 80) - 1); // never wraps: \r redraws one row (0 columns: not known)
       const text = this.text(t);
       this.stream.write(`\r\x1b[K${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
       this.shown = true;
