@@ -10,8 +10,9 @@
  */
 import { unitText } from "../format.js";
 import { BUILTIN_PROFILE_FILES } from "@siglab/cpu-profiles";
-import { closeCalibrationHost, configureCalibrationHost, formatPredictions, formatSuite, LOO_LIMIT_PERCENT, missedRows, runCalibrationSuite, runPredictions, SCALE_BAND, shippedGroupScales } from "@siglab/calibration";
+import { calibrationTargets, closeCalibrationHost, configureCalibrationHost, formatPredictions, formatSuite, LOO_LIMIT_PERCENT, missedRows, runCalibrationSuite, runPredictions, SCALE_BAND, shippedGroupScales } from "@siglab/calibration";
 import { hostLimitsFrom } from "../run/limits.js";
+import { inOrderWithProgress } from "../run/progress.js";
 import { registerSuite, type SuiteRunner } from "./suite.js";
 
 /** Runs a calibration suite with its own host, configured like the command's, and stops it afterwards. */
@@ -28,7 +29,8 @@ function withCalibrationHost(run: SuiteRunner): SuiteRunner {
 
 async function calibrationSuite(_name: string, o: Record<string, unknown>): Promise<number> {
   const loo = o["loo"] === true;
-  const rows = await runCalibrationSuite({ loo });
+  // target by target (the same rows as all at once), so that a progress line can follow them
+  const rows = (await inOrderWithProgress(calibrationTargets(), (t) => t.id, (t) => runCalibrationSuite({ loo, targets: [t] }), "calibration target")).flat();
   const missed = missedRows(rows);
   // the fit must not hide a missing mechanism: every group within the band, every figure's
   // leave-one-out error within the limit (packages/calibration/src/rules.ts)

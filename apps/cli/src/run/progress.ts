@@ -51,6 +51,8 @@ export class ProgressLine {
   private current: string | undefined;
   private done = 0;
   private running = 0;
+  /** what is counted: "run", or e.g. "calibration target" */
+  noun = "run";
 
   constructor(
     private readonly total: number,
@@ -99,7 +101,7 @@ export class ProgressLine {
 
   private text(t: number): string {
     const done = this.skipped + this.done;
-    const parts = [`siglab: ${done}/${this.total} run${this.total === 1 ? "" : "s"} done`];
+    const parts = [`siglab: ${done}/${this.total} ${this.noun}${this.total === 1 ? "" : "s"} done`];
     if (this.running) parts.push(`${this.running} running`);
     if (this.done > 0 && done < this.total) parts.push(etaText(((t - this.startedAt) / this.done) * (this.total - done)));
     return `${parts.join(", ")}${this.current && done < this.total ? ` (now: ${this.current})` : ""}`;
@@ -120,8 +122,9 @@ export function progressLabel(spec: Pick<RunSpec, "workload" | "cpu" | "variants
 }
 
 /** Runs `run` on each item one after another with a progress line (suites that run their runs in order). */
-export async function inOrderWithProgress<T, R>(items: readonly T[], label: (item: T) => string, run: (item: T) => Promise<R>): Promise<R[]> {
+export async function inOrderWithProgress<T, R>(items: readonly T[], label: (item: T) => string, run: (item: T) => Promise<R>, noun = "run"): Promise<R[]> {
   const progress = new ProgressLine(items.length);
+  progress.noun = noun;
   const ticker = setInterval(() => progress.tick(), 1000);
   ticker.unref();
   const out: R[] = [];
