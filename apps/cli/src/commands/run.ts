@@ -193,12 +193,6 @@ export function parseRepeat(v: unknown): number {
   return v === undefined ? 1 : parseNumberOption("--repeat", v, { min: 1, max: 1000, integer: true, what: "an integer" });
 }
 
-/**
- * The runs of `siglab run`'s arguments (the --shard slice of them), --jobs at a time, in run order.
- * With `repeat` > 1 each run is made `repeat` times with seeds seed, seed+1, ... (each puts the
- * timer ticks at another phase) and summarised: every metric's min, median and max, the median
- * as its value (lmbench reports the median of its 11 repetitions).
- */
 /** What a command knows of its runs before the first starts (to print as they finish). */
 export interface RunPlan {
   /** the workload's own name, when it has one */
@@ -217,6 +211,12 @@ export interface SliceOptions {
   onResult?(position: number, r: CachedRunResult): void;
 }
 
+/**
+ * The runs of `siglab run`'s arguments (the --shard slice of them), --jobs at a time, in run order.
+ * With `repeat` > 1 each run is made `repeat` times with seeds seed, seed+1, ... (each puts the
+ * timer ticks at another phase) and summarised: every metric's min, median and max, the median
+ * as its value (lmbench reports the median of its 11 repetitions).
+ */
 export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>, opts: SliceOptions | number = {}): Promise<{ results: CachedRunResult[]; total: number; shard?: Shard; title?: string }> {
   const { repeat = 1, onPlan, onResult } = typeof opts === "number" ? { repeat: opts } : opts;
   // bad --jobs/--shard fail before anything is resolved or started
@@ -234,27 +234,24 @@ export async function runExperimentSlice(workloadArg: string, o: Record<string, 
   const sandbox = { pluginDirs: pluginDirs ?? [], ...(own.length ? { profiles: own } : {}) };
   const title = workloadTitle(experiment.workload);
   onPlan?.({ swept: differingParams(picked), total: specs.length, ...(shard ? { shard } : {}), ...(title ? { title } : {}) });
+  // every result comes through onResult, in run order; a repeated run is summarised once its
+  // last repetition is in
   const summaries: CachedRunResult[] = [];
-  // a repeated run is summarised once its last repetition is in (they come in run order)
-  const whenDone = (position: number, r: CachedRunResult, runs: readonly CachedRunResult[]): void => {
-    if (repeat === 1) return onResult?.(position, r);
-    if ((position + 1) % repeat) return;
-    const i = (position + 1) / repeat - 1;
-    const reps = runs.slice(i * repeat, (i + 1) * repeat);
-    summaries[i] = cachedWhenAll(summarizeRepeats(reps), reps);
-    onResult?.(i, summaries[i]!);
-  };
-  const inOrder: CachedRunResult[] = [];
+  const reps: CachedRunResult[] = [];
   const runs = await runThroughCache(all, (spec) => runInSandbox(spec, sandbox), {
     jobs,
     cache: resultCacheWanted(o),
     sandbox,
     onResult: (position, r) => {
-      inOrder[position] = r;
-      whenDone(position, r, inOrder);
+      if (repeat === 1) return onResult?.(position, r);
+      reps.push(r);
+      if (reps.length < repeat) return;
+      const group = reps.splice(0);
+      summaries.push(cachedWhenAll(summarizeRepeats(group), group));
+      onResult?.(summaries.length - 1, summaries.at(-1)!);
     },
   });
-  const results = repeat === 1 ? runs : picked.map((_, i) => summaries[i] ?? cachedWhenAll(summarizeRepeats(runs.slice(i * repeat, (i + 1) * repeat)), runs.slice(i * repeat, (i + 1) * repeat)));
+  const results = repeat === 1 ? runs : summaries;
   return { results, total: specs.length, ...(shard ? { shard } : {}), ...(title ? { title } : {}) };
 }
 
