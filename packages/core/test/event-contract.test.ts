@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Kernel, RunResult } from "../src/index.js";
-import { runExample, runSource, setupPlugin } from "./harness.js";
+import { pathCount, runExample, runSource, setupPlugin } from "./harness.js";
 
 type Listen = (k: Kernel) => void;
 const withListener = (id: string, listen: Listen) => ({ plugins: [setupPlugin(id, listen, "2.3")], variants: [{ id }] });
@@ -130,5 +130,74 @@ export default workload({ name: "dq", params: {}, *main(t) {
     }));
     expect(r.error).toBeUndefined();
     expect(seen).toEqual(["dequeue 34", "dequeue 10", "deliver 10"]);
+  });
+});
+
+describe("the other events: when they fire", () => {
+  it("signal.interrupt, then signal.deliver with the same frame (FPU state saved in between), then return.user into the handler", () => {
+    const seen: string[] = [];
+    const frames = new Set<unknown>();
+    const r = runExample("lat_sig_catch", { params: { iterations: 5 }, ...withListener("frames", (k) => {
+      k.events.on("signal.interrupt", (_t, f) => (frames.add(f), seen.push("interrupt")));
+      k.events.on("signal.deliver", (_t, f) => seen.push(frames.has(f) ? "deliver(same frame)" : "deliver(other frame)"));
+      k.events.on("return.user", (_t, h) => h && seen.push("user:handler"));
+    }) });
+    expect(r.error).toBeUndefined();
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.join(" ")).toBe(Array(seen.length / 3).fill("interrupt deliver(same frame) user:handler").join(" "));
+  });
+
+  it("switch.out while the task is still current, switch.in once it is, once per context switch", () => {
+    let outs = 0, ins = 0, wrong = 0;
+    const r = runExample("lat_ctx", withListener("switches", (k) => {
+      k.events.on("switch.out", (t) => (outs++, k.current !== t && wrong++));
+      k.events.on("switch.in", (t) => (ins++, k.current !== t && wrong++));
+    }));
+    expect(r.error).toBeUndefined();
+    expect(wrong).toBe(0);
+    expect(outs).toBe(r.counters["sched.switches"]);
+    expect(ins).toBe(outs);
+  });
+
+  it("tick: once per timer interrupt, with the CPU's current task", () => {
+    let ticks = 0, wrong = 0;
+    const r = runExample("lat_ctx", withListener("ticks", (k) => k.events.on("tick", (t) => (ticks++, k.current !== t && wrong++))));
+    expect(r.error).toBeUndefined();
+    expect(ticks).toBeGreaterThan(0);
+    expect(ticks).toBe(pathCount(r, "IRQ0x00_interrupt"));
+    expect(wrong).toBe(0);
+  });
+
+  it("signal.queued: true for a queued instance, false for a coalesced one; not for an ignored signal", () => {
+    const src = `import { workload } from "siglab";
+export default workload({ name: "q", params: {}, *main(t) {
+  yield* t.sigprocmask(0, [10, 34]);
+  yield* t.kill(t.pid, 10);
+  yield* t.kill(t.pid, 10);
+  yield* t.kill(t.pid, 34);
+  yield* t.kill(t.pid, 34);
+  yield* t.sigaction(12, "ignore");
+  yield* t.kill(t.pid, 12);
+  yield* t.exit(0);
+} });
+`;
+    const seen: string[] = [];
+    const r = runSource(src, withListener("queued", (k) => k.events.on("signal.queued", (_t, sig, queued) => seen.push(`${sig}:${queued}`))));
+    expect(r.error).toBeUndefined();
+    expect(seen).toEqual(["10:true", "10:false", "34:true", "34:true"]);
+  });
+
+  it("user.store: after the store completed, with its address", () => {
+    const src = `import { workload, PROT_READ, PROT_WRITE } from "siglab";
+export default workload({ name: "st", params: {}, *main(t) {
+  const a = yield* t.mmap(4096, PROT_READ | PROT_WRITE);
+  yield* t.store(a, 7);
+  yield* t.store(a + 4, 8);
+} });
+`;
+    const seen: number[] = [];
+    const r = runSource(src, withListener("stores", (k) => k.events.on("user.store", (t, addr) => seen.push(t.mm.words.get(addr) ?? -1))));
+    expect(r.error).toBeUndefined();
+    expect(seen).toEqual([7, 8]);
   });
 });
