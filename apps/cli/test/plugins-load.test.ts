@@ -110,9 +110,11 @@ describe("listing (manifests only, no plugin code runs)", () => {
   it("refuses duplicate ids, naming both owners", () => {
     const { plugins, refusals } = listPlugins([dir]);
     expect(refusals.find((r) => r.dir.endsWith("/dup-builtin"))?.reason).toMatch(/plugin id 'sa-nofp' is already taken by the built-in plugin 'sa-nofp'/);
-    const twin = refusals.find((r) => r.dir.endsWith("/dup-2"))?.reason ?? "";
-    expect(twin).toMatch(/dup-2: plugin id 'twin' is already taken by the plugin in .*\/dup-1/);
-    expect(plugins.filter((p) => p.manifest.id === "twin")).toHaveLength(1);
+    // an id in two folders: both refused, each naming both folders (neither is taken silently)
+    for (const folder of ["dup-1", "dup-2"]) {
+      expect(refusals.find((r) => r.dir.endsWith(`/${folder}`))?.reason).toMatch(/^plugin id 'twin' is in 2 plugin folders, .*\/dup-1 and .*\/dup-2: remove or rename all but one/);
+    }
+    expect(plugins.filter((p) => p.manifest.id === "twin")).toHaveLength(0);
   });
 
   it("a --plugin-dir that is missing or not a folder is an error naming it (never silently ignored)", () => {
@@ -187,6 +189,18 @@ describe("runs with bad plugins fail cleanly; the others go on", () => {
     const [base] = await runExperimentArgs("lat_syscall", { cpu: "p6-coppermine@900", param: "iterations=100" });
     expect(r!.totalCycles).toBe(base!.totalCycles);
     await expect(runExperimentArgs("lat_syscall", { cpu: "p6-plugin" })).rejects.toThrow(/unknown CPU profile 'p6-plugin' .*a plugin may contribute others: name it with --variant/);
+  });
+
+  it("the same plugin id in two --plugin-dir folders: a run naming it is refused, naming both folders", async () => {
+    const other = join(root, "other-plugins");
+    plugin(other, "twin-again", manifest("twin"), "exports.createModule = (options, api) => new api.ContainerModule(() => {});");
+    plugin(other, "solo", manifest("solo"), "exports.createModule = (options, api) => new api.ContainerModule(() => {});");
+    const [bad] = await runExperimentArgs("lat_syscall", { pluginDir: [dir, other], variant: "twin", param: "iterations=100" });
+    expect(bad!.error).toMatchObject({ kind: "plugin" });
+    expect(bad!.error!.message).toContain(`plugin id 'twin' is in 3 plugin folders, ${join(dir, "dup-1")}, ${join(dir, "dup-2")} and ${join(other, "twin-again")}`);
+    // the other plugins of both folders are not affected
+    const [solo] = await runExperimentArgs("lat_syscall", { pluginDir: [dir, other], variant: "solo", param: "iterations=100" });
+    expect(solo!.error).toBeUndefined();
   });
 
   it("two plugins replacing the same extension point conflict, named both", async () => {
