@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_API_VERSION } from "@siglab/core";
 import { BUILTIN_PROFILE_FILES, resolveInheritance } from "@siglab/cpu-profiles";
@@ -153,6 +154,28 @@ describe("runs with bad plugins fail cleanly; the others go on", () => {
     expect(results[1]!.error!.message).toMatch(/^plugin 'throws-in-run' threw in Object\.handler \(.*throws-in-run\/index\.js:4:\d+\) at cycle \d+: kaboom in the handler$/);
     // the baseline has no syscall 250: ENOSYS
     expect(results[2]!.metrics).toEqual([{ name: "nr250", value: -38, unit: "value" }]);
+  });
+
+  it("a plugin that ships a source map: the error names its TypeScript source line (src/index.ts:line:col)", async () => {
+    const d = join(root, "mapped-src", "throws-mapped");
+    mkdirSync(join(d, "src"), { recursive: true });
+    writeFileSync(join(d, "plugin.json"), manifest("throws-mapped", { main: "dist/index.cjs" }));
+    // line 6 of src/index.ts is the throw
+    writeFileSync(join(d, "src", "index.ts"), `import { ContainerModule, TOKENS } from "@siglab/plugin-api";
+
+export const createModule = () =>
+  new ContainerModule(({ bind }) => {
+    const kaboom = (): number => {
+      const message: string = "kaboom, mapped"; throw new Error(message);
+    };
+    bind(TOKENS.SyscallContribution).toConstantValue({ nr: 250, name: "kaboom", handler: kaboom });
+  });
+`);
+    // the scaffold's build: esbuild with --sourcemap (dist/index.cjs.map beside dist/index.cjs)
+    buildSync({ entryPoints: [join(d, "src", "index.ts")], bundle: true, format: "cjs", platform: "neutral", target: "es2022", external: ["@siglab/plugin-api"], outfile: join(d, "dist", "index.cjs"), sourcemap: true, logLevel: "error" });
+    const [r] = await runExperimentArgs(join(root, "workloads", "call250.ts"), { pluginDir: join(root, "mapped-src"), variant: "throws-mapped" });
+    expect(r!.error).toMatchObject({ kind: "plugin", file: join(d, "src/index.ts"), line: 6 });
+    expect(r!.error!.message).toMatch(new RegExp(`^plugin 'throws-mapped' threw in .* \\(${join(d, "src/index.ts").replace(/[/.]/g, "\\$&")}:6:\\d+\\) at cycle \\d+: kaboom, mapped$`));
   });
 
   it("plugin code that imports anything but the plugin API is refused inside the sandbox", async () => {

@@ -24,7 +24,8 @@ export interface PluginFolder {
   bytes: Record<string, Uint8Array>;
 }
 
-const CODE = /\.(js|cjs|json)$/;
+/** the code, and its source maps (they only point an error at the plugin's own source line) */
+const CODE = /\.(js|cjs|json|map)$/;
 const EXAMPLE = /^examples\/[^/]+\.ts$/;
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 

@@ -15,7 +15,8 @@ import type { PluginCode } from "../common/host-api.js";
 import { checkPluginId } from "./names.js";
 
 export const PLUGIN_LIMITS = PLUGIN_FOLDER_LIMITS;
-const CODE_EXT = new Set([".js", ".mjs", ".cjs", ".json"]);
+/** the code, and its source maps (they point an error at the plugin's own source line) */
+const CODE_EXT = new Set([".js", ".mjs", ".cjs", ".json", ".map"]);
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
 export interface ScannedPlugin {

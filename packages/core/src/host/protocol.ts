@@ -16,7 +16,7 @@ export interface PluginSource {
   origin: string;
   /** entry file, relative to the plugin folder */
   main: string;
-  /** relative path -> source text of the plugin's .js/.cjs/.json files */
+  /** relative path -> source text of the plugin's .js/.cjs/.json files (and .map: its source maps, for error positions) */
   files: Record<string, string>;
   /** set when the host refused the plugin (bad manifest, API version, id taken): runs naming it fail with this */
   refused?: string;

@@ -14,6 +14,7 @@ import type { RunSpec } from "../common/experiment.js";
 import { emptyResult } from "../common/empty-result.js";
 import type { RunError, RunProgress, RunResult } from "../common/results.js";
 import { DEFAULT_HOST_LIMITS, effectiveBudget, type HostLimits } from "./limits.js";
+import { withPluginSourceLine } from "./plugin-source-line.js";
 import type { FromSandbox, ToSandbox, WorkloadInfo } from "./protocol.js";
 
 /** Why an inspection failed: "budget" (module evaluation over time, memory), "workload" (the module is not a workload or threw), "cancelled", "internal". */
@@ -94,7 +95,7 @@ export class Supervisor {
         totalMs: budget.maxHostMs,
         describe: spec.workload.file,
         overBudget: `stopped after ${fmtMs(budget.maxHostMs)} of host time (the run's budget; --max-seconds)`,
-        settle: (o) => resolve(o.ok ? (o.value as Extract<FromSandbox, { type: "result" }>).result : errorResult(spec, o.error)),
+        settle: (o) => resolve(o.ok ? withPluginSourceLine((o.value as Extract<FromSandbox, { type: "result" }>).result, req.plugins) : errorResult(spec, o.error)),
       };
       if (onProgress) p.onProgress = onProgress;
       this.enqueue(p);
