@@ -178,6 +178,22 @@ export const createModule = () =>
     expect(r!.error!.message).toMatch(new RegExp(`^plugin 'throws-mapped' threw in .* \\(${join(d, "src/index.ts").replace(/[/.]/g, "\\$&")}:6:\\d+\\) at cycle \\d+: kaboom, mapped$`));
   });
 
+  it("a plugin hook that loops: the run's budget error names the plugin and the hook, not the workload", async () => {
+    const d = plugin(join(root, "looping"), "loops", manifest("loops"), `
+const { ContainerModule, TOKENS } = require("@siglab/plugin-api");
+exports.createModule = () => new ContainerModule(({ bind }) => {
+  bind(TOKENS.SyscallContribution).toConstantValue({ nr: 250, name: "spin", handler() { for (;;) {} } });
+});`);
+    const [r] = await runExperimentArgs(join(root, "workloads", "call250.ts"), { pluginDir: join(root, "looping"), variant: "loops", maxSeconds: 1.5 });
+    expect(d).toMatch(/loops$/);
+    expect(r!.error).toMatchObject({ kind: "budget" });
+    expect(r!.error!.message).toMatch(/call250\.ts: stopped after 1\.5 s of host time \(the run's budget; --max-seconds\) in plugin 'loops' \(SyscallContribution\.handler\), which had not returned$/);
+    // a plugin's module that loops at its top level
+    plugin(join(root, "looping-top"), "loops-top", manifest("loops-top"), "for (;;) {}");
+    const [t] = await runExperimentArgs(join(root, "workloads", "call250.ts"), { pluginDir: join(root, "looping-top"), variant: "loops-top", maxSeconds: 1.5 });
+    expect(t!.error!.message).toMatch(/in plugin 'loops-top' \(its module's top level\), which had not returned$/);
+  });
+
   it("plugin code that imports anything but the plugin API is refused inside the sandbox", async () => {
     const [, bad] = await run("escapes");
     expect(bad!.error).toMatchObject({ kind: "plugin" });

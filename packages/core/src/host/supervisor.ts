@@ -30,6 +30,8 @@ export class InspectError extends Error {
 export interface SandboxWorker {
   post(m: ToSandbox): void;
   terminate(): void;
+  /** Which plugin code the worker is stuck in ("plugin 'id' (Hook)"), or null; absent: this host cannot tell. */
+  blame?(): Promise<string | null>;
 }
 
 export interface SandboxWorkerEvents {
@@ -198,6 +200,7 @@ export class Supervisor {
       this.pump(slot);
       return;
     }
+    if (m.type === "label") return; // the sandbox process's (a browser worker does not mark)
     const p = slot.current;
     if (!p || m.id !== p.msg.id) return;
     if (m.type === "phase") {
@@ -229,11 +232,20 @@ export class Supervisor {
     this.pump(slot);
   }
 
+  /** The request over its budget: asks the worker whose code is stuck (a plugin's hook is blamed on the plugin), then stops it. */
   private overBudget(slot: WorkerSlot, what: string): void {
     const p = slot.current;
     if (!p) return;
-    this.kill(slot);
-    this.finish(slot, { ok: false, error: { kind: "budget", message: `${p.describe}: ${what}` } });
+    const stop = (where: string | null) => {
+      if (slot.current !== p) return; // it finished (or died) while we asked
+      this.kill(slot);
+      this.finish(slot, { ok: false, error: { kind: "budget", message: `${p.describe}: ${what}${where ? ` in ${where}, which had not returned` : ""}` } });
+    };
+    const blame = slot.worker?.blame;
+    if (!blame) return stop(null);
+    clearTimeout(slot.runTimer);
+    clearTimeout(slot.moduleTimer);
+    blame.call(slot.worker).then(stop, () => stop(null));
   }
 
   private onDeath(slot: WorkerSlot, reason: string, kind: "budget" | "internal"): void {
