@@ -241,7 +241,8 @@ export class Supervisor {
       this.kill(slot);
       this.finish(slot, { ok: false, error: { kind: "budget", message: `${p.describe}: ${what}${where ? ` in ${where}, which had not returned` : ""}` } });
     };
-    const blame = slot.worker?.blame;
+    // only a run with third-party plugin code (a fresh worker) has plugin code to blame
+    const blame = p.fresh ? slot.worker?.blame : undefined;
     if (!blame) return stop(null);
     clearTimeout(slot.runTimer);
     clearTimeout(slot.moduleTimer);
