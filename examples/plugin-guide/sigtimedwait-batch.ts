@@ -152,7 +152,7 @@ class SleepingWithPendingChecker implements InvariantChecker {
     };
     k.events.on("tick", all);
     k.events.on("switch.out", all);
-    k.events.on("run.end", all);
+    k.events.on("run.end", all); // a sleeper is never reaped: one asleep when the run stops is still in k.tasks
   }
 }
 

@@ -121,6 +121,8 @@ class MonotonicTimeChecker implements InvariantChecker {
       this.seen.set(t, clock.back.length);
     };
     k.events.on("switch.out", check);
+    // a task's last reads: at its exit (before it is reaped), or at the end for one still alive
+    k.events.on("task.exit", check);
     k.events.on("run.end", () => {
       for (const t of k.tasks.values()) check(t);
     });

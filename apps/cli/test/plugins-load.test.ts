@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_API_VERSION } from "@siglab/core";
 import { BUILTIN_PROFILE_FILES, resolveInheritance } from "@siglab/cpu-profiles";
@@ -110,9 +111,11 @@ describe("listing (manifests only, no plugin code runs)", () => {
   it("refuses duplicate ids, naming both owners", () => {
     const { plugins, refusals } = listPlugins([dir]);
     expect(refusals.find((r) => r.dir.endsWith("/dup-builtin"))?.reason).toMatch(/plugin id 'sa-nofp' is already taken by the built-in plugin 'sa-nofp'/);
-    const twin = refusals.find((r) => r.dir.endsWith("/dup-2"))?.reason ?? "";
-    expect(twin).toMatch(/dup-2: plugin id 'twin' is already taken by the plugin in .*\/dup-1/);
-    expect(plugins.filter((p) => p.manifest.id === "twin")).toHaveLength(1);
+    // an id in two folders: both refused, each naming both folders (neither is taken silently)
+    for (const folder of ["dup-1", "dup-2"]) {
+      expect(refusals.find((r) => r.dir.endsWith(`/${folder}`))?.reason).toMatch(/^plugin id 'twin' is in 2 plugin folders, .*\/dup-1 and .*\/dup-2: remove or rename all but one/);
+    }
+    expect(plugins.filter((p) => p.manifest.id === "twin")).toHaveLength(0);
   });
 
   it("a --plugin-dir that is missing or not a folder is an error naming it (never silently ignored)", () => {
@@ -153,6 +156,44 @@ describe("runs with bad plugins fail cleanly; the others go on", () => {
     expect(results[2]!.metrics).toEqual([{ name: "nr250", value: -38, unit: "value" }]);
   });
 
+  it("a plugin that ships a source map: the error names its TypeScript source line (src/index.ts:line:col)", async () => {
+    const d = join(root, "mapped-src", "throws-mapped");
+    mkdirSync(join(d, "src"), { recursive: true });
+    writeFileSync(join(d, "plugin.json"), manifest("throws-mapped", { main: "dist/index.cjs" }));
+    // line 6 of src/index.ts is the throw
+    writeFileSync(join(d, "src", "index.ts"), `import { ContainerModule, TOKENS } from "@siglab/plugin-api";
+
+export const createModule = () =>
+  new ContainerModule(({ bind }) => {
+    const kaboom = (): number => {
+      const message: string = "kaboom, mapped"; throw new Error(message);
+    };
+    bind(TOKENS.SyscallContribution).toConstantValue({ nr: 250, name: "kaboom", handler: kaboom });
+  });
+`);
+    // the scaffold's build: esbuild with --sourcemap (dist/index.cjs.map beside dist/index.cjs)
+    buildSync({ entryPoints: [join(d, "src", "index.ts")], bundle: true, format: "cjs", platform: "neutral", target: "es2022", external: ["@siglab/plugin-api"], outfile: join(d, "dist", "index.cjs"), sourcemap: true, logLevel: "error" });
+    const [r] = await runExperimentArgs(join(root, "workloads", "call250.ts"), { pluginDir: join(root, "mapped-src"), variant: "throws-mapped" });
+    expect(r!.error).toMatchObject({ kind: "plugin", file: join(d, "src/index.ts"), line: 6 });
+    expect(r!.error!.message).toMatch(new RegExp(`^plugin 'throws-mapped' threw in .* \\(${join(d, "src/index.ts").replace(/[/.]/g, "\\$&")}:6:\\d+\\) at cycle \\d+: kaboom, mapped$`));
+  });
+
+  it("a plugin hook that loops: the run's budget error names the plugin and the hook, not the workload", async () => {
+    const d = plugin(join(root, "looping"), "loops", manifest("loops"), `
+const { ContainerModule, TOKENS } = require("@siglab/plugin-api");
+exports.createModule = () => new ContainerModule(({ bind }) => {
+  bind(TOKENS.SyscallContribution).toConstantValue({ nr: 250, name: "spin", handler() { for (;;) {} } });
+});`);
+    const [r] = await runExperimentArgs(join(root, "workloads", "call250.ts"), { pluginDir: join(root, "looping"), variant: "loops", maxSeconds: 1.5 });
+    expect(d).toMatch(/loops$/);
+    expect(r!.error).toMatchObject({ kind: "budget" });
+    expect(r!.error!.message).toMatch(/call250\.ts: stopped after 1\.5 s of host time \(the run's budget; --max-seconds\) in plugin 'loops' \(SyscallContribution\.handler\), which had not returned$/);
+    // a plugin's module that loops at its top level
+    plugin(join(root, "looping-top"), "loops-top", manifest("loops-top"), "for (;;) {}");
+    const [t] = await runExperimentArgs(join(root, "workloads", "call250.ts"), { pluginDir: join(root, "looping-top"), variant: "loops-top", maxSeconds: 1.5 });
+    expect(t!.error!.message).toMatch(/in plugin 'loops-top' \(its module's top level\), which had not returned$/);
+  });
+
   it("plugin code that imports anything but the plugin API is refused inside the sandbox", async () => {
     const [, bad] = await run("escapes");
     expect(bad!.error).toMatchObject({ kind: "plugin" });
@@ -186,6 +227,16 @@ describe("runs with bad plugins fail cleanly; the others go on", () => {
     const [base] = await runExperimentArgs("lat_syscall", { cpu: "p6-coppermine@900", param: "iterations=100" });
     expect(r!.totalCycles).toBe(base!.totalCycles);
     await expect(runExperimentArgs("lat_syscall", { cpu: "p6-plugin" })).rejects.toThrow(/unknown CPU profile 'p6-plugin' .*a plugin may contribute others: name it with --variant/);
+  });
+
+  it("the same plugin id in two --plugin-dir folders: a run naming it is refused before any run starts, naming every folder", async () => {
+    const other = join(root, "other-plugins");
+    plugin(other, "twin-again", manifest("twin"), "exports.createModule = (options, api) => new api.ContainerModule(() => {});");
+    plugin(other, "solo", manifest("solo"), "exports.createModule = (options, api) => new api.ContainerModule(() => {});");
+    await expect(runExperimentArgs("lat_syscall", { pluginDir: [dir, other], variant: "twin", param: "iterations=100" })).rejects.toThrow(`--variant twin: the plugin is refused: plugin id 'twin' is in 3 plugin folders, ${join(dir, "dup-1")}, ${join(dir, "dup-2")} and ${join(other, "twin-again")}`);
+    // the other plugins of both folders are not affected
+    const [solo] = await runExperimentArgs("lat_syscall", { pluginDir: [dir, other], variant: "solo", param: "iterations=100" });
+    expect(solo!.error).toBeUndefined();
   });
 
   it("two plugins replacing the same extension point conflict, named both, before any run starts", async () => {

@@ -85,6 +85,8 @@ describe("siglab plugin new", () => {
     const build = npmScript(folder, "build");
     expect(build.status, `${build.stdout}\n${build.stderr}`).toBe(0);
     expect(existsSync(join(folder, "dist/index.cjs"))).toBe(true);
+    // and its source map, so that an error in a hook names src/index.ts and its line
+    expect(JSON.parse(readFileSync(join(folder, "dist/index.cjs.map"), "utf8")).sources).toEqual(["../src/index.ts"]);
     const { plugins, refused } = listPlugins([tmp]);
     expect(refused).toEqual([]);
     expect(plugins.find((p) => p.manifest.id === "my-gettid")?.examples.map((e) => e.id)).toEqual(["my-gettid-demo"]);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, exist
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { apiVersionProblem, installPluginFolder, readPluginCode, scanPluginDir } from "../src/node/plugin-folder.js";
+import { apiVersionProblem, installPluginFolder, readPluginCode, ReplaceNeedsConfirmation, scanPluginDir } from "../src/node/plugin-folder.js";
 import { HostService, type HostUi } from "../src/node/host-service.js";
 import { Workspace } from "../src/node/workspace.js";
 import { PLUGIN_API_VERSION } from "@siglab/core/plugin-api";
@@ -85,6 +85,47 @@ describe("plugin folder", () => {
     await expect(h.setPluginEnabled("nope", true)).rejects.toThrow(/no plugin with id "nope"/);
     await expect(h.readPluginCode("old")).rejects.toThrow(/targets plugin API/);
     expect((await scanPluginDir(path.join(root, "missing"), "1.0")).length).toBe(0);
+  });
+
+  it("asks before replacing an installed plugin with another version: nothing is written until the user confirms", async () => {
+    const ws = new Workspace(tmp());
+    await ws.ensure();
+    const src = tmp();
+    const v1 = makePlugin(path.join(src, "v1"), { apiVersion: PLUGIN_API_VERSION }, { "dist/index.js": "// one" });
+    const v2 = makePlugin(path.join(src, "v2"), { apiVersion: PLUGIN_API_VERSION, version: "2.0.0" }, { "dist/index.js": "// two" });
+    const service = new HostService(ws, ui, { examples: [], profiles: [], plugins: [], presets: [] });
+    expect((await service.installPlugin(v1)).installed).toBe(true);
+    const installedCode = () => readFileSync(path.join(ws.pluginDir, "demo", "dist", "index.js"), "utf8");
+    // another version: a question for the renderer, naming the plugin and both versions; v1 stays
+    const asked = await service.installPlugin(v2);
+    expect(asked).toMatchObject({ installed: false, confirm: { id: "demo", installedVersion: "1.0.0", version: "2.0.0" } });
+    expect(asked.error).toBeUndefined();
+    expect(installedCode()).toBe("// one");
+    // the user agrees: the renderer answers with the token (the folder never travels)
+    const h = service.handlers();
+    const done = await h.confirmPluginReplace(asked.confirm!.token);
+    expect(done.installed).toBe(true);
+    expect(installedCode()).toBe("// two");
+    // a token is answered once
+    expect((await h.confirmPluginReplace(asked.confirm!.token)).error).toMatch(/nothing to confirm/);
+    // the same version again (a rebuilt plugin) is no question
+    writeFileSync(path.join(v2, "dist", "index.js"), "// two, rebuilt");
+    expect(await service.installPlugin(v2)).toMatchObject({ installed: true });
+    expect(installedCode()).toBe("// two, rebuilt");
+  });
+
+  it("a confirmation no longer holds when the folder offers another version by then", async () => {
+    const ws = new Workspace(tmp());
+    await ws.ensure();
+    const dir = makePlugin(path.join(tmp(), "p"), { apiVersion: PLUGIN_API_VERSION }, { "dist/index.js": "// one" });
+    const service = new HostService(ws, ui, { examples: [], profiles: [], plugins: [], presets: [] });
+    await service.installPlugin(dir);
+    makePlugin(dir, { apiVersion: PLUGIN_API_VERSION, version: "2.0.0" });
+    const asked = await service.installPlugin(dir);
+    makePlugin(dir, { apiVersion: PLUGIN_API_VERSION, version: "3.0.0" });
+    const again = await service.confirmPluginReplace(asked.confirm!.token);
+    expect(again).toMatchObject({ installed: false, confirm: { installedVersion: "1.0.0", version: "3.0.0" } });
+    await expect(installPluginFolder(dir, ws.pluginDir, PLUGIN_API_VERSION, new Set())).rejects.toThrow(ReplaceNeedsConfirmation);
   });
 
   it("lists the presets of enabled third-party plugins after the built-in ones (a taken id is left out)", async () => {

@@ -11,7 +11,8 @@
  *     dist/internal.d.ts merged back into the interfaces it extends (a plugin built against 2.2
  *     keeps working; packages/plugin-harness/test/api-2.2-plugin.test.ts runs one);
  *   - except the registries a minor version grows (REGISTRIES: the version, the extension points'
- *     tokens and names, the API's values): each may only gain entries, every old entry unchanged.
+ *     tokens and names, the API's values, the kernel's events — a plugin subscribes to events, it
+ *     never implements the map): each may only gain entries, every old entry unchanged.
  *     Inside every other type the baseline's registries are read as the current ones, so that a
  *     new extension point does not count as a change of everything that names the registries
  *     (a manifest's `contributes`, createModule's `api`).
@@ -35,7 +36,9 @@ const [MAJOR, MINOR] = PLUGIN_API_VERSION.split(".");
 
 /** What a minor version may add to (checked by registryChecks); the values are declared by `const`, the others by `type`. */
 const REGISTRY_VALUES = ["PLUGIN_API_VERSION", "TOKENS", "SINGLE_VALUED", "SERVICES"];
-const REGISTRY_TYPES = ["ExtensionPointName", "PluginApi"];
+/** The kernel's events: a registry too (checked apart from the others, which name the kernel and so its events). */
+const EVENTS = "KernelEventMap";
+const REGISTRY_TYPES = ["ExtensionPointName", "PluginApi", EVENTS];
 
 /** Exported names of a declaration file, with their kind and type-parameter count. */
 function exportsOf(file: string): Map<string, { type: boolean; value: boolean; params: number }> {
@@ -65,12 +68,12 @@ function exportsOf(file: string): Map<string, { type: boolean; value: boolean; p
  * that only PluginApi uses dropped): every other type of the baseline, compared with the current
  * one, then differs only where that type itself changed.
  */
-function withCurrentRegistries(baseline: string): string {
+function withCurrentRegistries(baseline: string, values = REGISTRY_VALUES, types = REGISTRY_TYPES): string {
   const sf = ts.createSourceFile("old.d.ts", baseline, ts.ScriptTarget.ES2022, true);
   const drop = (st: ts.Statement): boolean =>
-    (ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && REGISTRY_VALUES.includes(d.name.text))) ||
-    (ts.isTypeAliasDeclaration(st) && REGISTRY_TYPES.includes(st.name.text)) ||
-    (ts.isModuleDeclaration(st) && st.name.text === "values");
+    (ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && values.includes(d.name.text))) ||
+    ((ts.isTypeAliasDeclaration(st) || ts.isInterfaceDeclaration(st)) && types.includes(st.name.text)) ||
+    (values.length > 0 && ts.isModuleDeclaration(st) && st.name.text === "values");
   let out = "";
   let at = 0;
   for (const st of sf.statements) {
@@ -80,10 +83,9 @@ function withCurrentRegistries(baseline: string): string {
   }
   out += baseline.slice(at);
   const head = [
-    `import { ${REGISTRY_VALUES.join(", ")} } from "./new.js";`,
-    `import type { ${REGISTRY_TYPES.join(", ")} } from "./new.js";`,
-    `export { ${REGISTRY_VALUES.join(", ")} };`,
-    `export type { ${REGISTRY_TYPES.join(", ")} };`,
+    ...(values.length ? [`import { ${values.join(", ")} } from "./new.js";`, `export { ${values.join(", ")} };`] : []),
+    `import type { ${types.join(", ")} } from "./new.js";`,
+    `export type { ${types.join(", ")} };`,
   ];
   return `${head.join("\n")}\n${out}`;
 }
@@ -124,9 +126,11 @@ function typecheck(files: Record<string, string>, root: string): string[] {
 }
 
 /**
- * The registries of the baseline (./orig, as committed) against the current ones: every old
- * extension point keeps its token's type, every old name and single-valued/service entry is still
- * accepted, every old value of the API is unchanged. New entries are the minor version's additions.
+ * The registries of the baseline (./registries: as committed, but with the current events, which
+ * every type naming the kernel names) against the current ones: every old extension point keeps
+ * its token's type, every old name and single-valued/service entry is still accepted, every old
+ * value of the API is unchanged; and every old event (./orig) keeps its arguments. New entries are
+ * the minor version's additions.
  */
 const registryChecks = [
   `type Grows<Old, New> = [Old] extends [New] ? true : "removed or changed";`,
@@ -136,10 +140,11 @@ const registryChecks = [
   `const r3: Grows<typeof R.SERVICES, typeof N.SERVICES> = true; // registry SERVICES`,
   `type OldValues = Exclude<keyof R.PluginApi, ${REGISTRY_VALUES.map((n) => JSON.stringify(n)).join(" | ")}>;`,
   `const r4: Both<Pick<N.PluginApi, OldValues>, Pick<R.PluginApi, OldValues>> = true; // registry PluginApi: every old value, unchanged`,
+  `const r5: Both<Pick<N.KernelEventMap, keyof E.KernelEventMap>, E.KernelEventMap> = true; // registry KernelEventMap: every old event, its arguments unchanged`,
 ];
 
 function compatSource(old: Map<string, { type: boolean; value: boolean; params: number }>): string {
-  const lines = [`import type * as O from "./old.js";`, `import type * as N from "./new.js";`, `import type * as R from "./orig.js";`, `type Both<A, B> = [A] extends [B] ? ([B] extends [A] ? true : "changed") : "changed";`];
+  const lines = [`import type * as O from "./old.js";`, `import type * as N from "./new.js";`, `import type * as R from "./registries.js";`, `import type * as E from "./orig.js";`, `type Both<A, B> = [A] extends [B] ? ([B] extends [A] ? true : "changed") : "changed";`];
   let i = 0;
   for (const [name, e] of old) {
     const args = e.params ? `<${Array(e.params).fill("any").join(", ")}>` : "";
@@ -172,7 +177,8 @@ function compatErrors(baseline: string, current: string): string[] {
   try {
     writeFileSync(join(dir, "orig.d.ts"), baseline);
     const old = exportsOf(join(dir, "orig.d.ts"));
-    return typecheck({ "orig.d.ts": baseline, "old.d.ts": withCurrentRegistries(baseline), "new.d.ts": current, "check.ts": compatSource(old) }, "check.ts");
+    // registries.d.ts: the baseline's registries, with the current events (every type that names the kernel names them)
+    return typecheck({ "orig.d.ts": baseline, "registries.d.ts": withCurrentRegistries(baseline, [], [EVENTS]), "old.d.ts": withCurrentRegistries(baseline), "new.d.ts": current, "check.ts": compatSource(old) }, "check.ts");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -239,6 +245,15 @@ describe("plugin API compatibility", () => {
     it("catches the 2.2 fast-call members gone (were they not implemented as the internal protocol)", () => {
       const errors = compatErrors(readFileSync(join(PKG, "api", "2.2.d.ts"), "utf8"), readFileSync(CURRENT, "utf8"));
       expect(errors.join("\n")).toMatch(/^type RuntimeThread: .*"changed"/m);
+    });
+
+    it("catches an event taken away or its arguments changed", () => {
+      expect(compatErrors(base, changed('\t"user.store": [\n\t\ttask: Task,\n\t\taddr: number\n\t];', '\t"user.store": [\n\t\ttask: Task\n\t];')).join("\n")).toMatch(/^registry KernelEventMap: every old event, its arguments unchanged: /m);
+      expect(compatErrors(base, changed('\t"user.store": [\n\t\ttask: Task,\n\t\taddr: number\n\t];', "")).join("\n")).toMatch(/^registry KernelEventMap: every old event, its arguments unchanged: /m);
+    });
+
+    it("lets a minor version add an event", () => {
+      expect(compatErrors(base, changed("export interface KernelEventMap {", "export interface KernelEventMap {\n\t\"later.event\": [\n\t\ttask: Task\n\t];"))).toEqual([]);
     });
 
     it("lets a minor version add an extension point and a value", () => {

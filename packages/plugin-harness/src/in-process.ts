@@ -36,6 +36,14 @@ function evaluate(js: string, _file: string, siglab: Record<string, unknown>): u
   return module.exports;
 }
 
+/** The folders plugins were loaded from (runInWorker's folder plugins): a frame in one names the plugin in an error. */
+const ORIGINS = new WeakMap<PluginModule, string>();
+
+/** Records that `p`'s code was evaluated from folder `dir` (its frames carry paths under it). */
+export function setPluginOrigin(p: PluginModule, dir: string): void {
+  ORIGINS.set(p, dir);
+}
+
 /**
  * The plugins as the runner takes them. A plugin the host refuses becomes a stand-in that fails
  * the runs naming it with the refusal (as `siglab run --plugin-dir` does); one whose manifest
@@ -44,7 +52,7 @@ function evaluate(js: string, _file: string, siglab: Record<string, unknown>): u
 function loaded(plugins: readonly PluginModule[]): { plugins: LoadedPlugin[]; refusal?: string } {
   const out: LoadedPlugin[] = [];
   for (const [i, m] of plugins.entries()) {
-    const origin = `harness plugin ${i + 1}`;
+    const origin = ORIGINS.get(m) ?? `harness plugin ${i + 1}`;
     try {
       out.push(fromPluginModule(m, { origin, builtin: false }));
     } catch (e) {

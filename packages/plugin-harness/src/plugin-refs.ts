@@ -5,9 +5,10 @@
  * whose exports are a plugin's entry (createModule, examples) with its manifest.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ExampleWorkload, PluginApi, PluginManifest, PluginModule } from "@siglab/plugin-api";
+import { MODULE_WRAPPER_PREFIX } from "@siglab/core/host";
 
 /**
  * A plugin for a run in a worker thread (runInWorker): a plugin folder (its plugin.json and built
@@ -20,7 +21,7 @@ export type PluginRef = { dir: string | URL } | { module: string | URL; manifest
 /** A plugin that could not be loaded: why (the run reports it as a plugin error). */
 export class PluginLoadError extends Error {}
 
-const pathOf = (p: string | URL) => (p instanceof URL || p.startsWith("file:") ? fileURLToPath(p) : p);
+export const pathOf = (p: string | URL): string => (p instanceof URL || p.startsWith("file:") ? fileURLToPath(p) : p);
 
 function readJson(file: string): unknown {
   let text: string;
@@ -62,8 +63,10 @@ function fromFolder(dir: string, api: PluginApi): PluginModule {
     if (id === "@siglab/plugin-api") return api;
     throw new Error(`require('${id}') is not available to a plugin (bundle it into ${main})`);
   };
-  // its own file name in stack traces, as the host gives it
-  new Function("require", "module", "exports", `${readFileSync(entry, "utf8")}\n//# sourceURL=${pathToFileURL(entry).href}`)(require, module, module.exports);
+  // wrapped and named as the host's sandbox does it: its frames carry its path (naming the plugin by
+  // its folder) and the positions the host's would, which its source map translates
+  const factory = (0, eval)(`${MODULE_WRAPPER_PREFIX}${readFileSync(entry, "utf8")}\n})\n//# sourceURL=${encodeURI(entry)}`) as (r: unknown, m: unknown, e: unknown) => void;
+  factory(require, module, module.exports);
   const exported = Array.isArray(module.exports.examples) ? (module.exports.examples as ExampleWorkload[]) : [];
   return { manifest, createModule: module.exports.createModule as PluginModule["createModule"], examples: [...exported, ...examplesIn(dir)] };
 }
@@ -81,6 +84,27 @@ async function fromModule(ref: { module: string | URL; manifest?: PluginManifest
     manifest = readJson(near);
   }
   return { ...entry, manifest, createModule: entry.createModule as PluginModule["createModule"] };
+}
+
+/**
+ * The plugin folder's built entry and the source map its sourceMappingURL names (read when
+ * present), as the host's plugin sources give them: for pointing an error at the plugin's source line.
+ */
+export function folderSource(dir: string): { id: string; manifest: unknown; origin: string; main: string; files: Record<string, string> } {
+  const manifest = readJson(join(dir, "plugin.json")) as PluginManifest;
+  const main = String(manifest.main ?? "").replace(/^(\.\/)+/, "");
+  const files: Record<string, string> = {};
+  try {
+    const code = (files[main] = readFileSync(join(dir, main), "utf8"));
+    const url = /\/\/[#@] sourceMappingURL=(\S+)\s*$/.exec(code.slice(-4096))?.[1];
+    if (url && !/^[a-z]+:/i.test(url)) {
+      const mapRel = join(dirname(main), decodeURI(url)).split(sep).join("/");
+      files[mapRel] = readFileSync(join(dir, mapRel), "utf8");
+    }
+  } catch {
+    // no map (or no code): errors keep the built file's position
+  }
+  return { id: manifest.id, manifest, origin: dir, main, files };
 }
 
 /** Loads the plugin `ref` names. */

@@ -7,9 +7,10 @@ import { parentPort, workerData } from "node:worker_threads";
 import * as api from "@siglab/plugin-api";
 import type { HarnessOptions, PluginModule } from "@siglab/plugin-api";
 import { markedPlugin, type Mark } from "./blame.js";
-import { runWorkload } from "./in-process.js";
+import { withPluginSourceLine } from "@siglab/core/host";
+import { runWorkload, setPluginOrigin } from "./in-process.js";
 import { failedRun } from "./options.js";
-import { loadPluginRef, PluginLoadError, type PluginRef } from "./plugin-refs.js";
+import { folderSource, loadPluginRef, pathOf, PluginLoadError, type PluginRef } from "./plugin-refs.js";
 
 /** What the parent sends: the run's options (plugins by reference) and the shared mark. */
 export interface WorkerRequest {
@@ -46,11 +47,19 @@ const mark: Mark = {
 
 async function run(): Promise<ReturnType<typeof runWorkload>> {
   const plugins: PluginModule[] = [];
+  // the folders' built code and source maps: an error in a plugin's code names its source line
+  const sources: Parameters<typeof withPluginSourceLine>[1][number][] = [];
   for (const ref of request.plugins) {
     const where = "dir" in ref ? String(ref.dir) : String(ref.module);
     const previous = mark.enter(mark.label(`the plugin in ${where} (loading its code)`));
     try {
-      plugins.push(markedPlugin(await loadPluginRef(ref, api), mark, api));
+      const marked = markedPlugin(await loadPluginRef(ref, api), mark, api);
+      if ("dir" in ref) {
+        const dir = pathOf(ref.dir);
+        setPluginOrigin(marked, dir);
+        sources.push(folderSource(dir));
+      }
+      plugins.push(marked);
     } catch (e) {
       const message = e instanceof PluginLoadError ? e.message : `the plugin in ${where} threw while loading: ${(e as Error)?.message ?? String(e)}`;
       return failedRun(request.options as HarnessOptions, { kind: "plugin", message });
@@ -58,7 +67,7 @@ async function run(): Promise<ReturnType<typeof runWorkload>> {
       mark.leave(previous);
     }
   }
-  return runWorkload({ ...request.options, plugins } as HarnessOptions);
+  return withPluginSourceLine(runWorkload({ ...request.options, plugins } as HarnessOptions), sources);
 }
 
 // the simulator is loaded: the run's host time starts now

@@ -112,6 +112,24 @@ exports.createModule = () => new ContainerModule(({ bind }) => {
     expect(r.error).toMatchObject({ kind: "budget", message: "loop: stopped after 1.5 s of host time (the run's budget.hostMs) while the workload (loop.ts) or the simulator was running: no plugin code was" });
   });
 
+  it("a hook that throws is the plugin's error, at its source line when the plugin ships a source map", async () => {
+    const dir = join(tmp, "throwing-hook");
+    mkdirSync(join(dir, "src"), { recursive: true });
+    writeFileSync(join(dir, "plugin.json"), JSON.stringify({ ...manifest("throwing-hook", { contributes: ["SyscallContribution"] }), main: "dist/index.cjs" }));
+    writeFileSync(join(dir, "src/index.ts"), `import { ContainerModule, TOKENS } from "@siglab/plugin-api";
+export const createModule = () => new ContainerModule(({ bind }) => {
+  bind(TOKENS.SyscallContribution).toConstantValue({ nr: 250, name: "boom", handler() {
+    throw new Error("boom in the hook");
+  } });
+});
+`);
+    buildSync({ entryPoints: [join(dir, "src/index.ts")], bundle: true, format: "cjs", platform: "neutral", target: "es2022", external: ["@siglab/plugin-api"], outfile: join(dir, "dist/index.cjs"), sourcemap: true, logLevel: "error" });
+    const source = `import { workload } from "siglab";\nexport default workload({ name: "boom", params: {}, *main(t) { yield* t.syscall(250); } });\n`;
+    const r = await runInWorker({ plugins: [{ dir }], variant: "throwing-hook", workload: { file: "boom.ts", source }, budget: BUDGET });
+    expect(r.error).toMatchObject({ kind: "plugin", file: join(dir, "src/index.ts"), line: 4 });
+    expect(r.error?.message).toMatch(/^plugin 'throwing-hook' threw in .*\(.*throwing-hook\/src\/index\.ts:4:\d+\) at cycle \d+: boom in the hook$/);
+  });
+
   it("refusals in a worker too: another API version, a main not built", async () => {
     const future = pluginFolder("future-dir", manifest("future-dir", { apiVersion: "3.0", contributes: ["Scheduler"], replaces: ["Scheduler"] }), SCHEDULER("return k.baseline.scheduler.pick_next_task(k, prev);"));
     const r = await runInWorker({ plugins: [{ dir: future }], variant: "future-dir", workload: "lat_syscall", params: { iterations: 10 }, budget: BUDGET });

@@ -24,7 +24,8 @@ export interface PluginFolder {
   bytes: Record<string, Uint8Array>;
 }
 
-const CODE = /\.(js|cjs|json)$/;
+/** the code, and its source maps (they only point an error at the plugin's own source line) */
+const CODE = /\.(js|cjs|json|map)$/;
 const EXAMPLE = /^examples\/[^/]+\.ts$/;
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
@@ -160,11 +161,14 @@ export function scanPluginDirs(dirs: string[]): { folders: PluginFolder[]; error
 
 /**
  * Checks that need no plugin code: the plugin-API version, and ids that are already taken (by a
- * built-in plugin or an earlier folder). `taken` maps an id to who has it, for the message.
+ * built-in plugin: `taken` maps an id to who has it, for the message). An id in two folders is
+ * refused in both, naming both: which one a run that names the id means is not for SigLab to guess.
  */
 export function vetFolders(folders: PluginFolder[], taken: Map<string, string>): { ok: PluginFolder[]; refusals: RefusedFolder[] } {
   const ok: PluginFolder[] = [];
   const refusals: RefusedFolder[] = [];
+  const foldersOf = new Map<string, string[]>();
+  for (const f of folders) foldersOf.set(f.manifest.id, [...(foldersOf.get(f.manifest.id) ?? []), f.dir]);
   for (const f of folders) {
     const id = f.manifest.id;
     try {
@@ -176,6 +180,11 @@ export function vetFolders(folders: PluginFolder[], taken: Map<string, string>):
     const owner = taken.get(id);
     if (owner) {
       refusals.push({ dir: f.dir, id, reason: `${f.dir}: plugin id '${id}' is already taken by ${owner}; rename one of them` });
+      continue;
+    }
+    const twins = foldersOf.get(id)!;
+    if (twins.length > 1) {
+      refusals.push({ dir: f.dir, id, reason: `plugin id '${id}' is in ${twins.length} plugin folders, ${twins.slice(0, -1).join(", ")} and ${twins.at(-1)}: remove or rename all but one (a run would not know which one it means)` });
       continue;
     }
     taken.set(id, `the plugin in ${f.dir}`);

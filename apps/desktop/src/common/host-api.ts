@@ -126,11 +126,16 @@ export interface SaveOutcome {
 }
 
 export interface InstallOutcome {
-  /** false when cancelled or refused. */
+  /** false when cancelled, refused, or waiting for the user's confirmation. */
   installed: boolean;
   entry?: PluginEntry;
   /** Why the folder was refused (names the folder and the problem). */
   error?: string;
+  /**
+   * Another version of the plugin is installed: nothing was written. Ask the user ("replace
+   * `id` installedVersion with version?") and, if they agree, call confirmPluginReplace(token).
+   */
+  confirm?: { id: string; installedVersion: string; version: string; token: string };
 }
 
 /** Commands the host's menus (or OS) send to the renderer. */
@@ -193,6 +198,8 @@ export interface HostApi {
   setPluginEnabled(id: string, enabled: boolean): Promise<PluginEntry[]>;
   /** Asks the user for a folder (dialog / prompt), validates it and copies it into the plugin folder. */
   installPluginFromFolder(): Promise<InstallOutcome>;
+  /** Replaces the installed plugin as the `confirm` of an InstallOutcome asked (its token; once). */
+  confirmPluginReplace(token: string): Promise<InstallOutcome>;
   readPluginCode(id: string): Promise<PluginCode>;
 
   listWorkloads(): Promise<WorkloadFile[]>;
@@ -246,6 +253,7 @@ export const HOST_METHODS = [
   "listPlugins",
   "setPluginEnabled",
   "installPluginFromFolder",
+  "confirmPluginReplace",
   "readPluginCode",
   "listWorkloads",
   "readWorkload",

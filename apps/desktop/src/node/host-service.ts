@@ -26,7 +26,8 @@ import { type BuiltinCatalog, builtinCatalog } from "./catalog.js";
 import { HostError, NotFoundError, WriteRefusedError } from "./host-errors.js";
 import { checkExportName } from "./names.js";
 import { checkExportSize, checkSourceSize, MAX_EXPORT_BYTES } from "./payload-limits.js";
-import { installPluginFolder, readPluginCode, scanPluginDir } from "./plugin-folder.js";
+import { installPluginFolder, readPluginCode, ReplaceNeedsConfirmation, scanPluginDir, type ReplaceQuestion } from "./plugin-folder.js";
+import { randomBytes } from "node:crypto";
 import { AppRunCache } from "./run-cache.js";
 import { ShortLinks } from "./short-links.js";
 import { Workspace } from "./workspace.js";
@@ -119,16 +120,37 @@ export class HostService {
     return presets;
   }
 
-  /** Installs from an explicit folder (the HTTP host's route; Electron goes through the dialog). */
-  async installPlugin(folder: string): Promise<InstallOutcome> {
+  /** Installs waiting for the user's answer (replacing another version), by token: the folder never travels to the renderer. */
+  private readonly pendingReplace = new Map<string, { folder: string; question: ReplaceQuestion }>();
+
+  /**
+   * Installs from an explicit folder (the HTTP host's route; Electron goes through the dialog). When
+   * another version of the plugin is installed nothing is written: the outcome's `confirm` asks the
+   * user, and confirmPluginReplace(confirm.token) installs it.
+   */
+  async installPlugin(folder: string, confirmed?: ReplaceQuestion): Promise<InstallOutcome> {
     try {
-      const manifest = await installPluginFolder(folder, this.ws.pluginDir, PLUGIN_API_VERSION, this.builtinPluginIds());
+      const manifest = await installPluginFolder(folder, this.ws.pluginDir, PLUGIN_API_VERSION, this.builtinPluginIds(), confirmed);
       this.ui.notifyPluginsChanged?.();
       const entry = (await this.listPlugins()).find((p) => p.id === manifest.id);
       return { installed: true, ...(entry ? { entry } : {}) };
     } catch (err) {
+      if (err instanceof ReplaceNeedsConfirmation) {
+        const token = randomBytes(16).toString("hex");
+        this.pendingReplace.clear(); // only the latest question can be answered
+        this.pendingReplace.set(token, { folder, question: err.question });
+        return { installed: false, confirm: { ...err.question, token } };
+      }
       return { installed: false, error: (err as Error).message };
     }
+  }
+
+  /** The user agreed to replace the installed version (the question of `token`): install it, unless the folder changed since. */
+  async confirmPluginReplace(token: string): Promise<InstallOutcome> {
+    const pending = this.pendingReplace.get(token);
+    if (!pending) return { installed: false, error: "nothing to confirm: that replacement was already answered or has expired (install again)" };
+    this.pendingReplace.delete(token);
+    return this.installPlugin(pending.folder, pending.question);
   }
 
   /**
@@ -198,6 +220,7 @@ export class HostService {
         if (!folder) return { installed: false };
         return this.installPlugin(folder);
       },
+      confirmPluginReplace: async (token: string) => this.confirmPluginReplace(token),
       readPluginCode: async (id: string) => {
         const entry = (await this.listPlugins()).find((p) => p.id === id && p.origin === "third-party");
         if (!entry) throw new NotFoundError(`no third-party plugin with id "${id}" in ${this.ws.pluginDir}`);

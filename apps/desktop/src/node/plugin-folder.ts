@@ -15,7 +15,8 @@ import type { PluginCode } from "../common/host-api.js";
 import { checkPluginId } from "./names.js";
 
 export const PLUGIN_LIMITS = PLUGIN_FOLDER_LIMITS;
-const CODE_EXT = new Set([".js", ".mjs", ".cjs", ".json"]);
+/** the code, and its source maps (they point an error at the plugin's own source line) */
+const CODE_EXT = new Set([".js", ".mjs", ".cjs", ".json", ".map"]);
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
 
 export interface ScannedPlugin {
@@ -124,15 +125,45 @@ export async function scanPluginDir(pluginDir: string, apiVersion: string): Prom
   return out;
 }
 
+/** Replacing an installed plugin with another version: what the user is asked. */
+export interface ReplaceQuestion {
+  id: string;
+  /** the installed plugin's version ("unreadable" when its plugin.json cannot be read) */
+  installedVersion: string;
+  /** the version the folder offers */
+  version: string;
+}
+
+/** Another version of the plugin is installed: nothing was written; install again with `confirmed` set to `question` to replace it. */
+export class ReplaceNeedsConfirmation extends Error {
+  constructor(readonly question: ReplaceQuestion) {
+    super(`plugin "${question.id}" ${question.installedVersion} is installed: replacing it with ${question.version} needs the user's confirmation`);
+  }
+}
+
+/** The version of the plugin installed in `target`; null when nothing is there. */
+async function installedVersion(target: string): Promise<string | null> {
+  if (!(await fs.lstat(target).then(() => true, () => false))) return null;
+  try {
+    const v = (JSON.parse(readManifestText(target)) as { version?: unknown }).version;
+    return typeof v === "string" ? v : "unreadable";
+  } catch {
+    return "unreadable";
+  }
+}
+
 /**
- * Copies `source` into `<pluginDir>/<manifest id>` after validation. An existing install of the
- * same id is replaced only once the new copy is complete.
+ * Copies `source` into `<pluginDir>/<manifest id>` after validation. An install of another version
+ * of the same id is replaced only when `confirmed` is the question the user answered (else
+ * ReplaceNeedsConfirmation, nothing written), and only once the new copy is complete; the same
+ * version is replaced without asking (a rebuilt plugin reinstalled).
  */
 export async function installPluginFolder(
   source: string,
   pluginDir: string,
   apiVersion: string,
   reservedIds: ReadonlySet<string>,
+  confirmed?: ReplaceQuestion,
 ): Promise<PluginManifest> {
   const src = path.resolve(source);
   const files = readPluginFolderFiles(src);
@@ -143,6 +174,12 @@ export async function installPluginFolder(
   if (reservedIds.has(manifest.id)) throw new Error(`${src}: plugin id "${manifest.id}" is a built-in plugin's id`);
   const resolvedDir = path.resolve(pluginDir);
   if (src === resolvedDir || src.startsWith(resolvedDir + path.sep)) throw new Error(`${src}: already inside the plugin folder`);
+  const installed = await installedVersion(path.join(resolvedDir, manifest.id));
+  if (installed !== null && installed !== manifest.version) {
+    const question = { id: manifest.id, installedVersion: installed, version: manifest.version };
+    const same = confirmed?.id === question.id && confirmed.installedVersion === question.installedVersion && confirmed.version === question.version;
+    if (!same) throw new ReplaceNeedsConfirmation(question);
+  }
   await fs.mkdir(resolvedDir, { recursive: true });
   const staging = path.join(resolvedDir, `.install-${manifest.id}-${randomBytes(4).toString("hex")}`);
   try {

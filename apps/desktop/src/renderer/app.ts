@@ -23,7 +23,7 @@ import { Documents, NEW_WORKLOAD } from "./ui/documents.js";
 import { clear, h, toast } from "./ui/dom.js";
 import { EditorPane } from "./ui/editor-pane.js";
 import { Explorer } from "./ui/explorer.js";
-import { askText, showMessage } from "./ui/modal.js";
+import { askConfirm, askText, showMessage } from "./ui/modal.js";
 import { PluginsView } from "./ui/plugins-view.js";
 import { ProfilesView } from "./ui/profiles-view.js";
 import { restoredRunConfig } from "./state/restore.js";
@@ -228,7 +228,9 @@ export class App {
   }
 
   private async installPlugin(): Promise<void> {
-    const r = await this.host.installPluginFromFolder();
+    let r = await this.host.installPluginFromFolder();
+    // another version is installed: nothing was replaced yet
+    if (r.confirm && (await askConfirm("Replace plugin?", `Plugin "${r.confirm.id}" ${r.confirm.installedVersion} is installed. Replace it with ${r.confirm.version}?`, "Replace"))) r = await this.host.confirmPluginReplace(r.confirm.token);
     if (r.installed) toast(`Installed plugin ${r.entry?.id ?? ""}`);
     else if (r.error) showMessage("Plugin refused", r.error);
     await this.catalog.reloadPlugins();

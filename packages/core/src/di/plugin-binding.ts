@@ -9,6 +9,7 @@ import { ContainerModule, type ContainerModuleLoadOptions } from "inversify";
 import { SERVICES, SINGLE_VALUED, TOKENS, type ExtensionPointName } from "@siglab/plugin-api";
 import { PluginError } from "../plugin-api/loaded-plugin.js";
 import type { PluginManifest } from "../plugin-api/manifest.js";
+import { CORE_NR_NAME, NR_NAME } from "../kernel/syscall-nr.js";
 
 const NAME_OF = new Map<symbol, ExtensionPointName>(Object.entries(TOKENS).map(([name, tok]) => [tok as symbol, name as ExtensionPointName]));
 
@@ -87,5 +88,20 @@ export function checkUnique<T extends object>(items: T[], key: (t: T) => string 
       throw new PluginError(`${a === "the core" ? "the core" : `plugin '${a}'`} and ${b === "the core" ? "the core" : `plugin '${b}'`} both define ${what} ${k}`);
     }
     seen.set(k, it);
+  }
+}
+
+/**
+ * A plugin adds a system call in a slot the core leaves to sys_ni_syscall: one that binds a number
+ * the core implements (getpid) would be heard only by t.syscall(nr) and never by the core's own
+ * call, so it is refused, naming the plugin and the core's system call.
+ */
+export function checkSyscallSlots(items: readonly { nr: number }[], owners: Owners): void {
+  for (const it of items) {
+    const plugin = owners.get(it);
+    const nr = it.nr;
+    const core = Object.hasOwn(NR_NAME, nr) ? NR_NAME[nr] : Object.hasOwn(CORE_NR_NAME, nr) ? CORE_NR_NAME[nr] : undefined;
+    if (plugin === undefined || core === undefined) continue;
+    throw new PluginError(`plugin '${plugin}' binds system call number ${nr}, which the core implements (${core}): a SyscallContribution takes a slot the core leaves unused (to change what ${core} costs, transform its path)`);
   }
 }

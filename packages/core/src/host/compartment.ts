@@ -6,6 +6,7 @@
  * from the run's seed, so identical runs stay identical.
  */
 import { SimError } from "../kernel/sim-error.js";
+import { MODULE_WRAPPER_PREFIX } from "./plugin-source-line.js";
 import { seededMath } from "./seeded-math.js";
 
 interface CompartmentLike {
@@ -70,7 +71,7 @@ export function evaluateCommonJs(js: string, file: string, opts: EvaluateOptions
     });
     let factory: unknown;
     try {
-      factory = c.evaluate(`(function (require, module, exports) {${code}\n})\n//# sourceURL=${encodeURI(display)}`);
+      factory = c.evaluate(`${MODULE_WRAPPER_PREFIX}${code}\n})\n//# sourceURL=${encodeURI(display)}`);
     } catch (e) {
       throw new SandboxEvalError(`${display}: ${sesRejection((e as Error).message) ?? (e as Error).message}`);
     }

@@ -7,3 +7,5 @@
 export * from "./protocol.js";
 export * from "./limits.js";
 export * from "./supervisor.js";
+export { MODULE_WRAPPER_PREFIX, withPluginSourceLine } from "./plugin-source-line.js";
+export { markedPlugin, type Mark } from "./mark.js";

@@ -16,7 +16,7 @@ export interface PluginSource {
   origin: string;
   /** entry file, relative to the plugin folder */
   main: string;
-  /** relative path -> source text of the plugin's .js/.cjs/.json files */
+  /** relative path -> source text of the plugin's .js/.cjs/.json files (and .map: its source maps, for error positions) */
   files: Record<string, string>;
   /** set when the host refused the plugin (bad manifest, API version, id taken): runs naming it fail with this */
   refused?: string;
@@ -48,4 +48,13 @@ export type FromSandbox =
   | { type: "progress"; id: number; progress: RunProgress }
   | { type: "result"; id: number; result: RunResult }
   | { type: "inspected"; id: number; ok: true; info: WorkloadInfo }
-  | { type: "inspected"; id: number; ok: false; error: string };
+  | { type: "inspected"; id: number; ok: false; error: string }
+  /** the text of the next mark label (mark.ts): kept by the Node sandbox process, never sent on to the host */
+  | { type: "label"; text: string };
+
+/**
+ * Between the Node host and its sandbox process (node/child.ts), never the worker: which plugin
+ * code the stuck worker is in ("plugin 'id' (Hook)", or null: none).
+ */
+export type BlameQuery = { type: "blame" };
+export type BlameAnswer = { type: "blame"; where: string | null };

@@ -21,6 +21,8 @@ import { thrownMessage } from "../runtime/sanitize.js";
 import { OutputBudgetError } from "../runtime/collector.js";
 import { evaluateCommonJs, SandboxEvalError } from "./compartment.js";
 import type { FromSandbox, PluginSource, ToSandbox, WorkloadInfo } from "./protocol.js";
+import { markedPlugin, type Mark } from "./mark.js";
+import type { CreateModule, PluginApi, PluginManifest } from "@siglab/plugin-api";
 
 export interface SandboxDeps {
   builtinPlugins: readonly LoadedPlugin[];
@@ -29,6 +31,8 @@ export interface SandboxDeps {
   transpile?(source: string, file: string): string;
   /** a reason to stop when the sandbox uses more memory than allowed (checked between steps) */
   memoryOver?(): string | null;
+  /** where to mark which plugin code runs (mark.ts), for a host that can read it while a run is stuck */
+  mark?: Mark;
 }
 
 const PROGRESS_EVERY_MS = 100;
@@ -89,14 +93,29 @@ export function createSandbox(deps: SandboxDeps): Sandbox {
   function thirdParty(sources: PluginSource[], seed: number): LoadedPlugin[] {
     return sources.map((src) => {
       if (src.refused !== undefined) return refusedPluginStandIn(src);
-      return loadThirdPartyPlugin(src, (entry) =>
+      const evaluate = (entry: string) =>
         evaluateCommonJs(src.files[entry] ?? "", `${src.origin}/${entry}`, {
           modules: { "@siglab/plugin-api": pluginApi, inversify },
           seed,
           files: src.files,
           entry,
-        }),
-      );
+        });
+      const mark = deps.mark;
+      if (!mark) return loadThirdPartyPlugin(src, evaluate);
+      return loadThirdPartyPlugin(src, (entry) => {
+        const previous = mark.enter(mark.label(`plugin '${src.id}' (its module's top level)`));
+        let exports: { createModule?: unknown; examples?: unknown };
+        try {
+          exports = evaluate(entry) as typeof exports;
+        } finally {
+          mark.leave(previous);
+        }
+        const createModule = exports?.createModule;
+        if (typeof createModule !== "function") return exports;
+        // its code marked while it runs: a run over budget names the plugin and the hook
+        const marked = markedPlugin({ manifest: { id: src.id } as PluginManifest, createModule: createModule as CreateModule }, mark, pluginApi as unknown as PluginApi);
+        return { createModule: marked.createModule, examples: exports.examples };
+      });
     });
   }
 

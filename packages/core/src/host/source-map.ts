@@ -1,6 +1,6 @@
 /**
  * Maps a position in transpiled JavaScript back to the TypeScript source with the transpiler's
- * source map (version 3 `mappings`), so an error in a workload names its own line.
+ * source map (version 3 `mappings`), so an error in a workload or a plugin names its own line.
  */
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -23,15 +23,27 @@ function decodeVlq(seg: string): number[] {
 
 /** The source position (1-based line and column) of generated `line`:`column` (1-based), or null. */
 export function originalPosition(mapJson: string, line: number, column: number): { line: number; column: number } | null {
-  let mappings: string;
+  const p = originalSource(mapJson, line, column);
+  return p && { line: p.line, column: p.column };
+}
+
+/**
+ * The source position of generated `line`:`column` (1-based) with its source file as the map
+ * names it (`sourceRoot` + `sources[i]`, relative to the map's own folder), or null.
+ */
+export function originalSource(mapJson: string, line: number, column: number): { source: string | undefined; line: number; column: number } | null {
+  let map: { mappings?: unknown; sources?: unknown; sourceRoot?: unknown };
   try {
-    mappings = (JSON.parse(mapJson) as { mappings?: unknown }).mappings as string;
+    map = JSON.parse(mapJson) as typeof map;
   } catch {
     return null;
   }
+  const mappings = map?.mappings;
   if (typeof mappings !== "string") return null;
-  let srcLine = 0, srcCol = 0;
-  let best: { line: number; column: number } | null = null;
+  const sources = Array.isArray(map.sources) ? map.sources : [];
+  const root = typeof map.sourceRoot === "string" && map.sourceRoot ? `${map.sourceRoot.replace(/\/$/, "")}/` : "";
+  let srcLine = 0, srcCol = 0, src = 0;
+  let best: { line: number; column: number; src: number } | null = null;
   const lines = mappings.split(";");
   for (let gl = 0; gl < lines.length && gl < line; gl++) {
     let genCol = 0;
@@ -43,11 +55,14 @@ export function originalPosition(mapJson: string, line: number, column: number):
         continue;
       }
       genCol += f[0]!;
+      src += f[1]!;
       srcLine += f[2]!;
       srcCol += f[3]!;
-      if (gl === line - 1 && genCol <= column - 1) best = { line: srcLine + 1, column: srcCol + 1 };
-      else if (gl === line - 1 && !best) best = { line: srcLine + 1, column: srcCol + 1 };
+      if (gl === line - 1 && genCol <= column - 1) best = { line: srcLine + 1, column: srcCol + 1, src };
+      else if (gl === line - 1 && !best) best = { line: srcLine + 1, column: srcCol + 1, src };
     }
   }
-  return best;
+  if (!best) return null;
+  const name = sources[best.src];
+  return { source: typeof name === "string" ? root + name : undefined, line: best.line, column: best.column };
 }

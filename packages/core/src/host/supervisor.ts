@@ -14,6 +14,7 @@ import type { RunSpec } from "../common/experiment.js";
 import { emptyResult } from "../common/empty-result.js";
 import type { RunError, RunProgress, RunResult } from "../common/results.js";
 import { DEFAULT_HOST_LIMITS, effectiveBudget, type HostLimits } from "./limits.js";
+import { withPluginSourceLine } from "./plugin-source-line.js";
 import type { FromSandbox, ToSandbox, WorkloadInfo } from "./protocol.js";
 
 /** Why an inspection failed: "budget" (module evaluation over time, memory), "workload" (the module is not a workload or threw), "cancelled", "internal". */
@@ -29,6 +30,8 @@ export class InspectError extends Error {
 export interface SandboxWorker {
   post(m: ToSandbox): void;
   terminate(): void;
+  /** Which plugin code the worker is stuck in ("plugin 'id' (Hook)"), or null; absent: this host cannot tell. */
+  blame?(): Promise<string | null>;
 }
 
 export interface SandboxWorkerEvents {
@@ -94,7 +97,7 @@ export class Supervisor {
         totalMs: budget.maxHostMs,
         describe: spec.workload.file,
         overBudget: `stopped after ${fmtMs(budget.maxHostMs)} of host time (the run's budget; --max-seconds)`,
-        settle: (o) => resolve(o.ok ? (o.value as Extract<FromSandbox, { type: "result" }>).result : errorResult(spec, o.error)),
+        settle: (o) => resolve(o.ok ? withPluginSourceLine((o.value as Extract<FromSandbox, { type: "result" }>).result, req.plugins) : errorResult(spec, o.error)),
       };
       if (onProgress) p.onProgress = onProgress;
       this.enqueue(p);
@@ -197,6 +200,7 @@ export class Supervisor {
       this.pump(slot);
       return;
     }
+    if (m.type === "label") return; // the sandbox process's (a browser worker does not mark)
     const p = slot.current;
     if (!p || m.id !== p.msg.id) return;
     if (m.type === "phase") {
@@ -228,11 +232,21 @@ export class Supervisor {
     this.pump(slot);
   }
 
+  /** The request over its budget: asks the worker whose code is stuck (a plugin's hook is blamed on the plugin), then stops it. */
   private overBudget(slot: WorkerSlot, what: string): void {
     const p = slot.current;
     if (!p) return;
-    this.kill(slot);
-    this.finish(slot, { ok: false, error: { kind: "budget", message: `${p.describe}: ${what}` } });
+    const stop = (where: string | null) => {
+      if (slot.current !== p) return; // it finished (or died) while we asked
+      this.kill(slot);
+      this.finish(slot, { ok: false, error: { kind: "budget", message: `${p.describe}: ${what}${where ? ` in ${where}, which had not returned` : ""}` } });
+    };
+    // only a run with third-party plugin code (a fresh worker) has plugin code to blame
+    const blame = p.fresh ? slot.worker?.blame : undefined;
+    if (!blame) return stop(null);
+    clearTimeout(slot.runTimer);
+    clearTimeout(slot.moduleTimer);
+    blame.call(slot.worker).then(stop, () => stop(null));
   }
 
   private onDeath(slot: WorkerSlot, reason: string, kind: "budget" | "internal"): void {

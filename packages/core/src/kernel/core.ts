@@ -152,6 +152,8 @@ export interface KernelCore extends ApiKernel {
   pcid: boolean;
   tlbFlushCeiling: number;
   vdso: Vdso | null;
+  /** whose KernelSetupContribution runs now ("plugin 'id'", or null: the core's), named by map_vdso's refusal */
+  setupBy: string | null;
   diskInUse: boolean;
   diskView: LatencyDevice | undefined;
 

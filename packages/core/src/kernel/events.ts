@@ -25,6 +25,7 @@ export interface OwnEventMap {
   "return.user": [task: Task, intoHandler: boolean];
   "user.store": [task: Task, addr: number];
   "run.end": [];
+  "task.exit": [task: Task, code: number];
 }
 
 type Handler<A extends unknown[]> = (...args: A) => void;
@@ -48,10 +49,11 @@ class Listeners {
   "return.user": Listener[] = [];
   "user.store": Listener[] = [];
   "run.end": Listener[] = [];
+  "task.exit": Listener[] = [];
 }
 
 /** The map's event names in a fixed order: `EV` numbers them for the core's own emits. */
-const EVENT_NAMES = ["tick", "signal.deliver", "signal.interrupt", "signal.return", "signal.dequeue", "signal.queued", "switch.out", "switch.in", "return.user", "user.store", "run.end"] as const satisfies readonly (keyof OwnEventMap)[];
+const EVENT_NAMES = ["tick", "signal.deliver", "signal.interrupt", "signal.return", "signal.dequeue", "signal.queued", "switch.out", "switch.in", "return.user", "user.store", "run.end", "task.exit"] as const satisfies readonly (keyof OwnEventMap)[];
 
 /** An event's number (EV), typed by its name so `fire` checks its arguments as `emit` does. */
 export type EventId<K extends keyof OwnEventMap> = number & { readonly __event: K };

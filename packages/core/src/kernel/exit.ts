@@ -5,6 +5,7 @@
 import { markHostThrown } from "../common/host-thrown.js";
 import { exit_mm } from "../mm/mmap.js";
 import type { KernelCore } from "./core.js";
+import { EV } from "./events.js";
 import { pathRefs } from "./path-refs.js";
 import { forget_tracees, parentOf, wake_up_parent } from "./ptrace.js";
 import { del_from_runqueue, schedule } from "./sched.js";
@@ -89,6 +90,8 @@ export function* sys_wait4(k: KernelCore, t: Task, pid: number, options: number)
  * then schedule away forever (__mmdrop of the mm there).
  */
 export function* do_exit(k: KernelCore, t: Task, code: number): Gen<never> {
+  // observers read the task as it was (pending signals, mm, files) before anything is torn down
+  if (k.events.hasListeners(EV["task.exit"])) k.events.fire(EV["task.exit"], t, code);
   k.runRef(P["do_exit"]);
   if (k.cpu.fpuOwner === t) k.cpu.fpuOwner = null;
   if (t.usedFpu) {

@@ -76,6 +76,8 @@ export class Kernel extends StateMap implements KernelCore {
   tlbFlushCeiling = 0;
   /** the vDSO a plugin mapped (k.mm.map_vdso): libc's gettimeofday calls it instead of the system call */
   vdso: Vdso | null = null;
+  /** whose KernelSetupContribution runs now ("plugin 'id'", or null: the core's), named by map_vdso's refusal */
+  setupBy: string | null = null;
   /** /dev/siglab-disk was used (its timing can no longer be configured), and its view for plugins */
   diskInUse = false;
   diskView: LatencyDevice | undefined;

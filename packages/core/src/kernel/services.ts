@@ -56,6 +56,8 @@ export function schedFunctions(k: KernelCore): SchedFunctions {
 }
 
 export function mmFunctions(k: KernelCore): MmFunctions {
+  /** who mapped the run's vDSO (k.setupBy then) */
+  let mappedBy = "the core";
   return {
     do_page_fault: (t, addr, write, code) => do_page_fault(k, ownTask(t), addr, write, code),
     flush_tlb_page: (t, addr) => flush_tlb_page(k, ownTask(t).mm, addr),
@@ -68,11 +70,13 @@ export function mmFunctions(k: KernelCore): MmFunctions {
       k.tlbFlushCeiling = pages;
     },
     map_vdso: (vdso) => {
-      if (k.vdso) throw new SimError("plugin", `map_vdso: a vDSO ('${String(k.vdso.id)}') is already mapped in this run`);
+      const by = k.setupBy ?? "the core";
+      if (k.vdso) throw new SimError("plugin", `${by} maps a vDSO, but ${mappedBy} mapped one ('${String(k.vdso.id)}') already: a run has one vDSO (run one of them without the other)`);
       const f = vdso?.gettimeofday;
-      if (typeof f !== "function") throw new SimError("plugin", "map_vdso: the vDSO must have a gettimeofday(th) generator function");
+      if (typeof f !== "function") throw new SimError("plugin", `${by}: map_vdso: the vDSO must have a gettimeofday(th) generator function`);
       // the function as it was when mapped (a getter cannot swap it later)
       k.vdso = { id: String(vdso.id), gettimeofday: (th) => f.call(vdso, th) };
+      mappedBy = by;
     },
   };
 }

@@ -4,7 +4,7 @@
  * Pure TypeScript: the same code runs in a Node worker (CLI) and in a Web Worker (app).
  */
 import { Container, type ContainerModule } from "inversify";
-import { checkServiceOwners, checkUnique, guardedModule, type Owners } from "../di/plugin-binding.js";
+import { checkServiceOwners, checkSyscallSlots, checkUnique, guardedModule, type Owners } from "../di/plugin-binding.js";
 import { resolveProfile, type CpuProfileFile, type ResolvedProfile } from "@siglab/cpu-profiles";
 import type { ParamValue, RunSpec } from "../common/experiment.js";
 import { emptyResult } from "../common/empty-result.js";
@@ -162,6 +162,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     const a = container.get(KernelAssembly);
     const syscalls = a.syscalls.getContributions();
     checkUnique(syscalls, (s) => s.nr, "system call number", owners);
+    checkSyscallSlots(syscalls, owners);
     checkUnique(a.libcs.getContributions(), (l) => l.id, "libc model", owners);
     const profile = pickProfile(env, a.profiles.getContributions().flatMap((c) => c.profiles()), spec);
     const ncpus = checkSmp(spec.cpu.smp, profile);
@@ -228,7 +229,12 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     k.setCancelCheck(env.shouldCancel);
     if (env.exactPaths) k.ex.exact = true;
     for (const c of a.checkers.getContributions()) c.attach(k);
-    for (const s of a.setups.getContributions()) s.setup(k);
+    for (const s of a.setups.getContributions()) {
+      const by = owners.get(s);
+      k.setupBy = by === undefined ? null : `plugin '${by}'`;
+      s.setup(k);
+    }
+    k.setupBy = null;
     const kernel = k;
 
     const shared: RuntimeShared = {

@@ -115,8 +115,7 @@ export class Gate {
     if (k.deps.entry.exitTest(k, t)) return false;
     k.deps.entry.leave(k, t, false);
     this.refillTlb();
-    // observers care about a plain syscall return only when it left work pending (a race)
-    if (t.sigpending || t.needResched) this.notifyReturn(false);
+    this.notifyReturn(false); // the fast exit is a return to user mode too
     return true;
   }
 

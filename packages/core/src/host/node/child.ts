@@ -10,12 +10,13 @@
  * argv: <worker bundle file> <memory budget in MiB>
  */
 import { Worker } from "node:worker_threads";
-import type { FromSandbox, ToSandbox } from "../protocol.js";
+import type { BlameAnswer, BlameQuery, FromSandbox, ToSandbox } from "../protocol.js";
 import { rssCapMb } from "./memory.js";
 
 /** What this process tells its host besides the sandbox's own messages. */
 export type FromSandboxProcess =
-  | FromSandbox
+  | Exclude<FromSandbox, { type: "label" }>
+  | BlameAnswer
   | { type: "died"; kind: "budget" | "internal"; reason: string }
   /** the process's peak resident memory so far (MiB), sent as it grows: the last figure a host has if the process is killed */
   | { type: "peak"; mb: number };
@@ -29,8 +30,12 @@ const send = (m: FromSandboxProcess): void => {
 // the sandbox lives only as long as the host that started it
 process.on("disconnect", () => process.exit(0));
 
+// which plugin code the worker runs (mark.ts): read here when the host asks, while the worker is stuck
+const mark = new Int32Array(new SharedArrayBuffer(4));
+const labels: string[] = [];
+
 const worker = new Worker(workerFile, {
-  workerData: { memoryMb },
+  workerData: { memoryMb, mark: mark.buffer },
   resourceLimits: { maxOldGenerationSizeMb: memoryMb, stackSizeMb: 8 },
   env: {},
   stdout: true,
@@ -51,13 +56,21 @@ function died(kind: "budget" | "internal", reason: string): void {
   setTimeout(() => process.exit(1), 2000).unref();
 }
 
-worker.on("message", (m: FromSandbox) => send(m));
+worker.on("message", (m: FromSandbox) => {
+  if (m.type === "label") labels.push(m.text);
+  else send(m);
+});
 worker.on("error", (e: Error & { code?: string }) => {
   if (e.code === "ERR_WORKER_OUT_OF_MEMORY") died("budget", `memory budget exceeded: the sandbox's heap reached its limit of ${memoryMb} MiB (--max-memory); the sandbox process's peak resident memory was ${peakMb()} MiB`);
   else died("internal", `the sandbox stopped: ${e.message.split("\n")[0]}`);
 });
 worker.on("exit", (code) => died("internal", `the sandbox exited (code ${code})`));
-process.on("message", (m: ToSandbox) => worker.postMessage(m));
+process.on("message", (m: ToSandbox | BlameQuery) => {
+  if (m.type === "blame") {
+    const running = Atomics.load(mark, 0);
+    send({ type: "blame", where: running > 0 ? labels[running - 1] ?? "a plugin's code" : null });
+  } else worker.postMessage(m);
+});
 
 // Memory the worker's own checks cannot see in time (ArrayBuffers filled at a module's top level,
 // between two steps): this process's resident size, measured from this thread while the worker

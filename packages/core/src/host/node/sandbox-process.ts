@@ -8,7 +8,7 @@
  * the host's own bundle, one worker thread, no child processes, no file writes, no addons.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import type { ToSandbox } from "../protocol.js";
+import type { BlameQuery, ToSandbox } from "../protocol.js";
 import type { SandboxWorker, SandboxWorkerEvents } from "../supervisor.js";
 import type { FromSandboxProcess } from "./child.js";
 import { fatalMemoryReason } from "./memory.js";
@@ -29,6 +29,8 @@ export interface SandboxProcessOptions {
 }
 
 const START_MS = 30_000;
+/** how long a run over budget waits for the sandbox process to say which plugin code was running */
+const BLAME_MS = 500;
 /** the end of a process's stderr kept for the message when it dies (V8's last words) */
 const STDERR_TAIL = 16_000;
 
@@ -98,6 +100,32 @@ export class SandboxProcess implements SandboxWorker {
     this.kill();
   }
 
+  /** who answers the blame query under way */
+  private blamed: ((where: string | null) => void) | null = null;
+
+  /**
+   * Which plugin code the stuck worker is in ("plugin 'id' (Hook)"), or null (none, or no answer
+   * within `waitMs`: the process's main thread relays it while the worker loops).
+   */
+  blame(waitMs = BLAME_MS): Promise<string | null> {
+    const c = this.child;
+    if (!c || this.over || this.blamed) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => answer(null), waitMs);
+      const answer = (where: string | null) => {
+        clearTimeout(timer);
+        this.blamed = null;
+        resolve(where);
+      };
+      this.blamed = answer;
+      try {
+        c.send({ type: "blame" } satisfies BlameQuery);
+      } catch {
+        answer(null);
+      }
+    });
+  }
+
   private tell(f: (e: SandboxWorkerEvents) => void): void {
     if (this.events) f(this.events);
     else this.waiting.push(f);
@@ -140,7 +168,8 @@ export class SandboxProcess implements SandboxWorker {
       this.stderr = (this.stderr + d).slice(-STDERR_TAIL);
     });
     c.on("message", (m: FromSandboxProcess) => {
-      if (m.type === "peak") this.peakMb = m.mb;
+      if (m.type === "blame") this.blamed?.(m.where);
+      else if (m.type === "peak") this.peakMb = m.mb;
       else if (m.type === "died") this.die(m.reason, m.kind);
       else if (!this.over) {
         if (m.type === "ready") clearTimeout(this.startTimer);
