@@ -16,6 +16,7 @@ import { registerBundleCommands } from "./commands/bundle.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerProbeCommand } from "./commands/probe.js";
 import { registerCacheCommand } from "./commands/cache.js";
+import { registerSummaryCommand } from "./commands/summary.js";
 import { configureHost, runInSandbox, stopSandbox } from "./run/host.js";
 import { hostLimitsFrom } from "./run/limits.js";
 import { DEFAULT_HOST_LIMITS } from "@siglab/core/host";
@@ -53,6 +54,7 @@ registerBundleCommands(cli, {
 registerServeCommand(cli);
 registerProbeCommand(cli);
 registerCacheCommand(cli);
+registerSummaryCommand(cli);
 cli.help();
 cli.version("0.1.0");
 
