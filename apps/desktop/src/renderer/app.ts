@@ -143,6 +143,7 @@ export class App {
         catalog: () => ({ profiles: this.catalog.profiles.map((p) => p.profile), plugins: this.catalog.plugins, presets: this.catalog.presets }),
         simulate: (runs, opts, onResult) => this.summaryRunner.simulateMachine(runs, opts, onResult),
       },
+      save: (name, data) => this.exports.saveExport(name, data),
     });
     this.share = new ShareActions(host, this.catalog, this.documents, this.runConfig, this.local, this.cpuNote, listsChanged);
     this.exports = new Exports(host, this.sim, this.catalog, this.results, this.runner, this.documents, this.runConfig, this.pane);

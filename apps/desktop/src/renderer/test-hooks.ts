@@ -55,6 +55,14 @@ export function exposeTestHooks(p: HookedParts): void {
     summary: {
       loadProbe: (text: string) => p.summary.loadProbe(text, "probe.json"),
       probeHost: () => p.summary.probeHost,
+      /** the figure view's SVG and layout (plots, legend, label boxes), or null */
+      figure: () => p.summary.figure.current,
+      /** the figure as PNG bytes (the canvas at slide resolution): their length and the PNG's width and height */
+      figurePng: async () => {
+        const b = await p.summary.figure.png();
+        const dv = new DataView(b.buffer, b.byteOffset);
+        return { bytes: b.length, width: dv.getUint32(16), height: dv.getUint32(20) };
+      },
     },
     /** the app's execution host itself (the security corpus runs through it) */
     host: {

@@ -103,7 +103,7 @@ export function renderBarFigure(fig: BarFigure, size: FigureSize = SLIDE): Rende
   let y = margin;
 
   // title and subtitle
-  out.push(`<text x="${r1(margin)}" y="${r1(y + titleSize * 0.8)}" font-size="${r1(titleSize)}" font-weight="bold" fill="${INK}">${escapeXml(ellipsize(fig.title, W - 2 * margin, titleSize))}</text>`);
+  out.push(`<text x="${r1(margin)}" y="${r1(y + titleSize * 0.8)}" font-size="${r1(titleSize)}" font-weight="bold" fill="${INK}">${escapeXml(ellipsize(fig.title, W - 2 * margin, titleSize, true))}</text>`);
   y += titleSize * 1.15;
   if (fig.subtitle) {
     for (const line of wrapText(fig.subtitle, W - 2 * margin, subSize, 2)) {
@@ -207,8 +207,8 @@ export function renderBarFigure(fig: BarFigure, size: FigureSize = SLIDE): Rende
   fig.facets.forEach((f, fi) => {
     const p = plots[fi]!;
     if (facetTitleRoom) {
-      const text = ellipsize(f.label, p.w, facetSize);
-      const tw = textWidth(text, facetSize);
+      const text = ellipsize(f.label, p.w, facetSize, true);
+      const tw = textWidth(text, facetSize, true);
       out.push(`<text x="${r1(p.x + p.w / 2)}" y="${r1(plotTop - facetSize * 0.55)}" font-size="${r1(facetSize)}" font-weight="bold" text-anchor="middle" fill="${INK}">${escapeXml(text)}</text>`);
       labels.push({ text, kind: "facet", box: { x: p.x + p.w / 2 - tw / 2, y: plotTop - facetSize * 1.45, w: tw, h: facetSize * 1.2 } });
     }
