@@ -11,7 +11,11 @@ function siglab(args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const HEADLINE = ["summary", "--cpu", "p4-northwood@2200", "--baseline", "--variant", "sa-nofp:forceAll=true"];
+/** The README's headline command (the line after its figure), its words */
+const README_COMMAND = /^pnpm siglab (summary .*)$/m.exec(readFileSync(join(ROOT, "README.md"), "utf8"))![1]!.split(/\s+/);
+/** …without its outputs: the tests name their own */
+const HEADLINE = README_COMMAND.filter((a, i) => !["--plot", "--plot-data", "--force"].includes(a) && !["--plot", "--plot-data"].includes(README_COMMAND[i - 1]!));
+const outputOf = (flag: string): string => README_COMMAND[README_COMMAND.indexOf(flag) + 1]!;
 
 describe("siglab summary --plot", () => {
   const dir = mkdtempSync(join(tmpdir(), "siglab-summary-"));
@@ -41,6 +45,13 @@ describe("siglab summary --plot", () => {
     // SA_NOFP (forced) shortens the signal round trip: its bar is lower than the baseline's
     const sig = rows.filter((r) => r.includes(",lat_sig_catch,simulated,")).map((r) => Number(r.split(",")[5]));
     expect(sig[1]!).toBeLessThan(sig[0]! * 0.8);
+  });
+
+  it("draws the README's headline figure byte for byte as committed (docs/img), and its data", () => {
+    expect(outputOf("--plot")).toMatch(/^docs\/img\/.*\.svg$/);
+    expect(readFileSync(svg, "utf8")).toBe(readFileSync(join(ROOT, outputOf("--plot")), "utf8"));
+    expect(readFileSync(csv, "utf8")).toBe(readFileSync(join(ROOT, outputOf("--plot-data")), "utf8"));
+    expect(readFileSync(svg, "utf8")).toContain(`Drawn by: siglab ${HEADLINE.join(" ")}`);
   });
 
   it("never replaces an existing file without --force, and refuses before running anything", () => {

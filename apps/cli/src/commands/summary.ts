@@ -93,7 +93,7 @@ export function registerSummaryCommand(cli: CAC): void {
         if (data) checkOutputTarget(data, outOpts);
         const s = await runSummary(o);
         const profiles = await allProfiles([]);
-        const madeBy = `siglab ${process.argv.slice(2).map(quoteArg).join(" ")}`;
+        const madeBy = `siglab ${figureArgs(process.argv.slice(2)).map(quoteArg).join(" ")}`;
         const { figure, data: rows } = lmbenchFigure(s, { profiles, madeBy: oneLine(madeBy) });
         if (plot) writeOutputFile(plot, renderBarFigure(figure).svg, outOpts);
         if (data) writeOutputFile(data, data.toLowerCase().endsWith(".json") ? figureDataJson(rows) : figureDataCsv(rows), outOpts);
@@ -119,6 +119,24 @@ function outputArg(o: Record<string, unknown>, key: string, ext?: string): strin
   if (typeof v !== "string" || !v) throw new UsageError(`${flag}: name a file`);
   if (ext && !v.toLowerCase().endsWith(ext)) throw new UsageError(`${flag} ${v}: the chart is SVG; name a ${ext} file`);
   return v;
+}
+
+/** Outputs (--plot, --plot-data, --force) and the run's mechanics (--jobs, --no-cache) do not change the figure: it names the rest. */
+const NOT_IN_FIGURE = new Set(["--plot", "--plot-data", "--jobs"]);
+const FLAGS_NOT_IN_FIGURE = new Set(["--force", "--no-cache"]);
+export function figureArgs(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const name = a.split("=")[0]!;
+    if (FLAGS_NOT_IN_FIGURE.has(a)) continue;
+    if (NOT_IN_FIGURE.has(name)) {
+      if (!a.includes("=")) i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
 }
 
 function quoteArg(a: string): string {
