@@ -77,7 +77,7 @@ describe("issue 32: the LMbench summary as a figure", () => {
       el.style.position = "absolute";
       el.style.left = "-5000px";
       document.body.append(el);
-      const out = [...el.querySelectorAll("text")].map((t) => ({ text: t.textContent ?? "", w: t.getComputedTextLength() }));
+      const out = Array.from(el.querySelectorAll("text"), (t) => ({ text: t.textContent ?? "", w: t.getComputedTextLength() }));
       el.remove();
       return out;
     }, svg);

@@ -64,7 +64,7 @@ describe("a plugin built against plugin API 2.2", () => {
   });
 
   it("loads on this SigLab (API 2.3) and its generator-free forms run: the same simulation as its generator forms", () => {
-    expect(api.PLUGIN_API_VERSION).toBe("2.3");
+    expect(api.PLUGIN_API_VERSION).toBe("2.4");
     const fast = run(true), slow = run(false);
     expect(fast.error).toBeUndefined();
     expect(slow.error).toBeUndefined();

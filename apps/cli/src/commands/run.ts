@@ -17,6 +17,7 @@ import { parseJobs, parseShard, selectShard, shardDescription, type Shard } from
 import { oneLine, shown } from "../terminal.js";
 import { cachedWhenAll, inspectWorkload, markCachedText, NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
 import type { CachedRunResult } from "@siglab/core/cache";
+import { manifestLookup, variantNoticeLines } from "../run/variant-notices.js";
 
 export const DEFAULT_CPU = "p4-northwood";
 
@@ -245,8 +246,9 @@ export function registerRunCommand(cli: CAC): void {
       if (!o["json"]) {
         if (part) console.log(part.text + "\n");
         const swept = differingParams(results);
+        const manifestOf = manifestLookup(list(o["pluginDir"]));
         for (const r of results) {
-          const parts = [markCachedText(formatRun(r, { sweep: swept, ...(title ? { title } : {}) }), r)];
+          const parts = [markCachedText(formatRun(r, { sweep: swept, ...(title ? { title } : {}) }), r), ...variantNoticeLines(r, manifestOf)];
           if (repeat > 1) parts.push(formatRepeat(r as RepeatedRun));
           if (o["inspect"]) parts.push(formatPaths(r, String(o["inspect"])));
           if (r.timeline) parts.push(formatTimeline(r, process.stdout.columns ? Math.max(60, process.stdout.columns) : 100));
