@@ -117,6 +117,10 @@ export class App {
         this.local.saveLayout();
       },
       shown: () => this.paneSizes?.show("results"),
+      manifestOf: (id) => this.catalog.plugins.find((p) => p.id === id)?.manifest ?? undefined,
+      applySwitch: (id, options) => {
+        if (this.runConfig.setVariantOptions(id, options) > 0) void this.runner.run();
+      },
     });
     this.profilesView = new ProfilesView(async (p) => {
       try {

@@ -13,6 +13,9 @@ import { counterpart, defaultPair, diffPath, pathSummary, type PathDiff } from "
 import { metricStats } from "./repeat.js";
 import { chartToSvg } from "./svg-export.js";
 import { appWording } from "../sim-client.js";
+import { variantNotices } from "./variant-notices.js";
+import type { ParamValue } from "../../common/contracts.js";
+import type { VariantEffectManifest } from "@siglab/core/common";
 
 export interface ResultsHost {
   saveExport(name: string, data: string | Uint8Array): Promise<void>;
@@ -25,6 +28,10 @@ export interface ResultsHost {
   setPhaseNorm(norm: PhaseNorm): void;
   /** results (or a run's first) are on show: the pane may take the room */
   shown(): void;
+  /** A plugin's manifest (for why a variant had no effect, and the switch that makes it apply). */
+  manifestOf?(id: string): VariantEffectManifest | undefined;
+  /** Sets these options of every `variantId` in the run configuration and runs again. */
+  applySwitch?(variantId: string, options: Record<string, ParamValue>): void;
 }
 
 type Tab = "charts" | "findings" | "inspector" | "diff" | "table";
@@ -156,6 +163,8 @@ export class ResultsView {
         h("div.run-errors", { role: "alert" }, errors.map((r) => h("div.run-error", { "data-kind": r.error!.kind }, errors.length > 1 || this.results.length > 1 ? h("strong", null, `${this.label(r)}: `) : null, runErrorLine(r.error!, appWording)))),
       );
     }
+    const notices = variantNotices(this.results, (id) => this.host.manifestOf?.(id), this.host.applySwitch ? (id, o) => this.host.applySwitch!(id, o) : undefined);
+    if (notices) this.body.append(notices);
     if (this.tab === "charts") this.renderCharts();
     else if (this.tab === "findings") this.renderFindings();
     else if (this.tab === "inspector") this.renderInspector();
