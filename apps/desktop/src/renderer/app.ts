@@ -116,6 +116,13 @@ export class App {
         this.local.layout.phaseNorm = norm;
         this.local.saveLayout();
       },
+      get phaseUnit() {
+        return app.local.layout.phaseUnit ?? "cycles";
+      },
+      setPhaseUnit: (unit) => {
+        this.local.layout.phaseUnit = unit;
+        this.local.saveLayout();
+      },
       shown: () => this.paneSizes?.show("results"),
       manifestOf: (id) => this.catalog.plugins.find((p) => p.id === id)?.manifest ?? undefined,
       applySwitch: (id, options) => {
