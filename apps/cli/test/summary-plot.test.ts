@@ -36,7 +36,7 @@ describe("siglab summary --plot", () => {
     expect(text).toMatch(/^<svg [^>]*viewBox="0 0 1920 1080"/);
     expect(text).toContain("latency (µs)");
     expect(text).toContain('data-palette="Okabe–Ito"');
-    expect(text).toContain("measured on the real machine");
+    expect(text).toContain("measured on a real machine (hatched)");
     const rows = readFileSync(csv, "utf8").trim().split("\n");
     expect(rows[0]).toBe("cpu,stack,benchmark,example,kind,us,source");
     // 5 benchmarks × 2 stacks simulated, and the two calibration figures measured on that P4

@@ -167,7 +167,7 @@ export function lmbenchFigure(s: LmbenchSummary, opts: LmbenchFigureOptions = {}
     if (!cpus.some((c) => c.key === cpuKey(row.cpu))) cpus.push({ key: cpuKey(row.cpu), cpu: row.cpu });
   }
   const data: FigureDatum[] = [];
-  const sources = new Map<string, string>();
+  const sources = new Map<string, MeasuredFigure>();
   let anyMeasured = false;
   const facets = cpus.map(({ key, cpu }) => {
     const cpuName = shortCpuLabel(cpu, opts.profiles);
@@ -187,7 +187,7 @@ export function lmbenchFigure(s: LmbenchSummary, opts: LmbenchFigureOptions = {}
       });
       for (const m of meas) {
         anyMeasured = true;
-        sources.set(m.id, m.source);
+        sources.set(m.id, m);
         bars.push({ series: MEASURED_SERIES, value: m.us, title: `measured: ${m.source}` });
         data.push({ cpu: cpuName, stack: "baseline (real machine)", benchmark: b.name, example: b.example, kind: "measured", us: m.us, source: m.source });
       }
@@ -195,9 +195,9 @@ export function lmbenchFigure(s: LmbenchSummary, opts: LmbenchFigureOptions = {}
     });
     return { label: cpuName, groups };
   });
-  const series = [...stacks.map((st) => ({ id: st, label: `simulated, ${st}` })), ...(anyMeasured ? [{ id: MEASURED_SERIES, label: "measured on the real machine (hatched)", measured: true }] : [])];
+  const series = [...stacks.map((st) => ({ id: st, label: `simulated, ${st}` })), ...(anyMeasured ? [{ id: MEASURED_SERIES, label: "measured on a real machine (hatched)", measured: true }] : [])];
   const notes = [
-    ...(anyMeasured ? [`Measured (hatched, black): ${[...sources.entries()].map(([id, src]) => `${id}: ${src}`).join("; ")}. Calibration figures: the profile's fitted costs were fitted to them.`] : []),
+    ...(anyMeasured ? [`Measured (hatched, black): ${[...sources.values()].map((m) => `${m.id}: ${m.source}`).join("; ")}.${[...sources.values()].some((m) => m.kind === "calibration") ? " Calibration figures: the profile's fitted costs were fitted to them." : ""}`] : []),
     `Simulated: SigLab's shipped lmbench ports (${benchmarks.map((b) => b.example).join(", ")}) on a simulated Linux 2.4. Colours: Okabe–Ito.`,
     ...(opts.madeBy ? [`Drawn by: ${opts.madeBy}`] : []),
   ];
