@@ -11,7 +11,7 @@ import { openSession, runAndWait, screenshot, selectCpus, type Session } from ".
 
 type Box = { x: number; y: number; w: number; h: number };
 type Layout = {
-  card: Box; canvas: Box; legend: Box | null; area: Box; indexAxis: string; palette: string | null; hidden: boolean[];
+  card: Box; canvas: Box; legend: Box | null; area: Box; indexAxis: string; palette: string | null; hidden: boolean[]; markers: string[];
   scales: { id: string; type: string; horizontal: boolean; title: string; font: number; ticks: { label: string; pos: number }[] }[];
 };
 const layout = (p: Page, id: string): Promise<Layout | null> => p.evaluate((c) => (window as unknown as { __siglabTest: { chartLayout(id: string): Layout | null } }).__siglabTest.chartLayout(c), id);
@@ -83,6 +83,8 @@ describe("issue 32: charts readable at 50 runs", () => {
     expect(x.title).toBe("iterations (log scale)");
     expect(sw.scales.find((a) => a.id === "y")!.title).toMatch(/\((µs|us|cycles)\)$/);
     expect(sw.hidden).toEqual([false, false]);
+    // lines that coincide stay apart: a marker of their own, every other one dashed
+    expect(sw.markers).toEqual(["circle", "rect dashed"]);
     // the legend is a series picker: untick a series, it is hidden; "all" brings it back
     const card = page.locator(`[data-chart-card="${sweepIds[0]}"]`);
     await card.locator(".legend-item", { hasText: "no-cli-exit" }).locator("input").uncheck();

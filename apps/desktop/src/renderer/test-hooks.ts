@@ -67,6 +67,7 @@ export function exposeTestHooks(p: HookedParts): void {
         indexAxis: c.options.indexAxis ?? "x",
         palette: canvas.dataset.palette ?? null,
         hidden: c.data.datasets.map((_d, i) => !c.isDatasetVisible(i)),
+        markers: c.data.datasets.map((d) => `${String((d as { pointStyle?: unknown }).pointStyle ?? "")}${((d as { borderDash?: number[] }).borderDash ?? []).length ? " dashed" : ""}`),
         scales: Object.values(c.scales).map((sc) => ({
           id: sc.id, type: sc.type, horizontal: sc.isHorizontal(),
           title: String((sc.options as { title?: { text?: string } }).title?.text ?? ""),

@@ -215,6 +215,8 @@ export function logSpaced(values: readonly unknown[]): boolean {
   return spread(ratios) < spread(diffs);
 }
 
+const POINT_STYLES = ["circle", "rect", "triangle", "rectRot", "crossRot", "star"] as const;
+
 /** One line per CPU × stack over the swept parameter (per stack in a CPU's facet); a log-spaced sweep gets a log axis, labelled so. */
 export function sweepConfig(metric: string, param: string, results: RunResult[], profiles: CpuProfileFile[], facetCpu = false): ChartConfiguration {
   const unit = results.flatMap((r) => r.metrics).find((m) => m.name === metric)?.unit ?? "";
@@ -230,10 +232,14 @@ export function sweepConfig(metric: string, param: string, results: RunResult[],
     type: "line",
     data: {
       labels: values,
+      // coinciding lines stay apart: each series has its own marker, and every other one is dashed
       datasets: [...series].map(([label, rs], i) => ({
         label,
         borderColor: color(i),
         backgroundColor: color(i),
+        pointStyle: POINT_STYLES[i % POINT_STYLES.length]!,
+        pointRadius: 4,
+        borderDash: i % 2 ? [6, 4] : [],
         data: (log ? values.map((v) => ({ x: Number(v), y: valueOf(rs, v) })) : values.map((v) => valueOf(rs, v))) as never,
       })),
     },
