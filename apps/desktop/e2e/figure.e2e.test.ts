@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession, screenshot, selectCpus, type Session } from "./harness.js";
+import { openSession, runAndWait, screenshot, selectCpus, type Session } from "./harness.js";
 
 type Box = { x: number; y: number; w: number; h: number };
 type Figure = { svg: string; layout: { plots: Box[]; legend: Box; labels: { text: string; kind: string; box: Box }[]; valueLabelsOmitted: number } };
@@ -106,6 +106,25 @@ describe("issue 32: the LMbench summary as a figure", () => {
     expect(csv[0]).toBe("cpu,stack,benchmark,example,kind,us,source");
     expect(csv.filter((r) => r.includes(",measured,"))).toHaveLength(2);
     expect(csv.filter((r) => r.includes(",simulated,"))).toHaveLength(10);
+    expect(s.errors).toEqual([]);
+  });
+
+  it("exports a metric chart of any set of runs as a slide figure (SVG and PNG at 1920×1080, the unit on the axis)", async () => {
+    await page.click('[data-view="workload"]');
+    await page.click('[data-example="lat_syscall"]');
+    await page.waitForFunction(() => document.querySelector("#doc-title")?.getAttribute("data-key") === "example:lat_syscall");
+    await page.waitForSelector('[data-param="iterations"]', { timeout: 20_000 });
+    await selectCpus(page, ["p4-northwood", "p6-coppermine"]);
+    expect(await runAndWait(page)).toMatch(/^Done: 4 runs/);
+    await page.click('[data-tab="charts"]');
+    const card = page.locator('[data-chart-card="metric:Simple syscall"]');
+    await card.waitFor();
+    const svg = (await exported(page, '[data-chart-card="metric:Simple syscall"] [data-action="slide"]', ".slide.png").then(() => readFileSync(path.join(s.workspace, "exports", "lat_syscall.Simple_syscall.slide.svg"), "utf8")));
+    expect(svg).toMatch(/viewBox="0 0 1920 1080"/);
+    expect(svg).toContain("Simple syscall (µs)");
+    expect((svg.match(/data-series="/g) ?? []).length).toBe(4); // 2 CPUs × 2 stacks
+    const png = readFileSync(path.join(s.workspace, "exports", "lat_syscall.Simple_syscall.slide.png"));
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1920, 1080]);
     expect(s.errors).toEqual([]);
   });
 });

@@ -5,3 +5,4 @@ export * from "./labels.js";
 export * from "./lmbench.js";
 export * from "./palette.js";
 export * from "./text.js";
+export * from "./runs.js";

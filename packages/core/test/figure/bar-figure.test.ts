@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../src/common/index.js";
-import { boxesOverlap, figureDataCsv, LMBENCH_BENCHMARKS, lmbenchFigure, OKABE_ITO, renderBarFigure, summaryRows, type Box, type SummaryRow } from "../../src/figure/index.js";
+import { boxesOverlap, figureDataCsv, LMBENCH_BENCHMARKS, lmbenchFigure, OKABE_ITO, renderBarFigure, runsFigure, summaryRows, type Box, type SummaryRow } from "../../src/figure/index.js";
 
 function result(row: SummaryRow, metric: string, us: number): RunResult {
   return { workload: "x", cpu: row.cpu, variants: row.variants, params: {}, seed: 1, metrics: [{ name: metric, value: us, unit: "us" }], phases: {}, counters: {}, findings: [], totalCycles: 0, simSeconds: 0, paths: [] } as RunResult;
@@ -24,6 +24,12 @@ function checkLayout(svg: string, layout: ReturnType<typeof renderBarFigure>["la
   // every value label stands inside a plot
   for (const l of layout.labels.filter((x) => x.kind === "value")) expect(layout.plots.some((p) => inside(l.box, p)), `value label ${l.text} outside the plots`).toBe(true);
   expect(svg).toContain("latency (µs)");
+}
+
+function checkLayoutFor(_svg: string, layout: ReturnType<typeof renderBarFigure>["layout"]): void {
+  const boxes = layout.labels.filter((l) => l.kind !== "legend");
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(boxesOverlap(boxes[i]!.box, boxes[j]!.box)).toBe(false);
+  for (const p of layout.plots) expect(boxesOverlap(layout.legend, p)).toBe(false);
 }
 
 describe("the LMbench figure", () => {
@@ -79,5 +85,22 @@ describe("the LMbench figure", () => {
     const ctx = figure.facets[0]!.groups.find((g) => g.label === "2p/0K ctxsw")!;
     expect(ctx.bars[1]).toMatchObject({ value: null, title: "failed: boom" });
     expect(data.find((d) => d.example === "lat_ctx" && d.stack !== "baseline" && d.kind === "simulated")?.us).toBeNull();
+  });
+});
+
+describe("any set of runs as a slide figure", () => {
+  it("groups one metric by CPU, a bar per stack and sweep value, in the metric's unit; failed runs left out", () => {
+    const rows = summaryRows([{ id: "p4-northwood", mhz: 2200 }, { id: "p6-coppermine", mhz: 1000 }], [[], [{ id: "sysenter" }]]);
+    const results = rows.map((r, i) => ({ ...result(r, "Simple syscall", 0.2 + i * 0.1), params: { iterations: 100 } }));
+    results.push({ ...results[0]!, metrics: [], error: { kind: "workload", message: "x" } });
+    const fig = runsFigure(results, "Simple syscall", { sweepParam: "iterations" });
+    expect(fig.unit).toBe("µs");
+    expect(fig.facets[0]!.groups.map((g) => [g.label, g.bars.map((b) => b.series)])).toEqual([
+      ["P4 2.2 GHz", ["baseline · iterations=100", "sysenter · iterations=100"]],
+      ["PIII 1 GHz", ["baseline · iterations=100", "sysenter · iterations=100"]],
+    ]);
+    const { svg, layout } = renderBarFigure(fig);
+    expect(svg).toContain("Simple syscall (µs)");
+    checkLayoutFor(svg, layout);
   });
 });

@@ -9,6 +9,8 @@ import { clear, fmt, h, toast } from "../ui/dom.js";
 import { histogramConfig, isDark, makeChart, metricConfig, normChoices, normLabel, phaseConfig, repetitionsOf, sweepConfig, timelineConfig, UPRIGHT_BARS_MAX, type ChartClick, type PhaseNorm, type PhaseUnit } from "./charts.js";
 import { shortCpuLabel } from "./labels.js";
 import { PHASE_PALETTE } from "./palette.js";
+import { renderBarFigure, runsFigure } from "@siglab/core/figure";
+import { svgToPng } from "./slide-export.js";
 import { runErrorLine } from "./errors.js";
 import { runLabel } from "./labels.js";
 import { counterpart, defaultPair, diffPath, pathSummary, type PathDiff } from "./path-diff.js";
@@ -197,6 +199,20 @@ export class ResultsView {
     return card;
   }
 
+  /** "Slide": the metric as a slide figure (@siglab/core/figure, 1920×1080), saved as SVG and PNG. */
+  private slideButton(metric: string, runs: RunResult[]): HTMLElement {
+    const name = `${this.config?.workload.id ?? "results"}.${metric}`.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(0, 80);
+    return h("button.small", { "data-action": "slide", title: "Export as a slide figure: SVG and PNG at 1920×1080, Okabe–Ito colours, the unit on the axis", onclick: async () => {
+      const { svg } = renderBarFigure(runsFigure(runs, metric, { ...(this.config?.sweep ? { sweepParam: this.config.sweep.param } : {}), profiles: this.profiles, title: `${metric}${this.config?.workload.id ? ` (${this.config.workload.id})` : ""}` }));
+      await this.host.saveExport(`${name}.slide.svg`, svg);
+      try {
+        await this.host.saveExport(`${name}.slide.png`, await svgToPng(svg));
+      } catch (err) {
+        toast(`PNG export failed: ${(err as Error).message}`, "error");
+      }
+    } }, "Slide");
+  }
+
   private async exportPng(chart: Chart, name: string): Promise<void> {
     const url = chart.toBase64Image("image/png", 1);
     const bin = atob(url.slice(url.indexOf(",") + 1));
@@ -262,7 +278,7 @@ export class ResultsView {
           this.chartCard(m, `metric:${m}`, config, (c) => {
             const run = runAt(c);
             if (run >= 0) this.openInspector(okIndex[run]!);
-          }, () => this.metricTsv(m)),
+          }, () => this.metricTsv(m), () => [this.slideButton(m, ok)]),
         );
       }
     }

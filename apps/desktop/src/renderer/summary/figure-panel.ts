@@ -5,6 +5,7 @@
  */
 import { figureDataCsv, lmbenchFigure, renderBarFigure, SLIDE, type FigureDatum, type LmbenchFigureOptions, type LmbenchSummary, type RenderedFigure } from "@siglab/core/figure";
 import { h, toast } from "../ui/dom.js";
+import { svgToPng } from "../results/slide-export.js";
 
 export type SaveExport = (name: string, data: string | Uint8Array) => Promise<void>;
 
@@ -60,19 +61,7 @@ export class FigurePanel {
   /** The SVG drawn on a canvas of the slide's size, as PNG bytes. */
   async png(): Promise<Uint8Array> {
     if (!this.rendered) throw new Error("no figure yet: run the summary first");
-    const img = new Image(SLIDE.width, SLIDE.height);
-    const url = URL.createObjectURL(new Blob([this.rendered.svg], { type: "image/svg+xml" }));
-    try {
-      img.src = url;
-      await img.decode();
-      const canvas = h("canvas", { width: SLIDE.width, height: SLIDE.height }) as HTMLCanvasElement;
-      canvas.getContext("2d")!.drawImage(img, 0, 0, SLIDE.width, SLIDE.height);
-      const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/png"));
-      if (!blob) throw new Error("the canvas gave no PNG");
-      return new Uint8Array(await blob.arrayBuffer());
-    } finally {
-      URL.revokeObjectURL(url);
-    }
+    return svgToPng(this.rendered.svg);
   }
 
   private async exportPng(): Promise<void> {
