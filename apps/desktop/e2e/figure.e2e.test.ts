@@ -4,11 +4,10 @@
  * hatched beside them, its legend outside the plot and labels that do not overlap (as drawn by
  * Chromium, not only as estimated), exported as SVG, PNG at 1920×1080 and the data.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import type { Page } from "playwright-core";
+import { readFileSync } from "node:fs";
+import type { Download, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession, runAndWait, screenshot, selectCpus, type Session } from "./harness.js";
+import { downloaded, openSession, runAndWait, screenshot, selectCpus, type Session } from "./harness.js";
 
 type Box = { x: number; y: number; w: number; h: number };
 type Figure = { svg: string; layout: { plots: Box[]; legend: Box; labels: { text: string; kind: string; box: Box }[]; valueLabelsOmitted: number } };
@@ -27,12 +26,11 @@ afterAll(async () => {
   await s?.close();
 });
 
+/** The file a click hands to the browser's downloads (siglab serve's exports are downloads): its name and bytes. */
 async function exported(p: Page, button: string, suffix: string): Promise<Buffer> {
-  await p.click(button);
-  await p.waitForFunction((x) => (document.body.dataset.lastExport ?? "").endsWith(x), suffix, { timeout: 20_000 });
-  const dir = path.join(s.workspace, "exports");
-  const file = readdirSync(dir).find((f) => f.endsWith(suffix))!;
-  return readFileSync(path.join(dir, file));
+  const d = await downloaded(p, () => p.click(button));
+  expect(d.name.endsWith(suffix), d.name).toBe(true);
+  return d.bytes;
 }
 
 describe("issue 32: the LMbench summary as a figure", () => {
@@ -119,12 +117,22 @@ describe("issue 32: the LMbench summary as a figure", () => {
     await page.click('[data-tab="charts"]');
     const card = page.locator('[data-chart-card="metric:Simple syscall"]');
     await card.waitFor();
-    const svg = (await exported(page, '[data-chart-card="metric:Simple syscall"] [data-action="slide"]', ".slide.png").then(() => readFileSync(path.join(s.workspace, "exports", "lat_syscall.Simple_syscall.slide.svg"), "utf8")));
+    // two downloads: the SVG, then the PNG
+    const got: { name: string; bytes: Buffer }[] = [];
+    const onDownload = async (d: Download): Promise<void> => {
+      got.push({ name: d.suggestedFilename(), bytes: readFileSync(await d.path()) });
+    };
+    page.on("download", (d) => void onDownload(d));
+    await card.locator('[data-action="slide"]').click();
+    await expect.poll(() => got.length, { timeout: 30_000 }).toBe(2);
+    const svgFile = got.find((g) => g.name.endsWith(".slide.svg"))!;
+    const pngFile = got.find((g) => g.name.endsWith(".slide.png"))!;
+    expect(svgFile.name).toBe("lat_syscall.Simple_syscall.slide.svg");
+    const svg = svgFile.bytes.toString("utf8");
     expect(svg).toMatch(/viewBox="0 0 1920 1080"/);
     expect(svg).toContain("Simple syscall (µs)");
     expect((svg.match(/data-series="/g) ?? []).length).toBe(4); // 2 CPUs × 2 stacks
-    const png = readFileSync(path.join(s.workspace, "exports", "lat_syscall.Simple_syscall.slide.png"));
-    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1920, 1080]);
+    expect([pngFile.bytes.readUInt32BE(16), pngFile.bytes.readUInt32BE(20)]).toEqual([1920, 1080]);
     expect(s.errors).toEqual([]);
   });
 });

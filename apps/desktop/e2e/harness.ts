@@ -2,7 +2,7 @@
  * End-to-end harness: starts the HTTP host (the same code `siglab serve` runs) on a temp workspace
  * and drives Debian's headless Chromium with playwright-core. Never downloads a browser.
  */
-import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,8 +25,18 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export async function openSession(opts: { workspace?: string; chromiumArgs?: string[] } = {}): Promise<Session> {
+/**
+ * The result cache of every session: a folder of this test process's own (never the user's cache),
+ * and off in a new workspace unless a test asks (`resultCache: true`): a test that runs an
+ * experiment another test ran must see it simulated.
+ */
+const CACHE_DIR = mkdtempSync(path.join(os.tmpdir(), "siglab-e2e-cache-"));
+process.env["SIGLAB_CACHE_DIR"] = CACHE_DIR;
+process.on("exit", () => rmSync(CACHE_DIR, { recursive: true, force: true }));
+
+export async function openSession(opts: { workspace?: string; chromiumArgs?: string[]; resultCache?: boolean } = {}): Promise<Session> {
   const workspace = opts.workspace ?? mkdtempSync(path.join(os.tmpdir(), "siglab-e2e-"));
+  if (!opts.workspace && !opts.resultCache) writeFileSync(path.join(workspace, "settings.json"), JSON.stringify({ disabledPlugins: [], resultCache: false }));
   const server = await runServe({ port: 0, workspace }, () => undefined);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...(opts.chromiumArgs ?? [])], headless: true });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "light" });
@@ -84,6 +94,29 @@ export async function selectCpus(page: Page, wanted: string[]): Promise<void> {
     const box = page.locator(`[data-cpu="${id}"]`);
     if ((await box.isChecked()) !== wanted.includes(id)) await box.click();
   }
+}
+
+/**
+ * What `action` hands to the browser's downloads (siglab serve's exports and bundles are
+ * downloads): the file name the page suggested and its bytes.
+ */
+export async function downloaded(page: Page, action: () => Promise<unknown>): Promise<{ name: string; bytes: Buffer }> {
+  const [d] = await Promise.all([page.waitForEvent("download", { timeout: 30_000 }), action()]);
+  const file = await d.path();
+  return { name: d.suggestedFilename(), bytes: readFileSync(file) };
+}
+
+/** Opens a shipped example in the editor and waits until it is the open document. */
+export async function openExample(p: Page, id: string): Promise<void> {
+  await p.click(`[data-example="${id}"]`);
+  await p.waitForFunction((k) => document.querySelector("#doc-title")?.getAttribute("data-key") === k, `example:${id}`);
+}
+
+/** Sets a run-configuration input (a workload parameter, or __seed, __repeat, …) as a user would. */
+export async function setParam(p: Page, name: string, value: string): Promise<void> {
+  const input = p.locator(`[data-param="${name}"]`);
+  await input.fill(value);
+  await input.dispatchEvent("change");
 }
 
 /** Clicks Run and waits until the run ends; returns the status line. */

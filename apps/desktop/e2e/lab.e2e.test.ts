@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { newWorkload, openSession, runAndWait, screenshot, selectCpus, shownResults, type Session } from "./harness.js";
+import { newWorkload, openExample, openSession, runAndWait, screenshot, selectCpus, setParam, shownResults, type Session } from "./harness.js";
 
 let s: Session;
 let page: Page;
@@ -33,17 +33,6 @@ type Hooks = {
 };
 const hook = <K extends keyof Hooks>(p: Page, name: K, ...args: Parameters<Hooks[K]>): Promise<ReturnType<Hooks[K]>> =>
   p.evaluate(([n, a]) => ((window as unknown as { __siglabTest: Record<string, (...x: unknown[]) => unknown> }).__siglabTest[n as string]!(...(a as unknown[]))), [name, args] as const) as Promise<ReturnType<Hooks[K]>>;
-
-async function openExample(p: Page, id: string): Promise<void> {
-  await p.click(`[data-example="${id}"]`);
-  await p.waitForFunction((k) => document.querySelector("#doc-title")?.getAttribute("data-key") === k, `example:${id}`);
-}
-
-async function setParam(p: Page, name: string, value: string): Promise<void> {
-  const input = p.locator(`[data-param="${name}"]`);
-  await input.fill(value);
-  await input.dispatchEvent("change");
-}
 
 /** One variant stack, the baseline (what each test starts from). */
 async function onlyBaseline(p: Page): Promise<void> {

@@ -5,11 +5,9 @@
  * the LMbench summary view (µs figures, the calibration figures beside the simulated ones with the
  * error, a probe of this machine as a row of its own).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession, runAndWait, screenshot, selectCpus, shownResults, type Session } from "./harness.js";
+import { downloaded, openExample, openSession, runAndWait, screenshot, selectCpus, setParam, shownResults, type Session } from "./harness.js";
 
 let s: Session;
 let page: Page;
@@ -27,17 +25,6 @@ type Hooks = {
 };
 const runConfig = (p: Page): Promise<ReturnType<Hooks["runConfig"]>> => p.evaluate(() => (window as unknown as { __siglabTest: Hooks }).__siglabTest.runConfig());
 const chartInfo = (p: Page, id: string): Promise<ChartInfo | null> => p.evaluate((c) => (window as unknown as { __siglabTest: Hooks }).__siglabTest.chartInfo(c), id);
-
-async function openExample(p: Page, id: string): Promise<void> {
-  await p.click(`[data-example="${id}"]`);
-  await p.waitForFunction((k) => document.querySelector("#doc-title")?.getAttribute("data-key") === k, `example:${id}`);
-}
-
-async function setParam(p: Page, name: string, value: string): Promise<void> {
-  const input = p.locator(`[data-param="${name}"]`);
-  await input.fill(value);
-  await input.dispatchEvent("change");
-}
 
 const timelineBox = (p: Page) => p.locator(".run-config label", { hasText: "Record per-task timeline" }).locator("input");
 
@@ -97,12 +84,9 @@ describe("issue 13: SMP runs, trace export and the LMbench summary in the app", 
     await setParam(page, "iterations", "30");
     await timelineBox(page).check();
     expect(await runAndWait(page)).toMatch(/^Done: 1 run /);
-    await page.click("#export-trace");
-    await page.waitForFunction(() => (document.body.dataset.lastExport ?? "").endsWith(".trace.json"), null, { timeout: 10_000 });
-    const dir = path.join(s.workspace, "exports");
-    const file = readdirSync(dir).find((f) => f.endsWith(".trace.json"))!;
-    expect(file).toBe("lat_sig_catch.trace.json");
-    const trace = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as { traceEvents: { ph: string; name: string; dur?: number }[]; otherData: Record<string, string> };
+    const file = await downloaded(page, () => page.click("#export-trace"));
+    expect(file.name).toBe("lat_sig_catch.trace.json");
+    const trace = JSON.parse(file.bytes.toString("utf8")) as { traceEvents: { ph: string; name: string; dur?: number }[]; otherData: Record<string, string> };
     const slices = trace.traceEvents.filter((e) => e.ph === "X");
     expect(slices.length).toBeGreaterThan(30);
     expect(slices.some((e) => /signal|sigreturn|kill/.test(e.name))).toBe(true);
@@ -117,7 +101,7 @@ describe("issue 13: SMP runs, trace export and the LMbench summary in the app", 
     expect(await msg.textContent()).toMatch(/No run of these results recorded a timeline.*Record per-task timeline/);
     await msg.locator("button").click();
     expect(await page.evaluate(() => document.body.dataset.traceRefused)).toBe("1");
-    expect(readdirSync(dir).filter((f) => f.endsWith(".json"))).toEqual(["lat_sig_catch.trace.json"]);
+    expect(await page.evaluate(() => document.body.dataset.lastExport)).toBe("lat_sig_catch.trace.json (your browser's downloads)");
   });
 
   it("fills the LMbench summary in µs, with the calibration figures beside the simulated ones and the error, and a probe as its own row", async () => {

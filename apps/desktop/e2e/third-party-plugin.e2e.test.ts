@@ -6,11 +6,13 @@
  * for the same run.
  */
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import type { RunResult } from "../src/common/contracts.js";
-import { openSession, runAndWait, screenshot, selectCpus, shownResults, type Session } from "./harness.js";
+import { downloaded, openSession, runAndWait, screenshot, selectCpus, shownResults, type Session } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const PLUGIN = fileURLToPath(new URL("../../../examples/third-party-plugins/getpid-cache", import.meta.url));
@@ -65,6 +67,41 @@ describe("a third-party plugin in the app", () => {
     expect(app!.metrics.find((m) => m.name === "pid page registered")?.value).toBe(1);
     await page.click('[data-tab="table"]');
     await screenshot(page, "12-getpid-cache");
+  });
+
+  it("exports the run as a bundle that a fresh workspace re-runs bit for bit once the user trusts its plugin code (issue 31)", async () => {
+    const bundle = await downloaded(page, () => page.click("#export-bundle"));
+    const file = path.join(s.workspace, "..", `getpid-cache-${Date.now()}.siglab`);
+    writeFileSync(file, bundle.bytes);
+    const fresh = await openSession();
+    try {
+      const p = fresh.page;
+      const chooser = p.waitForEvent("filechooser");
+      await p.click("#import-bundle");
+      await (await chooser).setFiles(file);
+      // the plugin is not installed there: the bundle's own code, after consent
+      await p.waitForSelector("#bundle-trust", { timeout: 20_000 });
+      expect(await p.textContent("#bundle-trust")).toMatch(/carries third-party plugin code: getpid-cache@[0-9.]+ \(sha256 [0-9a-f]{12}…\)/);
+      // not trusted: the run is refused, nothing of the plugin runs
+      await p.click("#run-button");
+      await p.waitForFunction(() => /plugin "getpid-cache" is not enabled/.test(document.querySelector(".toast")?.textContent ?? ""), null, { timeout: 20_000 });
+      await p.click("#trust-bundle-plugins");
+      await p.waitForFunction(() => document.body.dataset.bundlePlugins === "getpid-cache");
+      await runAndWait(p, 60_000);
+      const dialog = p.locator('.modal[aria-label="Re-run of the bundle"]');
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toMatch(/identical to the bundle's, bit for bit/);
+      await dialog.locator("button").click();
+      const [again] = await shownResults(p);
+      expect(again!.metrics).toEqual(cli.metrics);
+      expect(again!.totalCycles).toBe(cli.totalCycles);
+      // the plugin list of the workspace is untouched: nothing was installed
+      await p.click('[data-view="plugins"]');
+      expect(await p.locator('[data-plugin="getpid-cache"]').count()).toBe(0);
+      expect(fresh.errors).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it("logged no errors to the console", () => {

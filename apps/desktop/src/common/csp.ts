@@ -55,7 +55,9 @@ export function securityHeaders(relPath: string): Record<string, string> {
     "Content-Security-Policy": cspFor(relPath),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
-    "Cross-Origin-Opener-Policy": "same-origin",
+    // not "same-origin": "Open in Perfetto" posts the trace to the ui.perfetto.dev tab it opens
+    // (renderer/results/perfetto.ts); a page that opens SigLab still gets no handle on it
+    "Cross-Origin-Opener-Policy": "same-origin-allow-popups",
     "Cross-Origin-Resource-Policy": "same-origin",
   };
 }

@@ -57,7 +57,11 @@ export interface ProfileEntry {
 export interface PluginEntry {
   /** Manifest id, or the folder name when the manifest could not be read. */
   id: string;
-  origin: "builtin" | "third-party";
+  /**
+   * "bundle": code an opened bundle carries, run after the user trusted it (renderer only, never
+   * installed; run/bundle-plugins.ts).
+   */
+  origin: "builtin" | "third-party" | "bundle";
   /** null when the manifest is missing or unreadable (see reason). */
   manifest: PluginManifest | null;
   enabled: boolean;
@@ -220,6 +224,14 @@ export interface HostApi {
   /** The setting: runs read from and stored in the result cache, or not. */
   setResultCacheEnabled(enabled: boolean): Promise<ResultCacheInfo>;
 
+  /**
+   * Keeps a shared link's data ("1.<base64url>", what follows `#share=`) in the workspace and
+   * returns its short id (`#s=<id>`; the same id for the same data).
+   */
+  saveShortLink(data: string): Promise<string>;
+  /** The data kept under a short link's id, or null when this workspace has none. */
+  readShortLink(id: string): Promise<string | null>;
+
   /** Push events (menus, bundles opened from the OS). Returns an unsubscribe function. */
   onEvent(listener: (e: HostEvent) => void): () => void;
 }
@@ -251,6 +263,8 @@ export const HOST_METHODS = [
   "storeRun",
   "resultCacheInfo",
   "setResultCacheEnabled",
+  "saveShortLink",
+  "readShortLink",
 ] as const satisfies readonly Exclude<keyof HostApi, "onEvent">[];
 export type HostMethod = (typeof HOST_METHODS)[number];
 

@@ -59,6 +59,8 @@ export const HOST_ARG_SCHEMAS: Record<HostMethod, TSchema[]> = {
   storeRun: [CachedRun, Type.Object({ workload: Type.String(), metrics: Type.Array(Obj) }, { additionalProperties: true })],
   resultCacheInfo: [],
   setResultCacheEnabled: [Type.Boolean()],
+  saveShortLink: [Type.String({ maxLength: 64 * 1024 + 16 })],
+  readShortLink: [Type.String({ maxLength: 16 })],
 };
 
 export class HostArgumentError extends Error {}

@@ -28,6 +28,7 @@ import { checkExportName } from "./names.js";
 import { checkExportSize, checkSourceSize, MAX_EXPORT_BYTES } from "./payload-limits.js";
 import { installPluginFolder, readPluginCode, scanPluginDir } from "./plugin-folder.js";
 import { AppRunCache } from "./run-cache.js";
+import { ShortLinks } from "./short-links.js";
 import { Workspace } from "./workspace.js";
 import { promises as fs } from "node:fs";
 import path from "node:path";
@@ -62,6 +63,7 @@ const SAVE_ATTEMPTS = 5;
 export class HostService {
   readonly catalog: BuiltinCatalog;
   readonly runCache: AppRunCache;
+  private readonly shortLinks: ShortLinks;
 
   constructor(
     readonly ws: Workspace,
@@ -72,6 +74,7 @@ export class HostService {
   ) {
     this.catalog = catalog ?? builtinCatalog();
     this.runCache = opts.runCache ?? new AppRunCache(opts.rendererDir);
+    this.shortLinks = new ShortLinks(ws.root);
   }
 
   async resultCacheInfo(): Promise<ResultCacheInfo> {
@@ -233,6 +236,8 @@ export class HostService {
         await this.ws.writeSettings({ ...(await this.ws.readSettings()), resultCache: enabled });
         return this.resultCacheInfo();
       },
+      saveShortLink: async (data: string) => this.shortLinks.save(data),
+      readShortLink: async (id: string) => this.shortLinks.read(id),
     };
   }
 }

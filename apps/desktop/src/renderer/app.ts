@@ -28,6 +28,7 @@ import { PluginsView } from "./ui/plugins-view.js";
 import { ProfilesView } from "./ui/profiles-view.js";
 import { restoredRunConfig } from "./state/restore.js";
 import { maxSecondsOf, RunConfigView } from "./ui/run-config.js";
+import { ResultCacheSetting } from "./ui/result-cache-setting.js";
 import { ShareActions } from "./ui/share-actions.js";
 import { PaneSizes } from "./ui/pane-sizes.js";
 import { makeSplitter } from "./ui/splitter.js";
@@ -39,6 +40,7 @@ export class App {
   private readonly local = new LocalState();
   private readonly sim = new SimClient();
   private readonly runConfig: RunConfigView;
+  private readonly resultCache: ResultCacheSetting;
   private readonly cpuNote: CpuNote;
   private readonly pane: EditorPane;
   private readonly documents: Documents;
@@ -62,9 +64,10 @@ export class App {
     const app = this;
     const listsChanged = (): void => this.explorer.render();
     this.catalog = new Catalog(host);
+    this.resultCache = new ResultCacheSetting(host);
     this.runConfig = new RunConfigView(
       { cpus: [], stacks: [{ variants: [] }], params: {}, sweep: { enabled: false, param: "", values: "" }, seed: 1, timeline: false },
-      { changed: () => this.local.persistRunConfig(this.runConfig.state, this.documents?.current?.key), stackAdded: () => this.cpuNote.check() },
+      { changed: () => this.local.persistRunConfig(this.runConfig.state, this.documents?.current?.key), stackAdded: () => this.cpuNote.check(), footer: () => this.resultCache.el },
     );
     this.cpuNote = new CpuNote(this.catalog, this.runConfig, () => this.documents.current?.model.getValue() ?? null);
     this.pane = new EditorPane(this.cpuNote.el);
@@ -99,7 +102,10 @@ export class App {
       importBundle: () => void this.exports.importBundle(),
       exportCsv: () => void this.exports.exportCsv(),
       exportTrace: () => void this.exports.exportTrace(),
+      openPerfetto: () => void this.exports.openTraceInPerfetto(),
       copyLink: () => void this.share.copyLink(),
+      copyShortLink: () => void this.share.copyShortLink(),
+      shortLinks: !window.siglab, // the HTTP host (siglab serve): a link is a URL of this server
       openLink: () => void this.share.openLinkDialog(),
       settings: () => void this.editSettings(),
       run: () => void this.runner.run(),
@@ -146,7 +152,7 @@ export class App {
       },
       install: () => this.installPlugin(),
     });
-    this.runner = new ExperimentRunner(host, this.sim, this.catalog, this.documents, this.runConfig, this.results, this.toolbar, this.cpuNote, listsChanged);
+    this.runner = new ExperimentRunner(host, this.sim, this.catalog, this.documents, this.runConfig, this.results, this.toolbar, this.cpuNote, listsChanged, () => void this.resultCache.refresh());
     this.summaryRunner = new SummaryRunner(host, this.sim, this.catalog, this.runConfig, this.runner, this.toolbar, () => this.summaryView);
     this.summaryView = new SummaryView({
       run: (opts) => void this.summaryRunner.runSummary(opts),
@@ -181,6 +187,7 @@ export class App {
     this.showView("workload");
     const c = this.catalog;
     await c.load();
+    void this.resultCache.refresh();
     const restored = this.local.restoreRunConfig(c.profiles, c.plugins);
     if (restored.note) toast(restored.note, "error");
     this.runConfig.state = restored.state;

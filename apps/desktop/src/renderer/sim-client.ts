@@ -48,6 +48,16 @@ export interface RunHandlers {
   onResult(r: { index: number; total: number; result: RunResult }): void;
 }
 
+/**
+ * The result cache as a run sees it (the app's node side keys and stores, node/run-cache.ts):
+ * `lookup` before a run (a stored result of the identical run, marked `cached: true`, or null),
+ * `store` after a run that ended without an error. Either may fail: a failure is a miss.
+ */
+export interface RunCacheAccess {
+  lookup(spec: RunSpec): Promise<RunResult | null>;
+  store(spec: RunSpec, result: RunResult): Promise<void>;
+}
+
 /** The most sandbox workers an experiment runs at once (each loads the simulator: memory, not cores, is the bound beyond this). */
 export const MAX_POOL = 8;
 
@@ -278,7 +288,7 @@ export class SimClient {
    * --repeat) and its one result is the summary (results/repeat.ts); `onResult` then comes once per
    * configuration, `onProgress` counts runs (configurations × repetitions).
    */
-  async run(config: ExperimentConfig, profiles: CpuProfileFile[], plugins: PluginSource[], handlers: RunHandlers, opts: { repeat?: number } = {}): Promise<RunResult[]> {
+  async run(config: ExperimentConfig, profiles: CpuProfileFile[], plugins: PluginSource[], handlers: RunHandlers, opts: { repeat?: number; cache?: RunCacheAccess } = {}): Promise<RunResult[]> {
     if (this.current) throw new Error("a run is already in progress");
     const token = { cancelled: false };
     this.current = token;
@@ -308,6 +318,13 @@ export class SimClient {
         // a lane never starts a run after Cancel (Cancel closed the pool; lane() would make a new supervisor)
         if (token.cancelled) throw new RunCancelled();
         if (js === null) return compileResult(spec, compileError!);
+        const stored = opts.cache ? await opts.cache.lookup(spec).catch(() => null) : null;
+        if (token.cancelled) throw new RunCancelled();
+        if (stored) {
+          done++;
+          handlers.onProgress({ index: runIndex, total: runs, progress: { cycles: stored.totalCycles, steps: 0, fraction: 1 }, done, running: inFlight.size, overall: Math.min(1, (done + [...inFlight.values()].reduce((a, b) => a + b, 0)) / runs) });
+          return stored;
+        }
         inFlight.set(runIndex, 0);
         try {
           const result = await this.lane(lane).run({ spec, js, plugins, profiles }, (progress) => {
@@ -319,6 +336,7 @@ export class SimClient {
             handlers.onProgress({ index: runIndex, total: runs, progress, done, running: inFlight.size, overall: sum / runs });
           });
           if (token.cancelled) throw new RunCancelled();
+          if (opts.cache && !result.error) await opts.cache.store(spec, result).catch(() => undefined);
           return result;
         } finally {
           if (inFlight.delete(runIndex)) done++;

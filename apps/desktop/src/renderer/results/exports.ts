@@ -4,6 +4,7 @@
  * plugins) and bundles opened into a new document with their configuration and results, ready to
  * re-run and compare.
  */
+import type { RunResult } from "../../common/contracts.js";
 import type { HostApi } from "../../common/host-api.js";
 import { hasNoTimeline, toCsv, toPerfettoTrace, truncatedTimelines } from "@siglab/core/export";
 import type { Bundle, BundleInput } from "@siglab/core/bundle";
@@ -14,6 +15,8 @@ import type { Documents } from "../ui/documents.js";
 import { h, toast } from "../ui/dom.js";
 import type { EditorPane } from "../ui/editor-pane.js";
 import { showMessage } from "../ui/modal.js";
+import { openInPerfetto } from "./perfetto.js";
+import { BundlePlugins, type EmbeddedPlugin } from "../run/bundle-plugins.js";
 import { restoredRunConfig } from "../state/restore.js";
 import { clampRepeat, maxSecondsOf, type RunConfigView } from "../ui/run-config.js";
 import { repeatCount } from "./repeat.js";
@@ -59,16 +62,43 @@ export class Exports {
    * export trace` does) instead of writing an empty trace.
    */
   async exportTrace(): Promise<void> {
+    const trace = this.trace();
+    if (trace) await this.saveExport(`${this.baseName}.trace.json`, trace);
+  }
+
+  /**
+   * Opens the runs' timelines in ui.perfetto.dev (results/perfetto.ts); where no window can be
+   * opened (the Electron app sends the URL to the system browser) or the UI does not answer
+   * (offline), the trace is saved instead, to be opened there by hand.
+   */
+  async openTraceInPerfetto(): Promise<void> {
+    const trace = this.trace();
+    if (!trace) return;
+    const fileName = `${this.baseName}.trace.json`;
+    const outcome = await openInPerfetto(trace, `SigLab: ${this.baseName}`, fileName);
+    document.body.dataset.perfetto = outcome;
+    if (outcome === "opened") return toast("The trace is open in ui.perfetto.dev (nothing was uploaded: it was handed to that tab)");
+    await this.saveExport(fileName, trace);
+    showMessage("Open the trace in Perfetto", outcome === "no-window"
+      ? `The trace is saved as ${fileName}: open ui.perfetto.dev in your browser and drop the file on it ("Open trace file").`
+      : `ui.perfetto.dev did not answer (offline, or its tab was closed). The trace is saved as ${fileName}: open it there with "Open trace file" when you are online.`);
+  }
+
+  /** The runs' timelines as a Chrome/Perfetto trace (JSON text), or null (said why) when there is none. */
+  private trace(): string | null {
     const results = this.results.currentResults;
-    if (!results.length) return toast("Nothing to export yet: run an experiment first", "error");
+    if (!results.length) {
+      toast("Nothing to export yet: run an experiment first", "error");
+      return null;
+    }
     if (hasNoTimeline(results)) {
       document.body.dataset.traceRefused = String(Number(document.body.dataset.traceRefused ?? 0) + 1);
       showMessage("No timeline to export", "No run of these results recorded a timeline, so a trace would be empty. Tick \"Record per-task timeline\" in the run configuration, run again, then export the trace.");
-      return;
+      return null;
     }
     const cut = truncatedTimelines(results);
-    await this.saveExport(`${this.baseName}.trace.json`, JSON.stringify(toPerfettoTrace(results)));
     if (cut.length) toast(`The timeline is bounded: ${cut.join("; ")} (the trace's metadata says so too)`, "error");
+    return JSON.stringify(toPerfettoTrace(results));
   }
 
   async exportBundle(): Promise<void> {
@@ -79,12 +109,19 @@ export class Exports {
       const plugins: BundleInput["plugins"] = [];
       for (const id of new Set(config.stacks.flat().map((v) => v.id))) {
         const entry = this.catalog.plugins.find((p) => p.id === id);
-        if (entry?.origin === "third-party") {
+        const fromBundle = this.catalog.bundlePlugins.source(id);
+        if (fromBundle) {
+          // a trusted bundle's plugin ran: the same code goes into this bundle
+          const m = fromBundle.manifest as { version: string; apiVersion?: string };
+          plugins.push({ source: "embedded", id, version: m.version, ...(m.apiVersion ? { apiVersion: m.apiVersion } : {}), files: { ...fromBundle.files, "plugin.json": JSON.stringify(fromBundle.manifest, null, 2) } });
+        } else if (entry?.origin === "third-party") {
           const code = await this.host.readPluginCode(id);
           plugins.push({ source: "embedded", id, version: code.manifest.version, apiVersion: code.manifest.apiVersion, files: { ...code.files, "plugin.json": JSON.stringify(code.manifest, null, 2) } });
         } else plugins.push({ source: "builtin", id, version: entry?.manifest?.version ?? "0.0.0" });
       }
-      const input: BundleInput = { experiment: config, profiles: this.runner.lastProfiles, plugins, results, appVersion: this.catalog.info.appVersion };
+      // a result the cache answered is the run's result bit for bit: the bundle does not say where it came from
+      const plain = results.map(({ cached: _, ...r }: RunResult & { cached?: boolean }) => r);
+      const input: BundleInput = { experiment: config, profiles: this.runner.lastProfiles, plugins, results: plain, appVersion: this.catalog.info.appVersion };
       const bytes = await this.sim.bundleWrite(input);
       const r = await this.host.exportBundle(`${config.workload.id}.siglab`, bytes);
       if (r.saved) toast(`Bundle saved to ${r.path}`);
@@ -108,7 +145,10 @@ export class Exports {
       return;
     }
     const exp = bundle.experiment;
-    const missing = bundle.plugins.filter((p) => !this.catalog.plugins.some((x) => x.id === p.id && x.status === "ok")).map((p) => `${p.id}@${p.version}`);
+    const embedded = BundlePlugins.of(bundle);
+    const trustedBefore = embedded.length > 0 && embedded.every((p) => this.catalog.bundlePlugins.isTrusted(p));
+    if (trustedBefore) this.useBundlePlugins(embedded);
+    const missing = bundle.plugins.filter((p) => !embedded.some((e) => e.id === p.id) && !this.catalog.plugins.some((x) => x.id === p.id && x.status === "ok")).map((p) => `${p.id}@${p.version}`);
     const key = `new:${exp.workload.id.replace(/[^A-Za-z0-9_.-]/g, "_")}-bundle`;
     this.documents.get(key)?.model.setValue(exp.workload.source);
     this.documents.openNew(exp.workload.source, key);
@@ -119,6 +159,24 @@ export class Exports {
     this.runConfig.setState(restoredRunConfig({ ...exp, repeat, ...(maxSeconds !== undefined ? { maxSeconds } : {}) }));
     this.runner.showBundle(exp, bundle.profiles, bundle.results);
     const notes = [...bundle.warnings, ...(missing.length ? [`Missing plugins (install or enable them to re-run): ${missing.join(", ")}`] : [])];
-    this.pane.setBanner(h("span", null, `Opened bundle ${name}${bundle.migratedFrom ? ` (migrated from format ${bundle.migratedFrom})` : ""}. Press Run to re-run it and compare. ${notes.join(" ")}`));
+    const opened = `Opened bundle ${name}${bundle.migratedFrom ? ` (migrated from format ${bundle.migratedFrom})` : ""}.`;
+    const plugins = embedded.map((p) => `${p.id}@${p.version}${p.hash ? ` (sha256 ${p.hash.slice(0, 12)}…)` : ""}`).join(", ");
+    if (!embedded.length) this.pane.setBanner(h("span", null, `${opened} Press Run to re-run it and compare. ${notes.join(" ")}`));
+    else if (trustedBefore) this.pane.setBanner(h("span", null, `${opened} It carries plugin code you trusted before: ${plugins}; it runs in the sandbox. Press Run to re-run it and compare. ${notes.join(" ")}`));
+    else {
+      const banner = h("span#bundle-trust", null, `${opened} It carries third-party plugin code: ${plugins}. Re-running it runs that code in SigLab's sandbox (no files, no network, the run's budgets), as \`siglab bundle run --trust-embedded\` does. ${notes.join(" ")} `,
+        h("button.small#trust-bundle-plugins", { onclick: () => {
+          this.useBundlePlugins(embedded);
+          this.pane.setBanner(h("span", null, `${opened} Its plugins are trusted (${plugins}): press Run to re-run it and compare.`));
+        } }, "Trust this code and use it"));
+      this.pane.setBanner(banner);
+    }
+  }
+
+  /** A bundle's embedded plugins, trusted: they run, and the run configuration offers them. */
+  private useBundlePlugins(embedded: EmbeddedPlugin[]): void {
+    this.catalog.bundlePlugins.trust(embedded);
+    this.runConfig.setBundlePlugins(this.catalog.bundlePlugins.entries());
+    document.body.dataset.bundlePlugins = embedded.map((p) => p.id).join(",");
   }
 }

@@ -491,8 +491,9 @@ export class ResultsView {
     this.body.append(
       h("div.table-actions", null, h("button.small", { onclick: () => void copy(toTsv([head, ...rows.map((row) => row.map((c) => c.v))])) }, "Copy table")),
       h("table.results-table", { "data-repetitions": String(seeds) }, h("thead", null, h("tr", null, head.map((c) => h("th", null, c)))),
-        h("tbody", null, rows.map((row) => h("tr", null, row.map((c: { v: string | number; metric?: string; stat?: string }, i) =>
-          h(i === 0 ? "td" : "td.num", { ...(c.metric ? { "data-metric": c.metric } : {}), ...(c.stat ? { "data-stat": c.stat, "data-value": String(c.v) } : {}) }, typeof c.v === "number" ? fmt(c.v, 6) : String(c.v))))))),
+        h("tbody", null, rows.map((row, ri) => h("tr", null, row.map((c: { v: string | number; metric?: string; stat?: string }, i) =>
+          h(i === 0 ? "td" : "td.num", { ...(c.metric ? { "data-metric": c.metric } : {}), ...(c.stat ? { "data-stat": c.stat, "data-value": String(c.v) } : {}) }, typeof c.v === "number" ? fmt(c.v, 6) : String(c.v),
+            i === 0 && isCached(this.results[ri]!) ? h("span.badge.cached", { title: "Read from the result cache: an identical run (same workload, configuration, plugins, profiles and simulator) was simulated before" }, "cached") : null)))))),
     );
     const counters = [...new Set(this.results.flatMap((r) => Object.keys(r.counters)))].sort();
     if (counters.length) {
@@ -583,3 +584,7 @@ function chartLegend(chart: Chart): HTMLElement {
   return h("div.chart-legend", { role: "group", "aria-label": "Series (untick to hide)" }, controls, items);
 }
 
+/** A result the result cache answered (the host marks it `cached: true`). */
+function isCached(r: RunResult): boolean {
+  return (r as RunResult & { cached?: boolean }).cached === true;
+}

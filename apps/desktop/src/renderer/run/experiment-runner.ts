@@ -11,7 +11,7 @@ import { compareResults } from "@siglab/core/bundle/compare";
 import type { PluginSource } from "@siglab/core/host";
 import { describeRunError } from "../results/errors.js";
 import type { ResultsView } from "../results/results-view.js";
-import { appWording, RunCancelled, type SimClient } from "../sim-client.js";
+import { appWording, RunCancelled, type RunCacheAccess, type SimClient } from "../sim-client.js";
 import type { Catalog } from "../state/catalog.js";
 import { firstTypeError } from "../typecheck.js";
 import type { CpuNote } from "../ui/cpu-note.js";
@@ -41,6 +41,8 @@ export class ExperimentRunner {
     private readonly cpuNote: CpuNote,
     /** the recent experiments changed */
     private readonly listsChanged: () => void,
+    /** an experiment finished (the result cache may hold more) */
+    private readonly finished: () => void = () => {},
   ) {}
 
   /** A run is starting or in progress (the LMbench summary waits for it). */
@@ -134,6 +136,8 @@ export class ExperimentRunner {
     this.lastConfig = config;
     this.lastProfiles = profiles;
     const repeat = this.runConfig.state.repeat ?? 1;
+    // a bundle's re-run is always simulated (it is what checks the bundle), never read from the cache
+    const cache = this.bundleExpected ? undefined : this.cacheFor(plugins, profiles);
     const partial: RunResult[] = [];
     const started = performance.now();
     this.toolbar.setRunning(true);
@@ -153,9 +157,9 @@ export class ExperimentRunner {
           this.toolbar.setProgress((index + 1) / total);
           this.results.setResults(partial, config, profiles);
         },
-      }, { repeat });
+      }, { repeat, ...(cache ? { cache: cache.access } : {}) });
       this.results.setResults(results, config, profiles);
-      this.toolbar.status = doneLine(results, repeat, started);
+      this.toolbar.status = doneLine(results, repeat, started, cache?.hits ?? 0);
       if (this.bundleExpected) this.reportBundleComparison(results);
       await this.remember(doc, config, results);
     } catch (err) {
@@ -166,7 +170,35 @@ export class ExperimentRunner {
       }
     } finally {
       this.toolbar.setRunning(false);
+      this.finished();
     }
+  }
+
+  /**
+   * The result cache for one experiment's runs, through the host (node/run-cache.ts keys a run by
+   * its spec, the plugin code and profiles handed to it, the budgets and the built simulator);
+   * counts the runs it answered. Off (every lookup a miss) when the setting says so.
+   */
+  private cacheFor(plugins: PluginSource[], profiles: CpuProfileFile[]): { access: RunCacheAccess; readonly hits: number } {
+    const host = this.host;
+    const limits = this.sim.limits;
+    const state = { hits: 0 };
+    const req = (spec: Parameters<RunCacheAccess["lookup"]>[0]) => ({ spec, plugins, profiles, limits });
+    return {
+      get hits() {
+        return state.hits;
+      },
+      access: {
+        async lookup(spec) {
+          const r = await host.lookupRun(req(spec));
+          if (r) state.hits++;
+          return r;
+        },
+        async store(spec, result) {
+          await host.storeRun(req(spec), result);
+        },
+      },
+    };
   }
 
   private reportBundleComparison(results: RunResult[]): void {
@@ -197,7 +229,7 @@ export class ExperimentRunner {
 }
 
 /** The status line after a run: how many ran, how long, findings, failures. */
-function doneLine(results: RunResult[], repeat: number, started: number): string {
+function doneLine(results: RunResult[], repeat: number, started: number, cached: number): string {
   const findings = results.reduce((n, r) => n + r.findings.length, 0);
   const failed = results.filter((r) => r.error);
   const runs = (n: number): string => `${n} run${n === 1 ? "" : "s"}${repeat > 1 ? ` × ${repeat} seeds` : ""}`;
@@ -206,5 +238,6 @@ function doneLine(results: RunResult[], repeat: number, started: number): string
     const kinds = [...new Set(failed.map((r) => describeRunError(r.error!).category))];
     return `Failed: ${failed.length === 1 ? "the run" : `all ${runs(failed.length)}`} (${kinds.join(", ")}) in ${secs}`;
   }
-  return `Done: ${runs(results.length)} in ${secs} · ${findings} finding${findings === 1 ? "" : "s"}${failed.length ? ` · ${failed.length} failed` : ""}`;
+  const fromCache = cached ? ` · ${cached === results.length * repeat ? "all" : cached} cached` : "";
+  return `Done: ${runs(results.length)} in ${secs}${fromCache} · ${findings} finding${findings === 1 ? "" : "s"}${failed.length ? ` · ${failed.length} failed` : ""}`;
 }

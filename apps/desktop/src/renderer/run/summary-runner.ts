@@ -15,6 +15,7 @@ import type { SummaryState, SummaryView } from "../ui/summary-view.js";
 import type { Toolbar } from "../ui/toolbar.js";
 import type { ExperimentRunner } from "./experiment-runner.js";
 import { thirdPartySources } from "./plugin-sources.js";
+import { summaryProgress } from "./progress-line.js";
 
 export class SummaryRunner {
   constructor(
@@ -83,9 +84,11 @@ export class SummaryRunner {
         const row: (RunResult | undefined)[] = [];
         state.results[b.example] = row;
         await this.sim.run(config, profiles, plugins, {
-          onProgress: ({ index, total, progress }) => {
-            this.toolbar.setProgress((bi + (index + (progress.fraction ?? 0)) / total) / n);
-            this.status(`Summary: ${b.example} (${bi + 1}/${n}) · run ${index + 1}/${total}`);
+          // the pool runs several of a benchmark's runs at once: the whole benchmark's share done
+          // (`overall`) and how many runs are done and running, not the last-reported run's number
+          onProgress: ({ total, done, running, overall }) => {
+            this.toolbar.setProgress((bi + overall) / n);
+            this.status(summaryProgress(b.example, bi, n, done, running, total, performance.now() - started, (bi + overall) / n));
           },
           onResult: ({ index, result }) => {
             row[index] = result;
@@ -150,3 +153,4 @@ export class SummaryRunner {
     return { seed };
   }
 }
+

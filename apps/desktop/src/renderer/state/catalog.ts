@@ -4,6 +4,7 @@
  * workloads, drafts and recent experiments. Every pane reads them from here; only this class asks
  * the host for them again.
  */
+import { BundlePlugins } from "../run/bundle-plugins.js";
 import type { Draft, ExampleEntry, HostApi, HostInfo, PluginCode, PluginEntry, PresetEntry, ProfileEntry, RecentExperiment, WorkloadFile } from "../../common/host-api.js";
 
 export class Catalog {
@@ -17,6 +18,8 @@ export class Catalog {
   workloads: WorkloadFile[] = [];
   drafts: Draft[] = [];
   recent: RecentExperiment[] = [];
+  /** plugins carried by bundles opened in this session, once trusted (not installed: not in `plugins`) */
+  readonly bundlePlugins = new BundlePlugins();
 
   constructor(private readonly host: HostApi) {}
 

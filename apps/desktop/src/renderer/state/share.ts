@@ -100,6 +100,12 @@ export function findShareFragment(text: string): string | null {
   return null;
 }
 
+/** A short link's id in a text ("…#s=<id>" or the bare fragment "s=<id>"), or null. */
+export function findShortLinkId(text: string): string | null {
+  const m = /(?:^|#)s=([A-Za-z0-9_-]{16})$/.exec(text.trim());
+  return m ? m[1]! : null;
+}
+
 /** Decodes and validates "1.<data>" (what follows "#share="). */
 export async function decodeShare(data: string): Promise<SharePayload> {
   if (data.length > MAX_LINK_CHARS + 16) throw new ShareError(`the link is longer than ${MAX_LINK_CHARS / 1024} KB`);

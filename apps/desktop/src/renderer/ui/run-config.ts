@@ -112,6 +112,8 @@ export interface RunConfigHooks {
   changed?(): void;
   /** a variant stack or a plugin was added (the app checks the CPUs' features) */
   stackAdded?(): void;
+  /** an element shown below the configuration (the app's result-cache setting), kept across renders */
+  footer?(): HTMLElement | null;
 }
 
 export class RunConfigView {
@@ -120,6 +122,8 @@ export class RunConfigView {
   private defaults: Record<string, ParamValue> = {};
   private profiles: ProfileEntry[] = [];
   private plugins: PluginEntry[] = [];
+  /** plugins of an opened bundle the user trusted (run/bundle-plugins.ts): they stand in for installed ones of the same id */
+  private bundlePlugins: PluginEntry[] = [];
   private presets: PresetEntry[] = [];
 
   constructor(initial: RunConfigState, private readonly hooks: RunConfigHooks = {}) {
@@ -156,8 +160,15 @@ export class RunConfigView {
     this.render();
   }
 
+  /** Adds the plugins of an opened bundle the user trusted. */
+  setBundlePlugins(entries: PluginEntry[]): void {
+    this.bundlePlugins = entries;
+    this.render();
+  }
+
   private enabledPlugins(): PluginEntry[] {
-    return this.plugins.filter((p) => p.enabled && p.status === "ok" && p.manifest);
+    const fromBundle = new Set(this.bundlePlugins.map((p) => p.id));
+    return [...this.plugins.filter((p) => !fromBundle.has(p.id)), ...this.bundlePlugins].filter((p) => p.enabled && p.status === "ok" && p.manifest);
   }
 
   /**
@@ -217,7 +228,7 @@ export class RunConfigView {
 
   render(): void {
     clear(this.el);
-    this.el.append(h("h2", null, "Run configuration"), this.cpuSection(), this.stackSection(), this.paramSection(), this.miscSection());
+    this.el.append(h("h2", null, "Run configuration"), this.cpuSection(), this.stackSection(), this.paramSection(), this.miscSection(), this.hooks.footer?.() ?? "");
     this.hooks.changed?.();
   }
 

@@ -6,7 +6,7 @@ import type { ExperimentConfig } from "../../common/contracts.js";
 import type { HostApi } from "../../common/host-api.js";
 import type { Catalog } from "../state/catalog.js";
 import { fitToCatalog, type LocalState } from "../state/local-state.js";
-import { decodeShare, encodeShare, findShareFragment, ShareError, type SharedConfig } from "../state/share.js";
+import { decodeShare, encodeShare, findShareFragment, findShortLinkId, ShareError, type SharedConfig } from "../state/share.js";
 import type { CpuNote } from "./cpu-note.js";
 import type { Documents } from "./documents.js";
 import { h, toast } from "./dom.js";
@@ -30,13 +30,39 @@ export class ShareActions {
 
   /** Copies a link carrying the open workload, the run configuration and the seed (all in the fragment). */
   async copyLink(): Promise<void> {
+    const fragment = await this.fragment();
+    if (!fragment) return;
+    // never the query string: the HTTP host's session token must not travel with a link
+    const link = `${location.origin}${location.pathname}${fragment}`;
+    await this.copy(link, `Link copied (${(link.length / 1024).toFixed(1)} KB): it holds the workload, the configuration and the seed, and opens in any SigLab (Open link…, or a browser where this SigLab is open). For another machine without SigLab's server, export a bundle.`);
+  }
+
+  /**
+   * Copies a short link (`#s=<id>`): the link's data is kept in this workspace (node/short-links.ts),
+   * so it opens in any browser profile that has opened this server's printed address, and nowhere else.
+   */
+  async copyShortLink(): Promise<void> {
+    const fragment = await this.fragment();
+    if (!fragment) return;
+    let id: string;
+    try {
+      id = await this.host.saveShortLink(fragment.slice("#share=".length));
+    } catch (err) {
+      return toast(`Cannot make a short link: ${(err as Error).message}`, "error");
+    }
+    await this.copy(`${location.origin}${location.pathname}#s=${id}`, "Short link copied: it opens in a browser (any profile) that has opened the address siglab serve printed, on this machine; the long link or a bundle carries the experiment anywhere else.");
+  }
+
+  /** "#share=1.<data>" for the open workload and the run configuration, or null (said why). */
+  private async fragment(): Promise<string | null> {
     const doc = this.documents.current;
-    if (!doc) return;
+    if (!doc) return null;
     let cfg: ExperimentConfig;
     try {
       cfg = this.runConfig.experiment(this.documents.workloadRef(doc));
     } catch (err) {
-      return toast(`Cannot make a link: ${(err as Error).message}`, "error");
+      toast(`Cannot make a link: ${(err as Error).message}`, "error");
+      return null;
     }
     const config: SharedConfig = { cpus: cfg.cpus, stacks: cfg.stacks, params: cfg.params, seed: cfg.seed };
     if (cfg.sweep) config.sweep = cfg.sweep;
@@ -46,34 +72,57 @@ export class ShareActions {
     const repeat = this.runConfig.state.repeat ?? 1;
     if (repeat > 1) config.repeat = repeat;
     const name = (doc.kind === "user" ? doc.id : doc.kind === "example" ? doc.id : doc.id.replace(/-shared-[a-z0-9]+$/, "")).replace(/[^A-Za-z0-9_.-]/g, "_").replace(/^[^A-Za-z0-9]+/, "").slice(0, 60) || "workload";
-    let fragment: string;
     try {
-      fragment = await encodeShare({ name, source: doc.model.getValue(), config });
+      return await encodeShare({ name, source: doc.model.getValue(), config });
     } catch (err) {
-      return toast(err instanceof ShareError ? `Cannot make a link: ${err.message}` : (err as Error).message, "error");
+      toast(err instanceof ShareError ? `Cannot make a link: ${err.message}` : (err as Error).message, "error");
+      return null;
     }
-    // never the query string: the HTTP host's session token must not travel with a link
-    const link = `${location.origin}${location.pathname}${fragment}`;
+  }
+
+  private async copy(link: string, said: string): Promise<void> {
     this.lastLink = link;
     try {
       await navigator.clipboard.writeText(link);
-      toast(`Link copied (${(link.length / 1024).toFixed(1)} KB): it holds the workload, the configuration and seed ${cfg.seed}`);
+      toast(said);
     } catch {
       showMessage("Copy this link", h("textarea.link-text", { readonly: true, rows: 4, "aria-label": "Shareable link" }, link));
     }
   }
 
   async openLinkDialog(): Promise<void> {
-    const text = await askText("Open link", "Paste a SigLab link (it opens in a new untitled workload):", "", (v) => (findShareFragment(v) ? null : "this is not a SigLab link (it has no #share=…)"));
-    if (text) await this.openShared(findShareFragment(text)!);
+    const text = await askText("Open link", "Paste a SigLab link (it opens in a new untitled workload):", "", (v) => (findShareFragment(v) || findShortLinkId(v) ? null : "this is not a SigLab link (it has no #share=… or #s=…)"));
+    if (!text) return;
+    const id = findShortLinkId(text);
+    if (id) await this.openShortLink(id);
+    else await this.openShared(findShareFragment(text)!);
+  }
+
+  /** Opens a short link's data kept in this workspace; says so when this workspace has none. */
+  private async openShortLink(id: string): Promise<void> {
+    let data: string | null;
+    try {
+      data = await this.host.readShortLink(id);
+    } catch (err) {
+      data = null;
+      toast((err as Error).message, "error");
+    }
+    if (data === null) {
+      document.body.dataset.linkError = String(Number(document.body.dataset.linkError ?? 0) + 1);
+      showMessage("Cannot open this link", `This short link (${id}) is not kept by this SigLab: a short link opens only where it was made (the same siglab serve workspace). Ask for the long link, or for a bundle.`);
+      return;
+    }
+    await this.openShared(data);
   }
 
   async openFromLocation(): Promise<void> {
     const data = findShareFragment(location.hash);
-    if (data === null) return;
+    const id = data === null ? findShortLinkId(location.hash) : null;
+    if (data === null && id === null) return;
     // the link is consumed: a reload shows the new document (kept as the open one), not a second copy
     history.replaceState(null, "", `${location.pathname}${location.search}`);
-    await this.openShared(data);
+    if (id !== null) await this.openShortLink(id);
+    else await this.openShared(data!);
   }
 
   /** Restores a shared link into a new untitled document; never touches an existing one. */

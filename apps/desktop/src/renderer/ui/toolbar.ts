@@ -11,6 +11,11 @@ export const VIEWS: readonly View[] = ["workload", "profiles", "plugins", "summa
 export interface ToolbarActions {
   showView(v: View): void;
   exportBundle(): void;
+  copyShortLink(): void;
+  /** short links are offered (the HTTP host: a link is a URL of this server) */
+  shortLinks: boolean;
+  /** the runs' timelines in ui.perfetto.dev */
+  openPerfetto(): void;
   importBundle(): void;
   exportCsv(): void;
   exportTrace(): void;
@@ -42,7 +47,9 @@ export class Toolbar {
       h("button#import-bundle", { onclick: () => a.importBundle(), title: "Open a .siglab bundle" }, "Open bundle"),
       h("button#export-csv", { onclick: () => a.exportCsv(), title: "Export results as CSV" }, "CSV"),
       h("button#export-trace", { onclick: () => a.exportTrace(), title: "Export the runs' timelines as a Perfetto / Chrome trace (JSON; open it in ui.perfetto.dev). Needs \"Record per-task timeline\"." }, "Trace"),
+      h("button#open-perfetto", { onclick: () => a.openPerfetto(), title: "Open the runs' timelines in ui.perfetto.dev (the trace is handed to that tab, not uploaded). Needs \"Record per-task timeline\"." }, "Perfetto ↗"),
       h("button#copy-link", { onclick: () => a.copyLink(), title: "Copy a link with this workload, its configuration and seed (nothing is uploaded: it is all in the link)" }, "Copy link"),
+      h("button#copy-short-link", { onclick: () => a.copyShortLink(), hidden: !a.shortLinks, title: "Copy a short link: the experiment is kept in this SigLab's workspace, so the link opens in any browser profile that has opened the address siglab serve printed (on this machine only)" }, "Short link"),
       h("button#open-link", { onclick: () => a.openLink(), title: "Open a SigLab link someone shared" }, "Open link…"),
       h("button#settings", { onclick: () => a.settings(), title: "Settings: where Linux function names link to", "aria-label": "Settings" }, "⚙"),
       this.progress, this.cancelButton, this.runButton);
