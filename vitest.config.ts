@@ -20,8 +20,8 @@ const SHARED = { isolate: false };
 export default defineConfig({
   test: {
     // no test touches the user's cache folder; runs go uncached unless a test asks (result-cache tests),
-    // so that comparing two runs compares two simulations
-    env: { XDG_CACHE_HOME: TEST_CACHE_HOME, SIGLAB_CACHE_DIR: "", SIGLAB_NO_CACHE: "1" },
+    // so that comparing two runs compares two simulations; no progress lines in their stderr (SIGLAB_QUIET)
+    env: { XDG_CACHE_HOME: TEST_CACHE_HOME, SIGLAB_CACHE_DIR: "", SIGLAB_NO_CACHE: "1", SIGLAB_QUIET: "1" },
     exclude: ["**/node_modules/**", "**/dist/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,

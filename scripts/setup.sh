@@ -25,3 +25,5 @@ fi
 pnpm install --frozen-lockfile --reporter=silent
 pnpm --filter @siglab/plugin-api build >/dev/null   # the plugin API's published declarations (what plugins type-check against)
 node apps/cli/bin/siglab.mjs --version >/dev/null   # builds the CLI bundle (apps/cli/dist/siglab.mjs) when its sources changed: `pnpm siglab` then starts warm
+
+bash apps/cli/bin/install-shim.sh || true   # a `siglab` command for any folder (~/.local/bin/siglab; SIGLAB_BIN_DIR elsewhere)

@@ -13,6 +13,7 @@
  * The CLI's own figures (start-up against `node -e 0`, the result cache, --jobs for short and long
  * sweeps) come from bench-cli.ts: `pnpm bench cli`.
  */
+import { fmt, unitText } from "./numbers.js";
 import { availableParallelism } from "node:os";
 import { EXAMPLES, type RunResult, type RunSpec } from "@siglab/core";
 import { executionHost, runInSandbox, stopSandbox } from "./run/host.js";
@@ -39,7 +40,7 @@ async function timed(id: string, params: Record<string, number | string | boolea
 }
 
 function line(name: string, value: number, unit: string): void {
-  console.log(`${name}: ${Number.isInteger(value) ? value : value.toFixed(3)} ${unit}`);
+  console.log(`${name}: ${fmt(value)} ${unitText(unit)}`);
 }
 
 const want = (k: string) => !only.length || only.includes(k);

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { EXAMPLES, type WorkloadRef } from "@siglab/core";
 import { BUILTIN_PROFILE_FILES, resolveInheritance, tryResolveInheritance, type CpuProfileFile } from "@siglab/cpu-profiles";
 import { configDir } from "./consent.js";
+import { didYouMean, profileAliases } from "./suggest.js";
 
 export class UsageError extends Error {}
 
@@ -16,7 +17,7 @@ export function runnableProfiles(): CpuProfileFile[] {
 }
 
 /** An example id or a path to a .ts file. */
-export function resolveWorkload(arg: string, extraExamples: { id: string; file: string; source: string }[] = []): WorkloadRef {
+export function resolveWorkload(arg: string, extraExamples: { id: string; file: string; source: string; title?: string }[] = []): WorkloadRef {
   const all = [...EXAMPLES, ...extraExamples];
   const ex = all.find((e) => e.id === arg);
   if (ex) return { id: ex.id, file: ex.file, source: ex.source };
@@ -27,7 +28,14 @@ export function resolveWorkload(arg: string, extraExamples: { id: string; file: 
     if (source.length > 1_000_000) throw new UsageError(`${arg}: workload file is larger than 1 MB`);
     return { id: arg.split("/").pop()!.replace(/\.ts$/, ""), file: arg, source };
   }
-  throw new UsageError(`unknown example '${arg}' (examples: ${all.map((e) => e.id).join(", ")}; or give a path to a .ts file)`);
+  const names = all.map((e) => ({ id: e.id, aliases: "title" in e && typeof e.title === "string" ? [e.title] : [] }));
+  throw new UsageError(`unknown example '${arg}' (${didYouMean(arg, names)}examples: ${all.map((e) => e.id).join(", ")}; or give a path to a .ts file)`);
+}
+
+/** "unknown CPU profile 'pentium4' (did you mean 'p4-northwood'? profiles: …" (the caller closes it). */
+export function unknownProfile(id: string, profiles: readonly CpuProfileFile[]): string {
+  const names = profiles.map((p) => ({ id: p.id, aliases: profileAliases((p as { name?: string }).name) }));
+  return `unknown CPU profile '${id}' (${didYouMean(id, names)}profiles: ${profiles.map((x) => x.id).join(", ")}`;
 }
 
 /**

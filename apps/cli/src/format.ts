@@ -1,6 +1,10 @@
 /** Human-readable output of run results. */
 import type { RunResult } from "@siglab/core";
 import { cpuLabel } from "@siglab/core/bundle";
+import { duration, fmt, group, unitText } from "./numbers.js";
+import { didYouMean } from "./suggest.js";
+
+export { duration, fmt, group, unitText };
 
 /**
  * One line per run whose timeline stopped at its bound (counters["timeline.dropped"]), for stderr:
@@ -19,37 +23,6 @@ export function timelineCutLines(results: readonly RunResult[], numbers?: readon
 export function variantLabel(r: RunResult): string {
   if (!r.variants.length) return "baseline";
   return r.variants.map((v) => (v.options && Object.keys(v.options).length ? `${v.id}:${Object.entries(v.options).map(([k, x]) => `${k}=${x}`).join(",")}` : v.id)).join("+");
-}
-
-/** Whole numbers with digit groups: 1,234,567 (cycles and counts are read, not parsed). */
-export function group(n: number): string {
-  return Math.round(n).toLocaleString("en");
-}
-
-/**
- * A measured value as people read it: digit groups, 1 decimal from 100 up, 3 from 1 up, 4
- * significant digits below 1 (whole numbers as they are).
- */
-export function fmt(n: number): string {
-  if (!Number.isFinite(n)) return String(n);
-  if (Number.isInteger(n)) return n.toLocaleString("en");
-  const a = Math.abs(n);
-  if (a >= 100) return n.toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-  if (a >= 1) return n.toFixed(3);
-  return n.toPrecision(4);
-}
-
-/** Simulated time in the unit that reads best: "49.50 µs", "1.841 ms", "2.300 s". */
-export function duration(seconds: number): string {
-  const a = Math.abs(seconds);
-  if (a >= 1) return `${fmt(seconds)} s`;
-  if (a >= 1e-3) return `${fmt(seconds * 1e3)} ms`;
-  return `${fmt(seconds * 1e6)} µs`;
-}
-
-/** A unit as text prints it: "us" is µs (results and JSON keep "us"). */
-export function unitText(u: string): string {
-  return u.replace(/(^|[^A-Za-z])us(?![A-Za-z])/g, "$1µs");
 }
 
 /** Linux i386 signal names (kernel numbering: SIGRTMIN is 32). */
@@ -79,7 +52,7 @@ function table(rows: string[][], right: readonly number[] = []): string {
 }
 
 /** The parameters whose values differ between the runs (a sweep's parameter), in name order. */
-export function differingParams(results: readonly RunResult[]): string[] {
+export function differingParams(results: readonly { params?: RunResult["params"] }[]): string[] {
   const keys = new Set(results.flatMap((r) => Object.keys(r.params ?? {})));
   return [...keys].sort().filter((k) => new Set(results.map((r) => JSON.stringify(r.params?.[k]))).size > 1);
 }
@@ -102,7 +75,7 @@ function change(v: number, first: number): string {
 export function formatSweepSummary(results: readonly RunResult[]): string {
   const keys = differingParams(results);
   const metrics = (results[0]?.metrics ?? []).slice(0, 5);
-  const head = ["   run", ...metrics.map((m) => `${m.name} (${unitText(m.unit)})`)];
+  const head = ["   run", ...metrics.map((m) => `${unitText(m.name)} (${unitText(m.unit)})`)];
   const rows = results.map((r, i) => [
     `   ${i + 1}. ${cpuLabel(r.cpu)} ${variantLabel(r)}${keys.length ? ` ${paramLabel(r, keys)}` : ""}`,
     ...metrics.map((m) => {
@@ -138,7 +111,7 @@ export function formatRun(r: RunResult, opts: FormatRunOptions = {}): string {
     const loc = r.error.line && !r.error.message.includes(`${r.error.file}:${r.error.line}`) ? `${r.error.file}:${r.error.line}:${r.error.column}: ` : "";
     out.push(`   ERROR (${r.error.kind}): ${loc}${withSignalNames(r.error.message)}${r.error.task !== undefined ? ` [task ${r.error.task}, cycle ${r.error.cycle === undefined ? "?" : group(r.error.cycle)}]` : ""}`);
   }
-  if (r.metrics.length) out.push(table([["   metric", "value", "unit"], ...r.metrics.map((m) => [`   ${m.name}`, fmt(m.value), unitText(m.unit)])], [1]));
+  if (r.metrics.length) out.push(table([["   metric", "value", "unit"], ...r.metrics.map((m) => [`   ${unitText(m.name)}`, fmt(m.value), unitText(m.unit)])], [1]));
   if (opts.phases !== false && r.totalCycles > 0) {
     const phases = Object.entries(r.phases).sort((a, b) => b[1] - a[1]);
     // on SMP the phases add up the cycles of every CPU: shares are of all of them
@@ -244,7 +217,7 @@ export function formatTimeline(r: RunResult, width = 100): string {
 /** The path inspector in text: a path's ops, the Linux function each belongs to, cycles per op. */
 export function formatPaths(r: RunResult, which: string): string {
   const paths = which === "top" ? [...r.paths].sort((a, b) => b.cycles - a.cycles).slice(0, 5) : r.paths.filter((p) => p.name === which);
-  if (!paths.length) return `   no path '${which}' ran (paths: ${r.paths.map((p) => p.name).join(", ")})`;
+  if (!paths.length) return `   no path '${which}' ran (${didYouMean(which, [...new Set(r.paths.map((p) => p.name))])}paths: ${r.paths.map((p) => p.name).join(", ")})`;
   const out: string[] = [];
   for (const p of paths) {
     out.push(`   path ${p.name} [${p.phase}, ${p.origin}]: ran ${group(p.count)} times, ${group(p.cycles)} cycles in total`);

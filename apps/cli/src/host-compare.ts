@@ -4,6 +4,7 @@
  * figure is simulated is core's table (common/host-figures.ts HOST_FIGURES), which the app's "your
  * machine" panel uses too.
  */
+import { fmt } from "./numbers.js";
 import type { CpuProfileFile } from "@siglab/cpu-profiles";
 import { signedErrorPercent, matchHostProfile, type ProfileMatch } from "@siglab/core/common";
 import type { ProbeFigure, HostFacts } from "./probe/figures.js";
@@ -52,7 +53,7 @@ export function matchProfile(host: Pick<HostFacts, "vendor" | "cpuid" | "cpuMode
 /** The text table of `suite host`. */
 export function formatHostRows(rows: readonly HostRow[]): string {
   const w = Math.max(12, ...rows.map((r) => r.name.length));
-  const num = (v: number | null): string => (v === null ? "—" : v >= 100 ? v.toFixed(1) : v.toFixed(3));
+  const num = (v: number | null): string => (v === null ? "—" : fmt(v));
   const lines = [`  ${"lmbench figure".padEnd(w)}  ${"measured µs".padStart(11)}  ${"simulated µs".padStart(12)}  ${"error".padStart(8)}  fitted`];
   for (const r of rows) {
     const err = r.errorPercent === null ? "—" : `${r.errorPercent > 0 ? "+" : ""}${r.errorPercent.toFixed(1)}%`;

@@ -19,6 +19,8 @@ import { registerCacheCommand } from "./commands/cache.js";
 import { registerSummaryCommand } from "./commands/summary.js";
 import { configureHost, runInSandbox, stopSandbox } from "./run/host.js";
 import { hostLimitsFrom } from "./run/limits.js";
+import { setProgressQuiet } from "./run/progress.js";
+import { didYouMean } from "./suggest.js";
 import { DEFAULT_HOST_LIMITS } from "@siglab/core/host";
 
 // no control sequence from a workload, bundle or plugin reaches the terminal, whatever prints it
@@ -55,14 +57,17 @@ registerServeCommand(cli);
 registerProbeCommand(cli);
 registerCacheCommand(cli);
 registerSummaryCommand(cli);
+cli.option("--quiet", "no progress on stderr (also SIGLAB_QUIET=1)");
 cli.help();
 cli.version("0.1.0");
 
 try {
   cli.parse(process.argv, { run: false });
+  setProgressQuiet(cli.options["quiet"] === true);
   const helped = cli.options["help"] === true || cli.options["h"] === true;
   if (!cli.matchedCommand && cli.args.length && !helped) {
-    console.error(`siglab: unknown command '${cli.args[0]}' (try --help)`);
+    const commands = [...new Set(cli.commands.map((c) => c.name.split(" ")[0]!).filter(Boolean))];
+    console.error(`siglab: unknown command '${cli.args[0]}' (${didYouMean(String(cli.args[0]), commands)}try --help)`);
     process.exitCode = 2;
   } else if (!cli.matchedCommand && !cli.options["help"] && !cli.options["version"]) {
     cli.outputHelp();

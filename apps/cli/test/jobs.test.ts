@@ -117,7 +117,7 @@ describe("the progress line", () => {
       },
       {
         jobs: 2,
-        progress: new ProgressLine(3, { isTTY: true, write: (s: string) => (t.writes.push(s), events.push(s.includes("runs done") ? "draw" : "clear")) }, () => clock),
+        progress: new ProgressLine(3, { isTTY: true, write: (s: string) => (t.writes.push(s), events.push(s.includes("runs done") ? "draw" : "clear")) }, () => clock, {}),
         onResult: (i) => events.push(`result ${i}`),
       },
     );
@@ -129,12 +129,12 @@ describe("the progress line", () => {
     expect(events.at(-1)).toBe("clear");
   });
 
-  it("writes nothing when stderr is not a terminal or for a single run", async () => {
+  it("writes nothing at the start of a command off a terminal or for a single run", async () => {
     const writes: string[] = [];
-    const p = new ProgressLine(5, { isTTY: false, write: (s: string) => writes.push(s) });
+    const p = new ProgressLine(5, { isTTY: false, write: (s: string) => writes.push(s) }, undefined, {});
     p.update(1, 1, true);
     p.clear();
-    const q = new ProgressLine(1, { isTTY: true, write: (s: string) => writes.push(s) });
+    const q = new ProgressLine(1, { isTTY: true, write: (s: string) => writes.push(s) }, undefined, {});
     q.update(1, 0, true);
     expect(writes).toEqual([]);
   });

@@ -167,14 +167,13 @@ describe("runs with bad plugins fail cleanly; the others go on", () => {
     expect(sources.some((p) => p.id === "sa-nofp")).toBe(false);
   });
 
-  it("another plugin-API version: the run names the plugin and both versions", async () => {
-    const [, bad] = await run("future-api");
-    expect(bad!.error!.message).toMatch(new RegExp(`plugin 'future-api' targets plugin API 3\\.0, but this SigLab implements plugin API ${PLUGIN_API_VERSION.replace(".", "\\.")}`));
+  // a refused plugin or a conflicting stack is configuration: refused before any run starts
+  it("another plugin-API version: refused before the runs, naming the plugin and both versions", async () => {
+    await expect(run("future-api")).rejects.toThrow(new RegExp(`--variant future-api: the plugin is refused: .*plugin 'future-api' targets plugin API 3\\.0, but this SigLab implements plugin API ${PLUGIN_API_VERSION.replace(".", "\\.")}`));
   });
 
-  it("a broken manifest: the run names the file and the field, even with options given", async () => {
-    const [, bad] = await run("bad-manifest:x=1");
-    expect(bad!.error!.message).toMatch(/bad-manifest\/plugin\.json: \/version/);
+  it("a broken manifest: refused before the runs, naming the file and the field, even with options given", async () => {
+    await expect(run("bad-manifest:x=1")).rejects.toThrow(/--variant bad-manifest: the plugin is refused: .*bad-manifest\/plugin\.json: \/version/);
   });
 
   it("a CPU profile a plugin contributes can be named with --cpu (the run resolves it once the plugin loaded)", async () => {
@@ -189,9 +188,8 @@ describe("runs with bad plugins fail cleanly; the others go on", () => {
     await expect(runExperimentArgs("lat_syscall", { cpu: "p6-plugin" })).rejects.toThrow(/unknown CPU profile 'p6-plugin' .*a plugin may contribute others: name it with --variant/);
   });
 
-  it("two plugins replacing the same extension point conflict, named both", async () => {
-    const results = await runExperimentArgs("lat_syscall", { pluginDir: dir, variant: ["entry-a", "entry-b"], param: "iterations=100" });
-    expect(results[0]!.error).toMatchObject({ kind: "plugin", message: "plugins 'entry-a' and 'entry-b' conflict: both replace the EntryMechanism extension point" });
+  it("two plugins replacing the same extension point conflict, named both, before any run starts", async () => {
+    await expect(runExperimentArgs("lat_syscall", { pluginDir: dir, variant: ["entry-a", "entry-b"], param: "iterations=100" })).rejects.toThrow("variant stack entry-a;entry-b: plugins 'entry-a' and 'entry-b' conflict: both replace the EntryMechanism extension point");
     const [alone] = await runExperimentArgs("lat_syscall", { pluginDir: dir, variant: "entry-a", param: "iterations=100" });
     expect(alone!.error).toBeUndefined();
   });

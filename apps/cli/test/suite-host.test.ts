@@ -43,7 +43,7 @@ describe("rows", () => {
     expect(hostRow(fig("lat_pipe", "Pipe latency", 10), 7.5, ["lat_pipe"])).toMatchObject({ errorPercent: -25, fitted: true });
     const none = hostRow(fig("lat_proc_fork", "Process fork+exit", 800), null, [], "not modelled");
     expect(none).toMatchObject({ simulated: null, errorPercent: null, fitted: false, note: "not modelled" });
-    expect(formatHostRows([none])).toMatch(/Process fork\+exit\s+800\.0\s+—\s+—\s+no\s+\(not modelled\)/);
+    expect(formatHostRows([none])).toMatch(/Process fork\+exit\s+800\s+—\s+—\s+no\s+\(not modelled\)/);
   });
 });
 
@@ -70,7 +70,7 @@ describe("siglab suite host --probe file (text)", () => {
     process.exitCode = undefined;
     expect(out).toMatch(/siglab probe: GenuineIntel/);
     expect(out).toMatch(/simulated on skylake@/);
-    expect(out).toMatch(/lat_syscall_null\s+0\.100\s+\d/);
+    expect(out).toMatch(/lat_syscall_null\s+0\.1000\s+\d/);
   }, 60_000);
 });
 

@@ -14,6 +14,7 @@ import { runnableProfiles, UsageError } from "../catalog.js";
 import { executionHost, hostLimits, hostPool, pluginsFor, warmHost, type SandboxRunOptions } from "../run/host.js";
 import { cachedInspect } from "./compile-cache.js";
 import { runSpecs } from "../run/parallel.js";
+import { progressLabel, ProgressLine } from "../run/progress.js";
 
 export const NO_CACHE_OPTION: [flag: string, help: string] = ["--no-cache", "neither read nor store results in the result cache (siglab cache info; SIGLAB_NO_CACHE=1 for every command)"];
 
@@ -50,6 +51,11 @@ export interface CachedRunsOptions {
   /** false with --no-cache */
   cache: boolean;
   sandbox: SandboxRunOptions;
+  /**
+   * Each result in run order as soon as it and every run before it are done (stored ones at once),
+   * so that a command can print its results as they come.
+   */
+  onResult?(position: number, r: CachedRunResult): void;
 }
 
 /** The profile a CPU id names: one handed to the runs, else a built-in one (else a plugin's: in its code). */
@@ -62,7 +68,7 @@ function profileFinder(handed: readonly CpuProfileFile[]): (id: string) => CpuPr
 export async function runThroughCache(specs: readonly RunSpec[], run: (spec: RunSpec) => Promise<RunResult>, o: CachedRunsOptions): Promise<CachedRunResult[]> {
   // another host only when it pays (run/widen.ts)
   const pool = { jobs: o.jobs, pool: hostPool };
-  if (!o.cache) return runSpecs(specs, run, pool);
+  if (!o.cache) return runSpecs(specs, run, { ...pool, label: (i) => progressLabel(specs[i]!), ...(o.onResult ? { onResult: o.onResult } : {}) });
   const cache = cliRunCache();
   const simulator = await currentSimulator();
   const limits = hostLimits();
@@ -73,6 +79,11 @@ export async function runThroughCache(specs: readonly RunSpec[], run: (spec: Run
   const results: (CachedRunResult | undefined)[] = keys.map((k) => cache.get(k));
   const missing = results.flatMap((r, i) => (r ? [] : [i]));
   if (missing.length) warmHost(); // no host at all when every run is stored
+  let flushed = 0;
+  const flush = (): void => {
+    for (; flushed < results.length && results[flushed]; flushed++) o.onResult?.(flushed, results[flushed]!);
+  };
+  flush();
   const ran = await runSpecs(
     missing,
     async (i) => {
@@ -80,7 +91,16 @@ export async function runThroughCache(specs: readonly RunSpec[], run: (spec: Run
       cache.put(keys[i]!, r); // as each finishes: an interrupted sweep keeps what it finished
       return r;
     },
-    pool,
+    {
+      ...pool,
+      progress: new ProgressLine(specs.length, undefined, undefined, undefined, specs.length - missing.length),
+      label: (k) => progressLabel(specs[missing[k]!]!),
+      // missing is in run order, so its results come in run order too
+      onResult: (k, r) => {
+        results[missing[k]!] = r;
+        flush();
+      },
+    },
   );
   missing.forEach((i, k) => (results[i] = ran[k]));
   return results as CachedRunResult[];

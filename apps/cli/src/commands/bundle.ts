@@ -51,6 +51,14 @@ import { askAtTerminal, configDir, consentToEmbedded } from "../consent.js";
 import { embeddableFiles } from "../plugins/folders.js";
 import { pluginSources, scanThirdParty } from "../plugins/load.js";
 import { parseJobs, parseShard, runSpecs, selectShard } from "../run/parallel.js";
+import { progressLabel } from "../run/progress.js";
+import { didYouMean } from "../suggest.js";
+
+/** What `siglab export` writes (its --help lists them). */
+export const EXPORT_FORMATS = [
+  { id: "csv", aliases: ["spreadsheet"], what: "one row per run × value (metrics, phases, counters), for a spreadsheet" },
+  { id: "trace", aliases: ["perfetto", "chrome", "timeline"], what: "Chrome/Perfetto trace JSON of the runs' timelines (open in ui.perfetto.dev); needs a bundle exported with --timeline" },
+];
 import { oneLine, shown } from "../terminal.js";
 import { parseMaxTotalSeconds } from "../run/limits.js";
 
@@ -187,6 +195,7 @@ async function runAll(specs: RunSpec[], deps: BundleCommandDeps, opts: SandboxRu
   const run = budget ? (spec: RunSpec) => runWithin(budget, spec, deps, opts) : (spec: RunSpec) => deps.runInSandbox(spec, opts);
   return runSpecs(specs, run, {
     jobs: o.jobs,
+    label: (i) => progressLabel(specs[i]!),
     ...(budget ? { stopStarting: () => Date.now() >= budget.deadline } : {}),
     onResult: (i, result) => {
       // a bundle's labels and a run's error message are foreign text: one-line fields
@@ -428,7 +437,7 @@ export async function bundleRun(file: string | undefined, options: BundleCommand
   if (typeof r === "number") return r;
   shown(r.results).forEach((res, i) => {
     const n = r.numbers[i] ?? i + 1;
-    for (const m of res.metrics) log(`  run ${n} ${m.name}: ${fmt(m.value)} ${unitText(m.unit)}`);
+    for (const m of res.metrics) log(`  run ${n} ${unitText(m.name)}: ${fmt(m.value)} ${unitText(m.unit)}`);
     for (const f of res.findings) log(`  run ${n} ${f.severity} ${f.kind}: ${withSignalNames(f.message)}`);
   });
   if (typeof out === "string" && out) {
@@ -461,7 +470,10 @@ export function bundleMerge(files: string[], options: BundleCommandOptions, deps
 
 export function exportFromBundle(format: string | undefined, file: string | undefined, options: BundleCommandOptions, deps: BundleCommandDeps): number {
   const { log } = io(deps);
-  if (format !== "csv" && format !== "trace") throw new UsageError(`export: format must be csv or trace (got ${format ?? "nothing"})`);
+  if (format !== "csv" && format !== "trace") {
+    const hint = format ? didYouMean(format, EXPORT_FORMATS.map((f) => ({ id: f.id, aliases: f.aliases }))).trim() : "";
+    throw new UsageError(`export: format must be csv or trace (got ${format ?? "nothing"}${hint ? `; ${hint}` : ""})`);
+  }
   if (!file) throw new UsageError(`export ${format}: name a bundle file`);
   const out = options.out ?? options.o;
   const outOpts = outputOptions(options, [file]);
@@ -533,7 +545,7 @@ function refuseIgnoredOptions(action: string, options: BundleCommandOptions, cmd
   if (!allowed) return; // the action itself is refused with the list of actions
   const declared = new Set(cmd.options.flatMap((o) => o.names));
   for (const [key, v] of Object.entries(options)) {
-    if (key === "--" || v === undefined) continue;
+    if (key === "--" || key === "quiet" || v === undefined) continue; // --quiet is every command's
     if (allowed === "run-options" ? declared.has(key) : allowed.includes(key)) continue;
     const flag = key.length === 1 ? `-${key}` : `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
     throw new UsageError(`${flag} has no effect on bundle ${action} (options of bundle ${action}: ${allowed === "run-options" ? "those of siglab run, -o, --chart, --force" : allowed.length ? allowed.map((k) => (k.length === 1 ? `-${k}` : `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)).join(", ") : "none"})`);
@@ -570,15 +582,18 @@ export function registerBundleCommands(cli: CAC, deps: BundleCommandDeps): void 
         case "merge":
           return bundleMerge(args, options, deps);
         default:
-          throw new UsageError(`unknown action "${action}" (export, info, verify, run or merge)`);
+          throw new UsageError(`unknown action "${action}" (${didYouMean(action, Object.keys(ACTION_OPTIONS))}export, info, verify, run or merge)`);
       }
     });
   });
 
   cli
-    .command("export <format> <bundle>", "Export a bundle's results: csv (one row per run × value) or trace (Chrome/Perfetto JSON)")
+    .command("export <format> <bundle>", `Export a bundle's results: ${EXPORT_FORMATS.map((f) => f.id).join(" or ")} (see the examples)`)
     .option("-o, --out <file>", "output file (default: standard output)")
     .option("--force", "replace an existing -o file (never the bundle read)")
+    // the formats, one command line each, with what it writes
+    .example(`siglab export csv x.siglab -o x.csv           # csv: ${EXPORT_FORMATS[0]!.what}`)
+    .example(`siglab export trace x.siglab -o trace.json    # trace: ${EXPORT_FORMATS[1]!.what}`)
     .action(async (format: string, file: string, options: BundleCommandOptions) => {
       process.exitCode = await guarded(deps, `export ${format}`, () => exportFromBundle(format, file, options, deps));
     });

@@ -3,6 +3,7 @@
  * workloads it holds and their size against the bound. `siglab cache clear`: deletes them (every
  * entry can be recomputed; nothing else lives there).
  */
+import { didYouMean } from "../suggest.js";
 import type { CAC } from "cac";
 import { userCacheDir } from "@siglab/core/cache";
 import { compileStore } from "../cache/compile-cache.js";
@@ -33,7 +34,7 @@ export function registerCacheCommand(cli: CAC): void {
           const compiled = parts.compile.clear();
           console.log(`cleared ${runs} stored run(s) and ${compiled} compiled workload(s) from ${userCacheDir()}`);
         } else {
-          throw new UsageError(`unknown cache action '${action}' (actions: info, clear)`);
+          throw new UsageError(`unknown cache action '${action}' (${didYouMean(action, ["info", "clear"])}actions: info, clear)`);
         }
       } catch (e) {
         reportCliError(e);

@@ -8,6 +8,7 @@
  * calibration's rules (a group beyond ×0.67–×1.5 of its sourced starting values, a group a shipped
  * variant removes wholesale, an assumed cost on a calibrated path: packages/calibration/src/rules.ts).
  */
+import { unitText } from "../format.js";
 import type { CAC } from "cac";
 import { BUILTIN_PROFILE_SOURCES } from "@siglab/cpu-profiles";
 import { candidateProfiles, checkRules, closeCalibrationHost, fit, formatFit, formatSuite, ruleViolations, runCalibrationSuite } from "@siglab/calibration";
@@ -47,8 +48,8 @@ export function registerCalibrateCommand(cli: CAC): void {
         const broken = ruleViolations(await checkRules(r, fitted));
         if (o["json"]) process.stdout.write(calibrationReportText(r, rows));
         else {
-          console.log("Free parameters (one scale per group of fitted costs):\n" + formatFit(r));
-          console.log("\nCalibration targets with the fitted costs:\n" + formatSuite(rows));
+          console.log("Free parameters (one scale per group of fitted costs):\n" + unitText(formatFit(r)));
+          console.log("\nCalibration targets with the fitted costs:\n" + unitText(formatSuite(rows)));
         }
         if (broken.length) (o["json"] ? console.error : console.log)(`\nThe fit breaks the calibration's rules (a fitted constant is hiding a missing mechanism):\n  ${broken.join("\n  ")}`);
         if (o["check"]) {

@@ -6,6 +6,7 @@
  * docs/modern.md describes each figure. Exit status: 0 measured, 1 the probe could not be built or
  * run, 2 bad arguments or a refused -o file. It imports nothing of the simulator's packages.
  */
+import { fmt, group } from "../numbers.js";
 import type { CAC } from "cac";
 import { checkOutputTarget, OutputRefusal, writeOutputFile } from "../output.js";
 import { buildProbe, ProbeError, runProbeBinary } from "../probe/build.js";
@@ -52,7 +53,7 @@ export function runProbe(o: Record<string, unknown>): ProbeDocument {
   };
 }
 
-const num = (v: number): string => (v >= 1000 ? v.toFixed(1) : v >= 100 ? v.toFixed(2) : v.toFixed(3));
+const num = fmt;
 
 export function formatProbe(d: ProbeDocument): string {
   const h = d.host;
@@ -62,7 +63,7 @@ export function formatProbe(d: ProbeDocument): string {
   lines.push("");
   const w = Math.max(...d.figures.map((f) => f.name.length), 12);
   lines.push(`  ${"lmbench name".padEnd(w)}  ${"id".padEnd(21)} ${"min".padStart(10)} ${"median".padStart(10)} ${"max".padStart(10)}  unit  iterations`);
-  for (const f of d.figures) lines.push(`  ${f.name.padEnd(w)}  ${f.id.padEnd(21)} ${num(f.min).padStart(10)} ${num(f.median).padStart(10)} ${num(f.max).padStart(10)}  us    ${String(f.iterations).padStart(10)}`);
+  for (const f of d.figures) lines.push(`  ${f.name.padEnd(w)}  ${f.id.padEnd(21)} ${num(f.min).padStart(10)} ${num(f.median).padStart(10)} ${num(f.max).padStart(10)}  µs    ${group(f.iterations).padStart(10)}`);
   for (const s of d.skipped) lines.push(`  ${s.name.padEnd(w)}  ${s.id.padEnd(21)} skipped: ${s.reason}`);
   lines.push("");
   const mit = Object.entries(h.mitigations).filter(([, t]) => t !== "Not affected");

@@ -6,13 +6,15 @@
 import type { CAC, Command } from "cac";
 import { checkExperimentSize, DEFAULT_MAX_RUNS, expandExperiment, repeatSeeds, summarizeRepeats, type ExperimentConfig, type RepeatedRun, type RunResult, type VariantSpec, type ParamValue, type WorkloadRef } from "@siglab/core";
 import { parseCpuRef, type CpuProfileFile } from "@siglab/cpu-profiles";
-import { allProfiles, resolveWorkload, runnableProfiles, UsageError, workloadTitle } from "../catalog.js";
+import { allProfiles, resolveWorkload, runnableProfiles, unknownProfile, UsageError, workloadTitle } from "../catalog.js";
 import { differingParams, fmt, formatPaths, formatRun, formatSweepSummary, formatTimeline, timelineCutLines, unitText } from "../format.js";
 import { typecheckWorkload, CompileError } from "../run/compile.js";
 import { configureHost, runInSandbox } from "../run/host.js";
 import { paramValue } from "@siglab/core/common";
 import { hostLimitsFrom, LIMIT_OPTIONS, parseNumberOption, parseSeed } from "../run/limits.js";
-import { findPreset, pluginExamples } from "../plugins/catalog.js";
+import { pluginExamples } from "../plugins/catalog.js";
+import { checkStacks, presetStack } from "../run/check-stacks.js";
+import { didYouMean } from "../suggest.js";
 import { parseJobs, parseShard, selectShard, shardDescription, type Shard } from "../run/parallel.js";
 import { oneLine, shown } from "../terminal.js";
 import { cachedWhenAll, inspectWorkload, markCachedText, NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
@@ -86,24 +88,25 @@ export async function resolveRunArgs(workloadArg: string, o: Record<string, unkn
   const workload = resolveWorkload(workloadArg, await pluginExamples(pluginDirs, (reason) => console.error(`siglab: plugin folder refused: ${oneLine(reason)}`)));
   const profiles = await allProfiles(list(o["profileFile"]));
   const cpuArgs = list(o["cpu"]);
-  const variantIds = [...list(o["variant"]).map((v) => parseVariant(v).id), ...list(o["preset"])];
+  // the stacks first: an unknown CPU id may be one a plugin of theirs contributes
+  const stacks: VariantSpec[][] = list(o["preset"]).map((name) => presetStack(name, pluginDirs));
+  const variants = list(o["variant"]).map(parseVariant);
+  if (variants.length) stacks.push(variants);
+  if (!stacks.length || o["baseline"]) stacks.unshift([]);
+  const manifests = checkStacks(stacks, pluginDirs);
+  const cpuFromPlugin = [...manifests.values()].some((m) => m.contributes.includes("CpuProfileContribution"));
   const smp = parseSmp(o["smp"]);
   const cpus = (cpuArgs.length ? cpuArgs : [DEFAULT_CPU]).map((c) => withSmp(cpuOf(c), smp));
   function cpuOf(c: string): { id: string; mhz: number } {
     const ref = parseCpuRef(c);
     const p = profiles.find((x) => x.id === ref.id);
     // a plugin of the stack may contribute it: the run resolves it once the plugins are loaded
-    if (!p && variantIds.length) return { id: ref.id, mhz: ref.mhz ?? 0 };
-    if (!p) throw new UsageError(`unknown CPU profile '${ref.id}' (profiles: ${profiles.map((x) => x.id).join(", ")}; a plugin may contribute others: name it with --variant)`);
+    if (!p && cpuFromPlugin) return { id: ref.id, mhz: ref.mhz ?? 0 };
+    if (!p) throw new UsageError(`${unknownProfile(ref.id, profiles)}; a plugin may contribute others: name it with --variant)`);
     const mhz = ref.mhz ?? p.clock.defaultMhz;
     if (mhz < p.clock.minMhz || mhz > p.clock.maxMhz) throw new UsageError(`${p.id}: ${mhz} MHz is outside the profile's range ${p.clock.minMhz}-${p.clock.maxMhz} MHz`);
     return { id: p.id, mhz };
   }
-  const stacks: VariantSpec[][] = [];
-  for (const name of list(o["preset"])) stacks.push(await findPreset(name, pluginDirs));
-  const variants = list(o["variant"]).map(parseVariant);
-  if (variants.length) stacks.push(variants);
-  if (!stacks.length || o["baseline"]) stacks.unshift([]);
   const params: Record<string, ParamValue> = {};
   for (const p of list(o["param"])) {
     const [k, v] = parseParam(p);
@@ -155,7 +158,7 @@ async function checkParams(workload: WorkloadRef, params: Record<string, ParamVa
   const names = Object.keys(declared).join(", ") || "none";
   const given: [flag: string, key: string, value: ParamValue][] = [...Object.entries(params).map(([k, v]) => ["--param", k, v] as [string, string, ParamValue]), ...(sweep ? sweep.values.map((v) => ["--sweep", sweep.param, v] as [string, string, ParamValue]) : [])];
   for (const [flag, key, value] of given) {
-    if (!Object.prototype.hasOwnProperty.call(declared, key)) throw new UsageError(`${flag} ${key}: ${workload.file} has no parameter '${key}' (parameters: ${names})`);
+    if (!Object.prototype.hasOwnProperty.call(declared, key)) throw new UsageError(`${flag} ${key}: ${workload.file} has no parameter '${key}' (${didYouMean(key, Object.keys(declared))}parameters: ${names})`);
     const checked = paramValue(workload.file, key, declared[key]!, value);
     if ("problem" in checked) throw new UsageError(`${flag} ${key}=${String(value)}: ${checked.problem}`);
   }
@@ -191,13 +194,32 @@ export function parseRepeat(v: unknown): number {
   return v === undefined ? 1 : parseNumberOption("--repeat", v, { min: 1, max: 1000, integer: true, what: "an integer" });
 }
 
+/** What a command knows of its runs before the first starts (to print as they finish). */
+export interface RunPlan {
+  /** the workload's own name, when it has one */
+  title?: string;
+  /** the parameters whose values differ between the runs (a sweep's) */
+  swept: string[];
+  total: number;
+  shard?: Shard;
+}
+
+export interface SliceOptions {
+  repeat?: number;
+  /** once everything is resolved and validated, before any run starts */
+  onPlan?(plan: RunPlan): void;
+  /** each result (a repeated run's summary) in run order, as soon as it and those before it are done */
+  onResult?(position: number, r: CachedRunResult): void;
+}
+
 /**
  * The runs of `siglab run`'s arguments (the --shard slice of them), --jobs at a time, in run order.
  * With `repeat` > 1 each run is made `repeat` times with seeds seed, seed+1, ... (each puts the
  * timer ticks at another phase) and summarised: every metric's min, median and max, the median
  * as its value (lmbench reports the median of its 11 repetitions).
  */
-export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>, repeat = 1): Promise<{ results: CachedRunResult[]; total: number; shard?: Shard; title?: string }> {
+export async function runExperimentSlice(workloadArg: string, o: Record<string, unknown>, opts: SliceOptions | number = {}): Promise<{ results: CachedRunResult[]; total: number; shard?: Shard; title?: string }> {
+  const { repeat = 1, onPlan, onResult } = typeof opts === "number" ? { repeat: opts } : opts;
   // bad --jobs/--shard fail before anything is resolved or started
   const jobs = parseJobs(o["jobs"]);
   const shard = parseShard(o["shard"]);
@@ -211,12 +233,26 @@ export async function runExperimentSlice(workloadArg: string, o: Record<string, 
   const picked = selectShard(specs.length, shard).map((k) => specs[k]!);
   const all = picked.flatMap((spec) => repeatSeeds(spec.seed, repeat).map((seed) => ({ ...spec, seed })));
   const sandbox = { pluginDirs: pluginDirs ?? [], ...(own.length ? { profiles: own } : {}) };
-  const runs = await runThroughCache(all, (spec) => runInSandbox(spec, sandbox), { jobs, cache: resultCacheWanted(o), sandbox });
-  const results = repeat === 1 ? runs : picked.map((_, i) => {
-    const reps = runs.slice(i * repeat, (i + 1) * repeat);
-    return cachedWhenAll(summarizeRepeats(reps), reps);
-  });
   const title = workloadTitle(experiment.workload);
+  onPlan?.({ swept: differingParams(picked), total: specs.length, ...(shard ? { shard } : {}), ...(title ? { title } : {}) });
+  // every result comes through onResult, in run order; a repeated run is summarised once its
+  // last repetition is in
+  const summaries: CachedRunResult[] = [];
+  const reps: CachedRunResult[] = [];
+  const runs = await runThroughCache(all, (spec) => runInSandbox(spec, sandbox), {
+    jobs,
+    cache: resultCacheWanted(o),
+    sandbox,
+    onResult: (position, r) => {
+      if (repeat === 1) return onResult?.(position, r);
+      reps.push(r);
+      if (reps.length < repeat) return;
+      const group = reps.splice(0);
+      summaries.push(cachedWhenAll(summarizeRepeats(group), group));
+      onResult?.(summaries.length - 1, summaries.at(-1)!);
+    },
+  });
+  const results = repeat === 1 ? runs : summaries;
   return { results, total: specs.length, ...(shard ? { shard } : {}), ...(title ? { title } : {}) };
 }
 
@@ -234,34 +270,48 @@ export function registerRunCommand(cli: CAC): void {
   addRunOptions(cli.command("run <workload>", "Run a workload (example id or .ts file) on CPUs x variant stacks"))
     .option("--repeat <n>", "make each run n times with seeds seed..seed+n-1 (the timer tick's phase) and report min, median and max")
     .option(...NO_CACHE_OPTION)
+    .example("siglab run lat_sig_catch --cpu p4-northwood@2200 --cpu p6-coppermine@1000   # one example on two CPUs")
+    .example("siglab run sa_nofp_hazard --baseline --variant sa-nofp                     # a variant beside the baseline, with its findings")
+    .example("siglab run lat_syscall --cpu p6-coppermine@1000 --preset linux-2.4.18 --preset linux-2.5.53   # int $0x80 vs SYSENTER")
+    .example("siglab run aio_ring --variant aio --sweep batch=1,4,16,32 --json             # a sweep as one JSON document")
+    .example("siglab run ./my_workload.ts --cpu k7-palomino@1400                          # your own workload (siglab list: examples, CPUs, plugins, presets)")
     .action(async (workload: string, o: Record<string, unknown>) => {
     try {
       const repeat = parseRepeat(o["repeat"]);
-      const run = await runExperimentSlice(workload, o, repeat);
+      const json = o["json"] === true;
+      const manifestOf = manifestLookup(list(o["pluginDir"]));
+      let plan: RunPlan | undefined;
+      // text: each run's block as soon as it and the runs before it are done; --json: one document at the end
+      const run = await runExperimentSlice(workload, o, {
+        repeat,
+        onPlan: (p) => {
+          plan = p;
+          if (!json && p.shard) console.log(shardDescription(p.total, p.shard).text + "\n");
+        },
+        ...(json ? {} : { onResult: (_: number, r: CachedRunResult) => console.log(runText(shown(r), plan!, repeat, o, manifestOf) + "\n") }),
+      });
       const part = run.shard ? shardDescription(run.total, run.shard) : undefined;
-      if (o["json"]) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: run.results } : { runs: run.results }, null, 2) + "\n");
+      if (json) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: run.results } : { runs: run.results }, null, 2) + "\n");
       // text: every string of the results (names, messages, labels) escaped as a one-line field
-      const results = o["json"] ? run.results : shown(run.results);
-      const title = run.title === undefined ? undefined : oneLine(run.title);
-      if (!o["json"]) {
-        if (part) console.log(part.text + "\n");
-        const swept = differingParams(results);
-        const manifestOf = manifestLookup(list(o["pluginDir"]));
-        for (const r of results) {
-          const parts = [markCachedText(formatRun(r, { sweep: swept, ...(title ? { title } : {}) }), r), ...variantNoticeLines(r, manifestOf)];
-          if (repeat > 1) parts.push(formatRepeat(r as RepeatedRun));
-          if (o["inspect"]) parts.push(formatPaths(r, String(o["inspect"])));
-          if (r.timeline) parts.push(formatTimeline(r, process.stdout.columns ? Math.max(60, process.stdout.columns) : 100));
-          console.log(parts.join("\n") + "\n");
-        }
-        if (results.length > 1) console.log(formatSweepSummary(results));
-      }
+      const results = json ? run.results : shown(run.results);
+      if (!json && results.length > 1) console.log(formatSweepSummary(results));
       for (const line of timelineCutLines(results)) console.error(`siglab run: ${line}`);
       process.exitCode = results.some((r) => r.error) ? 1 : 0;
     } catch (e) {
       reportCliError(e);
     }
   });
+}
+
+/** One run's text block: its results, then the repetitions, --inspect and --timeline asked for. */
+function runText(r: CachedRunResult, plan: RunPlan, repeat: number, o: Record<string, unknown>, manifestOf: Parameters<typeof variantNoticeLines>[1]): string {
+  const title = plan.title === undefined ? undefined : oneLine(plan.title);
+  // a variant that changed nothing in this run says so, under its findings
+  const parts = [markCachedText(formatRun(r, { sweep: plan.swept, ...(title ? { title } : {}) }), r), ...variantNoticeLines(r, manifestOf)];
+  if (repeat > 1) parts.push(formatRepeat(r as RepeatedRun));
+  if (o["inspect"]) parts.push(formatPaths(r, String(o["inspect"])));
+  if (r.timeline) parts.push(formatTimeline(r, process.stdout.columns ? Math.max(60, process.stdout.columns) : 100));
+  return parts.join("\n");
 }
 
 export function reportCliError(e: unknown): void {

@@ -13,6 +13,7 @@ import { hostKernelOptions, withHostKernel, hostFigure, NOT_SIMULATED, readVirtu
 import { formatHostRows, hostRow, matchProfile, type HostRow } from "../host-compare.js";
 import { findPreset } from "../plugins/catalog.js";
 import { runInSandbox } from "../run/host.js";
+import { inOrderWithProgress, progressLabel } from "../run/progress.js";
 import { runProbe, type ProbeDocument } from "./probe.js";
 import type { HostFacts } from "../probe/figures.js";
 import { registerSuite } from "./suite.js";
@@ -78,24 +79,25 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
   const hostKernel = preset.stack.length && !o["kernelDefaults"] ? hostKernelOptions(probe.host) : null;
   const stack = hostKernel ? withHostKernel(preset.stack, hostKernel) : preset.stack;
   const note = preset.note;
-  const rows: HostRow[] = [];
   let failed = false;
-  for (const f of probe.figures) {
+  // each figure the simulator has, run in order with a progress line; the others are rows as they are
+  const tasks = probe.figures.map((f) => {
     const sim = hostFigure(f.id);
-    if (!sim) {
-      rows.push(hostRow(f, null, [], NOT_SIMULATED[f.id] ?? "not simulated"));
-      continue;
-    }
-    const e = EXAMPLES.find((x) => x.id === sim.example)!;
-    const r = await runInSandbox({ workload: { id: e.id, file: e.file, source: e.source }, cpu: sim.smp ? { ...cpu, smp: sim.smp } : cpu, variants: stack, params: sim.params ?? {}, seed: 1 }, { profiles: [chosen] });
-    const m = r.metrics.find((x) => x.name === sim.metric);
+    const e = sim && EXAMPLES.find((x) => x.id === sim.example)!;
+    return { f, sim, spec: sim && e ? { workload: { id: e.id, file: e.file, source: e.source }, cpu: sim.smp ? { ...cpu, smp: sim.smp } : cpu, variants: stack, params: sim.params ?? {}, seed: 1 } : undefined };
+  });
+  const simulated = tasks.filter((t) => t.spec);
+  const results = new Map(await inOrderWithProgress(simulated, (t) => progressLabel(t.spec!), async (t) => [t, await runInSandbox(t.spec!, { profiles: [chosen] })] as const));
+  const rows: HostRow[] = tasks.map((t) => {
+    const r = results.get(t);
+    if (!t.sim || !r) return hostRow(t.f, null, [], NOT_SIMULATED[t.f.id] ?? "not simulated");
+    const m = r.metrics.find((x) => x.name === t.sim!.metric);
     if (r.error || !m) {
       failed = true;
-      rows.push(hostRow(f, null, [], r.error ? `${r.error.kind} error: ${r.error.message}` : `no metric '${sim.metric}'`));
-      continue;
+      return hostRow(t.f, null, [], r.error ? `${r.error.kind} error: ${r.error.message}` : `no metric '${t.sim.metric}'`);
     }
-    rows.push(hostRow(f, m.value, fittedTo, sim.caveat));
-  }
+    return hostRow(t.f, m.value, fittedTo, t.sim.caveat);
+  });
   const compared = { profile: cpu.id, mhz: cpu.mhz, matched: how, variants: stack, kernel: hostKernel ? { from: "probe", reasons: hostKernel.reasons } : { from: "defaults" }, ...(note ? { note } : {}) };
   const vm = virtualizationWarning(probe.host.virtualization);
   if (o["json"]) {
@@ -113,5 +115,5 @@ async function hostSuite(_name: string, o: Record<string, unknown>): Promise<num
 }
 
 export function registerHostSuite(): void {
-  registerSuite("host", hostSuite);
+  registerSuite("host", hostSuite, { about: "this machine (siglab probe, or --probe file.json) beside linux-6 simulated on the profile matching its CPU" });
 }

@@ -6,18 +6,23 @@ import type { CAC } from "cac";
 import { EXAMPLES, type RunSpec, type VariantSpec } from "@siglab/core";
 import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { parseCpuRef } from "@siglab/cpu-profiles";
-import { runnableProfiles, UsageError } from "../catalog.js";
+import { runnableProfiles, unknownProfile, UsageError } from "../catalog.js";
+import { didYouMean } from "../suggest.js";
 import { configureHost, runInSandbox, stopSandbox } from "../run/host.js";
 import { hostLimitsFrom, LIMIT_OPTIONS } from "../run/limits.js";
 import { parseJobs, parseShard, selectShard, shardDescription } from "../run/parallel.js";
 import { NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
 import { DEFAULT_CPU, reportCliError } from "./run.js";
 import { shown } from "../terminal.js";
+import { fmt, unitText } from "../format.js";
+import type { CachedRunResult } from "@siglab/core/cache";
 
 export type SuiteRunner = (name: string, o: Record<string, unknown>) => Promise<number>;
 const suites: Record<string, SuiteRunner> = {
   examples: runExamplesSuite,
 };
+/** what each suite does, for --help (a command line each) */
+const about: Record<string, string> = { examples: "every shipped example on the default CPU (--cpu for another)" };
 /** suites that run their runs --jobs at a time and take --shard */
 const parallel = new Set(["examples"]);
 
@@ -25,8 +30,9 @@ const parallel = new Set(["examples"]);
  * Other suites (uml, calibration, predictions) register here. `parallel`: the suite reads --jobs
  * and --shard itself; for the others either option is refused rather than silently ignored.
  */
-export function registerSuite(name: string, run: SuiteRunner, opts: { parallel?: boolean } = {}): void {
+export function registerSuite(name: string, run: SuiteRunner, opts: { parallel?: boolean; about?: string } = {}): void {
   suites[name] = run;
+  if (opts.about) about[name] = opts.about;
   if (opts.parallel) parallel.add(name);
   else parallel.delete(name);
 }
@@ -41,7 +47,7 @@ function exampleCpu(c: { id: string; mhz?: number } | undefined): { id: string; 
 async function runExamplesSuite(_name: string, o: Record<string, unknown>): Promise<number> {
   const ref = parseCpuRef(String(o["cpu"] ?? DEFAULT_CPU));
   const p = runnableProfiles().find((x) => x.id === ref.id);
-  if (!p) throw new UsageError(`unknown CPU profile '${ref.id}'`);
+  if (!p) throw new UsageError(`${unknownProfile(ref.id, runnableProfiles())})`);
   const cpu = { id: p.id, mhz: ref.mhz ?? p.clock.defaultMhz };
   const jobs = parseJobs(o["jobs"]);
   const shard = parseShard(o["shard"]);
@@ -50,19 +56,19 @@ async function runExamplesSuite(_name: string, o: Record<string, unknown>): Prom
   const shipped = [...EXAMPLES.map((e) => ({ ...e, variants: [] as VariantSpec[], cpu })), ...BUILTIN_PLUGINS.flatMap((p) => (p.examples ?? []).map((e) => ({ ...e, variants: e.suggestedVariants ?? [], cpu: exampleCpu(e.suggestedCpu) ?? cpu })))];
   const picked = selectShard(shipped.length, shard).map((k) => shipped[k]!);
   const specs: RunSpec[] = picked.map((e) => ({ workload: { id: e.id, file: e.file, source: e.source }, cpu: e.cpu, variants: e.variants, params: {}, seed: 1 }));
-  const results = await runThroughCache(specs, (spec) => runInSandbox(spec), { jobs, cache: resultCacheWanted(o), sandbox: {} });
   const part = shard ? shardDescription(shipped.length, shard) : undefined;
-  if (o["json"]) {
-    process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
-  } else {
-    console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, Linux 2.4.18 (i386) baseline unless a [plugin] is named${part ? `; ${part.text}` : ""}\n`);
-    for (const r of shown(results)) {
-      const head = r.metrics[0];
-      const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)${r.cached ? ", cached" : ""}`;
-      const v = (r.variants.length ? ` [${r.variants.map((x) => x.id).join("+")}]` : "") + (r.cpu.id !== cpu.id ? ` on ${r.cpu.id}` : "");
-      console.log(`  ${(r.workload + v).padEnd(24)} ${head ? `${head.name} = ${head.value.toFixed(3)} ${head.unit}` : "(no metric)"}`.padEnd(70) + `  ${status}`);
-    }
-  }
+  const json = o["json"] === true;
+  if (!json) console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, Linux 2.4.18 (i386) baseline unless a [plugin] is named${part ? `; ${part.text}` : ""}\n`);
+  // text: each example's line as soon as it and those before it are done
+  const line = (_: number, res: CachedRunResult): void => {
+    const r = shown(res);
+    const head = r.metrics[0];
+    const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)${r.cached ? ", cached" : ""}`;
+    const v = (r.variants.length ? ` [${r.variants.map((x) => x.id).join("+")}]` : "") + (r.cpu.id !== cpu.id ? ` on ${r.cpu.id}` : "");
+    console.log(`  ${(r.workload + v).padEnd(24)} ${head ? `${head.name} = ${fmt(head.value)} ${unitText(head.unit)}` : "(no metric)"}`.padEnd(70) + `  ${status}`);
+  };
+  const results = await runThroughCache(specs, (spec) => runInSandbox(spec), { jobs, cache: resultCacheWanted(o), sandbox: {}, ...(json ? {} : { onResult: line }) });
+  if (json) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: results } : { runs: results }, null, 2) + "\n");
   return results.some((r) => r.error) ? 1 : 0;
 }
 
@@ -78,12 +84,15 @@ export function registerSuiteCommand(cli: CAC): void {
     .option("--profile-file <file>", "host suite: a CPU profile of your own to compare (with --cpu)")
     .option("--probe <file>", "host suite: this machine's figures from `siglab probe --json` (default: run the probe)")
     .option("--kernel-defaults", "host suite: simulate the mitigations linux-6 picks for the profile, not the ones the probe's kernel reports");
+  // the suites, one command line each, with what it does
+  const width = Math.max(...Object.keys(suites).map((n) => n.length));
+  for (const name of Object.keys(suites)) cmd.example(`siglab suite ${name.padEnd(width)}   # ${about[name] ?? ""}`.trimEnd());
   for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
   cmd.action(async (name: string, o: Record<string, unknown>) => {
       try {
         configureHost({ limits: hostLimitsFrom(o), verbose: o["verbose"] === true });
         const s = suites[name];
-        if (!s) throw new UsageError(`unknown suite '${name}' (suites: ${Object.keys(suites).join(", ")})`);
+        if (!s) throw new UsageError(`unknown suite '${name}' (${didYouMean(name, Object.keys(suites))}suites: ${Object.keys(suites).join(", ")})`);
         for (const flag of ["jobs", "shard"]) {
           if (o[flag] !== undefined && !parallel.has(name)) throw new UsageError(`--${flag} has no effect on suite ${name} (it runs its runs one after another; --jobs and --shard apply to suite ${[...parallel].join(", ")})`);
         }

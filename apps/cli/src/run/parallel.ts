@@ -3,14 +3,16 @@
  * host of its own, run/host.ts), and a command may run only the i-th of n slices of its expanded
  * experiment (round robin over the runs in expansion order; @siglab/core bundle/shard.ts). Results
  * come back, and are reported, in run order whatever order they finish in, so the output is the
- * same bytes as with --jobs 1. A progress line goes to stderr, on a terminal only.
+ * same bytes as with --jobs 1. Progress goes to stderr (progress.ts).
  */
 import { availableParallelism } from "node:os";
 import type { RunResult } from "@siglab/core";
 import { formatRunNumbers, shardIndices } from "@siglab/core/bundle";
 import { UsageError } from "../catalog.js";
-import { rawStderr } from "../terminal.js";
+import { ProgressLine } from "./progress.js";
 import { anotherLanePays, type LanePool } from "./widen.js";
+
+export { ProgressLine } from "./progress.js";
 
 /** More would only start more host processes than any machine has cores for. */
 export const MAX_JOBS = 256;
@@ -61,49 +63,14 @@ export function shardDescription(total: number, shard: Shard) {
   };
 }
 
-interface ProgressStream {
-  isTTY?: boolean;
-  write(s: string): unknown;
-}
-
-/** "siglab: 3/12 runs done, 2 running" on one line of a terminal's stderr, redrawn in place. */
-export class ProgressLine {
-  private shown = false;
-  private last = 0;
-  private readonly on: boolean;
-
-  constructor(
-    private readonly total: number,
-    // the CLI's own sequences: past the output guard (terminal.ts)
-    private readonly stream: ProgressStream = { isTTY: process.stderr.isTTY, write: rawStderr },
-    private readonly now: () => number = () => performance.now(),
-  ) {
-    this.on = stream.isTTY === true && total > 1 && process.env["TERM"] !== "dumb";
-  }
-
-  update(done: number, running: number, force = false): void {
-    if (!this.on) return;
-    const t = this.now();
-    if (!force && this.shown && t - this.last < 100) return;
-    this.last = t;
-    this.stream.write(`\r\x1b[Ksiglab: ${done}/${this.total} runs done${running ? `, ${running} running` : ""}`);
-    this.shown = true;
-  }
-
-  /** Takes the line away (before other output, and at the end). */
-  clear(): void {
-    if (!this.shown) return;
-    this.stream.write("\r\x1b[K");
-    this.shown = false;
-  }
-}
-
 export interface RunSpecsOptions {
   /** runs at a time (--jobs) */
   jobs: number;
   /** each result in run order, as soon as it and every run before it are done */
   onResult?(position: number, r: RunResult): void;
   progress?: ProgressLine;
+  /** a run's name for the progress line (e.g. "lat_sig_catch p4-northwood@2200 [sa-nofp]") */
+  label?(position: number): string;
   /** asked before each run starts: true stops starting runs (the runs started still finish) */
   stopStarting?(): boolean;
   /**
@@ -156,6 +123,7 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
       const i = next++;
       running++;
       startedAt.set(i, performance.now());
+      if (o.label) progress.started(o.label(i));
       progress.update(done, running);
       const pending = run(items[i]!, i);
       widen(); // now that this lane's host is busy again
@@ -187,6 +155,9 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
   // a long run in flight can make another lane pay before any run finishes
   const watch = o.pool && maxLanes > 1 ? setInterval(widen, 50) : undefined;
   watch?.unref();
+  // the ETA and the periodic line off a terminal move on while a long run is in flight
+  const ticker = setInterval(() => progress.tick(), 1000);
+  ticker.unref();
   try {
     widen();
     const all = (async () => {
@@ -195,6 +166,7 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
     await Promise.race([all, failure]);
   } finally {
     clearInterval(watch);
+    clearInterval(ticker);
     progress.clear();
   }
   // every run started has finished: they are the first `next` (items start in order)
