@@ -6,10 +6,9 @@
  * of pool = 1 and pool = 2 is logged (on a 2-core machine the ratio is the speed-up of the pool;
  * SIGLAB_POOL_SCALE=10 makes the runs long enough for the simulation to dominate).
  */
-import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hostRun, openSession, runAndWait, screenshot, selectCpus, shownResults, workerStarts, type Session } from "./harness.js";
+import { downloaded, hostRun, openSession, runAndWait, screenshot, selectCpus, shownResults, workerStarts, type Session } from "./harness.js";
 
 let s: Session;
 let page: Page;
@@ -39,12 +38,11 @@ async function sweepWith(pool: number) {
   const results = await shownResults(page);
   await page.click('[data-tab="table"]');
   const table = (await page.locator("table.results-table").first().innerText()).trim();
-  await page.evaluate(() => delete document.body.dataset.lastExport);
-  await page.click("#export-csv");
-  await page.waitForFunction(() => (document.body.dataset.lastExport ?? "").endsWith(".csv"), null, { timeout: 10_000 });
-  const csvPath = await page.evaluate(() => document.body.dataset.lastExport!);
-  const csv = readFileSync(csvPath, "utf8");
-  return { status, ms, results, table, csv, csvPath, newWorkers: (await workerStarts(page)).length - startsBefore };
+  // siglab serve's exports are the browser's downloads
+  const d = await downloaded(page, () => page.click("#export-csv"));
+  expect(d.name.endsWith(".csv"), d.name).toBe(true);
+  const csv = d.bytes.toString("utf8");
+  return { status, ms, results, table, csv, newWorkers: (await workerStarts(page)).length - startsBefore };
 }
 
 describe("a sweep on the app's pool of sandbox workers", () => {
@@ -77,7 +75,6 @@ describe("a sweep on the app's pool of sandbox workers", () => {
     expect(JSON.stringify(warm.results)).toBe(JSON.stringify(one.results));
     expect(two.table).toBe(one.table);
     expect(two.table.split("\n").length).toBeGreaterThan(6);
-    expect(two.csvPath).not.toBe(one.csvPath);
     expect(two.csv).toBe(one.csv);
     expect(two.csv).toMatch(/lat_ctx/);
     // the pool of 2 had a second worker; one at a time used only the first
