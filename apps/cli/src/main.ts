@@ -16,6 +16,7 @@ import { registerBundleCommands } from "./commands/bundle.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerProbeCommand } from "./commands/probe.js";
 import { registerCacheCommand } from "./commands/cache.js";
+import { registerSummaryCommand } from "./commands/summary.js";
 import { configureHost, runInSandbox, stopSandbox } from "./run/host.js";
 import { hostLimitsFrom } from "./run/limits.js";
 import { setProgressQuiet } from "./run/progress.js";
@@ -55,6 +56,7 @@ registerBundleCommands(cli, {
 registerServeCommand(cli);
 registerProbeCommand(cli);
 registerCacheCommand(cli);
+registerSummaryCommand(cli);
 cli.option("--quiet", "no progress on stderr (also SIGLAB_QUIET=1)");
 cli.help();
 cli.version("0.1.0");

@@ -158,9 +158,15 @@ describe("issue 13: the lab's first minutes, comparisons and shared state", () =
     expect([...info.labels].sort()).toEqual(["P4 2.2 GHz · baseline", "P4 2.2 GHz · sa-nofp", "PIII 733 MHz · baseline", "PIII 733 MHz · sa-nofp"]);
     expect(info.yTitle).toBe("cycles per iteration (÷ iterations)");
     expect(info.xTitle).toBe("run (CPU · variant stack)");
-    const hue = (p: string): string | undefined => /hsl\((\d+)/.exec(info.datasets.find((d) => d.label === p)?.color ?? "")?.[1];
-    expect(hue("signal.frame")).toBe(hue("signal.fpu_save"));
-    expect(hue("signal.frame")).not.toBe(hue("syscall.entry"));
+    // each subsystem one Okabe–Ito hue, its phases shades of it (#rrggbb)
+    const hue = (p: string): number => {
+      const hex = info.datasets.find((d) => d.label === p)?.color ?? "";
+      const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
+      const max = Math.max(r, g, b), d = max - Math.min(r, g, b);
+      return Math.round((((max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4) * 60) + 360) % 360);
+    };
+    expect(Math.abs(hue("signal.frame") - hue("signal.fpu_save"))).toBeLessThan(4);
+    expect(Math.abs(hue("signal.frame") - hue("syscall.entry"))).toBeGreaterThan(60);
     await page.selectOption('select[aria-label="Phase chart normalisation"]', "run");
     expect((await hook(page, "chartInfo", "phases"))!.yTitle).toBe("cycles per run (total)");
     expect((await hook(page, "chartInfo", "metric:xmm0 intact after signal"))!.yTitle).toBe("xmm0 intact after signal (fraction)");

@@ -38,8 +38,10 @@ async function sweepWith(pool: number) {
   const results = await shownResults(page);
   await page.click('[data-tab="table"]');
   const table = (await page.locator("table.results-table").first().innerText()).trim();
-  // the CSV as the browser downloads it
-  const csv = (await downloaded(page, () => page.click("#export-csv"))).bytes.toString("utf8");
+  // siglab serve's exports are the browser's downloads
+  const d = await downloaded(page, () => page.click("#export-csv"));
+  expect(d.name.endsWith(".csv"), d.name).toBe(true);
+  const csv = d.bytes.toString("utf8");
   return { status, ms, results, table, csv, newWorkers: (await workerStarts(page)).length - startsBefore };
 }
 

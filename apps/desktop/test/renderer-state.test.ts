@@ -14,6 +14,7 @@ import { loadLayout, loadOpenDoc, loadRunState, loadSettings, MAX_PARAM_DOCS, re
 import { decodeShare, encodeShare, findShareFragment, MAX_LINK_CHARS, ShareError, type SharePayload } from "../src/renderer/state/share.js";
 import { clockLabel, shortCpuLabel, shortRunLabels } from "../src/renderer/results/labels.js";
 import { orderPhases, phaseColors } from "../src/renderer/results/palette.js";
+import { OKABE_ITO } from "@siglab/core/figure";
 import { alignOps, counterpart, defaultPair, diffPath, fnDeltas, pathSummary } from "../src/renderer/results/path-diff.js";
 import { describeRunError, runErrorLine } from "../src/renderer/results/errors.js";
 import { restoredRunConfig } from "../src/renderer/state/restore.js";
@@ -225,10 +226,28 @@ describe("run labels, palette", () => {
     expect(Math.abs(ordered.indexOf("signal.fpu_save") - ordered.indexOf("signal.frame"))).toBe(1);
     const colors = phaseColors(phases);
     expect(new Set(colors.values()).size).toBe(phases.length);
-    const hue = (p: string): string => /hsl\((\d+)/.exec(colors.get(p)!)![1]!;
-    expect(hue("syscall.entry")).toBe(hue("syscall.exit"));
-    expect(hue("signal.frame")).toBe(hue("signal.fpu_save"));
-    expect(hue("signal.frame")).not.toBe(hue("syscall.entry"));
+    const hueOf = (hex: string): number => {
+      const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
+      const max = Math.max(r, g, b), min = Math.min(r, g, b), d = max - min;
+      const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+      return (h * 60 + 360) % 360;
+    };
+    const hue = (p: string): number => hueOf(colors.get(p)!);
+    // each subsystem is an Okabe–Ito colour (shaded): syscall blue, signal vermillion, fpu bluish green
+    for (const [p, base] of [["syscall.entry", OKABE_ITO.blue], ["syscall.exit", OKABE_ITO.blue], ["signal.frame", OKABE_ITO.vermillion], ["signal.fpu_save", OKABE_ITO.vermillion], ["fpu.nm_trap", OKABE_ITO.bluishGreen]] as const) {
+      expect(Math.abs(hue(p) - hueOf(base)), p).toBeLessThan(4);
+    }
+    expect(Math.abs(hue("signal.frame") - hue("syscall.entry"))).toBeGreaterThan(60);
+  });
+
+  it("keeps six phases of one subsystem apart (issue 32: six near-identical browns)", () => {
+    const six = ["signal.frame", "signal.fpu_save", "signal.fpu_restore", "signal.send", "signal.sigreturn", "signal.handler"];
+    const colors = orderPhases(six).map((p) => phaseColors(six).get(p)!);
+    const rgb = (hex: string): number[] => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+    const dist = (a: string, b: string): number => Math.hypot(...rgb(a).map((v, i) => v - rgb(b)[i]!));
+    // neighbours in the stack (and so in the legend) differ by far more than a shade
+    for (let i = 1; i < colors.length; i++) expect(dist(colors[i - 1]!, colors[i]!), `${colors[i - 1]} vs ${colors[i]}`).toBeGreaterThan(90);
+    for (let i = 0; i < colors.length; i++) for (let j = i + 1; j < colors.length; j++) expect(dist(colors[i]!, colors[j]!)).toBeGreaterThan(25);
   });
 });
 

@@ -51,6 +51,25 @@ export interface PluginManifest {
   main?: string;
   /** named variant stacks this plugin offers (shown by `siglab list`, used with `--preset`) */
   presets?: Preset[];
+  /**
+   * Why a run may not be changed by this variant, and what makes it apply (API 2.4). A variant none
+   * of whose kernel paths ran in a run had no effect on it (`PathStat.origin` says whose a path is);
+   * the CLI and the app then say so, with these words, and the app offers `options` as a switch.
+   */
+  noEffect?: NoEffectHint;
+}
+
+/**
+ * A plugin's words for a run it did not change; in plugin.json's "noEffect" (API 2.4).
+ * @category Manifest
+ */
+export interface NoEffectHint {
+  /** Why, in a clause ("no handler asked for SA_NOFP"). */
+  reason: string;
+  /** What to do about it, in a clause ("set forceAll=true to apply it to every handler"). */
+  remedy?: string;
+  /** The option values that make the variant apply (e.g. `{ "forceAll": true }`): the app's switch. */
+  options?: Record<string, ParamValue>;
 }
 
 /**

@@ -5,4 +5,4 @@
  * this major could rely on changing or going away is a new major.
  * @category Versions
  */
-export const PLUGIN_API_VERSION = "2.3";
+export const PLUGIN_API_VERSION = "2.4";

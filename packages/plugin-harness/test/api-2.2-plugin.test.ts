@@ -1,5 +1,5 @@
 /**
- * A plugin built against plugin API 2.2 runs unchanged on API 2.3, where the generator-free
+ * A plugin built against plugin API 2.2 runs unchanged on API 2.3 and later, where the generator-free
  * `…Now`/`…Rest` forms left the public types for @siglab/plugin-api/internal. The fixture
  * (fixtures/api-2.2-plugin) is a libc model whose gettimeofday uses them — RuntimeThread.runUserNow/
  * runUserRest, gettimeofdayNow/gettimeofdayRest, and its own LibcModel.gettimeofdayNow/Rest, which
@@ -63,8 +63,8 @@ describe("a plugin built against plugin API 2.2", () => {
     expect(readFileSync(join(FIXTURE, "src/index.ts"), "utf8")).toMatch(/runUserNow[\s\S]*gettimeofdayNow!\(\)[\s\S]*gettimeofdayRest!\(\)/);
   });
 
-  it("loads on this SigLab (API 2.3) and its generator-free forms run: the same simulation as its generator forms", () => {
-    expect(api.PLUGIN_API_VERSION).toBe("2.3");
+  it("loads on this SigLab (API 2.4) and its generator-free forms run: the same simulation as its generator forms", () => {
+    expect(api.PLUGIN_API_VERSION).toBe("2.4");
     const fast = run(true), slow = run(false);
     expect(fast.error).toBeUndefined();
     expect(slow.error).toBeUndefined();

@@ -49,7 +49,7 @@ describe("refusals are the result's error, not thrown (in process)", () => {
     const future: PluginModule = { manifest: manifest("future", { apiVersion: "3.0" }), createModule: noop };
     const r = runWorkload({ plugins: [future], variant: "future", workload: "lat_syscall", params: { iterations: 10 } });
     expect(r.error?.kind).toBe("plugin");
-    expect(r.error?.message).toMatch(/plugin 'future' targets plugin API 3\.0, but this SigLab implements plugin API 2\.3/);
+    expect(r.error?.message).toMatch(/plugin 'future' targets plugin API 3\.0, but this SigLab implements plugin API 2\.4/);
     expect(r).toMatchObject({ workload: "lat_syscall", variants: [{ id: "future" }], metrics: [] });
     expect(runWorkload({ plugins: [future], workload: "lat_syscall", params: { iterations: 10 } }).error).toBeUndefined();
   });

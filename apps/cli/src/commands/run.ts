@@ -19,6 +19,7 @@ import { parseJobs, parseShard, selectShard, shardDescription, type Shard } from
 import { oneLine, shown } from "../terminal.js";
 import { cachedWhenAll, inspectWorkload, markCachedText, NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
 import type { CachedRunResult } from "@siglab/core/cache";
+import { manifestLookup, variantNoticeLines } from "../run/variant-notices.js";
 
 export const DEFAULT_CPU = "p4-northwood";
 
@@ -278,6 +279,7 @@ export function registerRunCommand(cli: CAC): void {
     try {
       const repeat = parseRepeat(o["repeat"]);
       const json = o["json"] === true;
+      const manifestOf = manifestLookup(list(o["pluginDir"]));
       let plan: RunPlan | undefined;
       // text: each run's block as soon as it and the runs before it are done; --json: one document at the end
       const run = await runExperimentSlice(workload, o, {
@@ -286,7 +288,7 @@ export function registerRunCommand(cli: CAC): void {
           plan = p;
           if (!json && p.shard) console.log(shardDescription(p.total, p.shard).text + "\n");
         },
-        ...(json ? {} : { onResult: (_: number, r: CachedRunResult) => console.log(runText(shown(r), plan!, repeat, o) + "\n") }),
+        ...(json ? {} : { onResult: (_: number, r: CachedRunResult) => console.log(runText(shown(r), plan!, repeat, o, manifestOf) + "\n") }),
       });
       const part = run.shard ? shardDescription(run.total, run.shard) : undefined;
       if (json) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: run.results } : { runs: run.results }, null, 2) + "\n");
@@ -302,9 +304,10 @@ export function registerRunCommand(cli: CAC): void {
 }
 
 /** One run's text block: its results, then the repetitions, --inspect and --timeline asked for. */
-function runText(r: CachedRunResult, plan: RunPlan, repeat: number, o: Record<string, unknown>): string {
+function runText(r: CachedRunResult, plan: RunPlan, repeat: number, o: Record<string, unknown>, manifestOf: Parameters<typeof variantNoticeLines>[1]): string {
   const title = plan.title === undefined ? undefined : oneLine(plan.title);
-  const parts = [markCachedText(formatRun(r, { sweep: plan.swept, ...(title ? { title } : {}) }), r)];
+  // a variant that changed nothing in this run says so, under its findings
+  const parts = [markCachedText(formatRun(r, { sweep: plan.swept, ...(title ? { title } : {}) }), r), ...variantNoticeLines(r, manifestOf)];
   if (repeat > 1) parts.push(formatRepeat(r as RepeatedRun));
   if (o["inspect"]) parts.push(formatPaths(r, String(o["inspect"])));
   if (r.timeline) parts.push(formatTimeline(r, process.stdout.columns ? Math.max(60, process.stdout.columns) : 100));

@@ -122,7 +122,18 @@ export class App {
         this.local.layout.phaseNorm = norm;
         this.local.saveLayout();
       },
+      get phaseUnit() {
+        return app.local.layout.phaseUnit ?? "cycles";
+      },
+      setPhaseUnit: (unit) => {
+        this.local.layout.phaseUnit = unit;
+        this.local.saveLayout();
+      },
       shown: () => this.paneSizes?.show("results"),
+      manifestOf: (id) => this.catalog.plugins.find((p) => p.id === id)?.manifest ?? undefined,
+      applySwitch: (id, options) => {
+        if (this.runConfig.setVariantOptions(id, options) > 0) void this.runner.run();
+      },
     });
     this.profilesView = new ProfilesView(async (p) => {
       try {
@@ -149,6 +160,7 @@ export class App {
         catalog: () => ({ profiles: this.catalog.profiles.map((p) => p.profile), plugins: this.catalog.plugins, presets: this.catalog.presets }),
         simulate: (runs, opts, onResult) => this.summaryRunner.simulateMachine(runs, opts, onResult),
       },
+      save: (name, data) => this.exports.saveExport(name, data),
     });
     this.share = new ShareActions(host, this.catalog, this.documents, this.runConfig, this.local, this.cpuNote, listsChanged);
     this.exports = new Exports(host, this.sim, this.catalog, this.results, this.runner, this.documents, this.runConfig, this.pane);

@@ -45,6 +45,37 @@ export function exposeTestHooks(p: HookedParts): void {
       const title = (axis: string): string => String((c.options.scales?.[axis] as { title?: { text?: string } } | undefined)?.title?.text ?? "");
       return { labels: (c.data.labels ?? []).map(String), xTitle: title("x"), yTitle: title("y"), datasets: c.data.datasets.map((d) => ({ label: String(d.label ?? ""), color: String(d.backgroundColor ?? ""), total: (d.data as unknown[]).reduce<number>((n, v) => n + (typeof v === "number" ? v : 0), 0) })) };
     },
+    /**
+     * Where a rendered chart's parts are on screen (client px): its card, canvas, plot area and
+     * legend; per axis its type, title, font size and tick positions; which series are hidden.
+     */
+    chartLayout: (chartId: string) => {
+      const c = p.results.chart(chartId);
+      if (!c) return null;
+      const box = (e: Element): { x: number; y: number; w: number; h: number } => {
+        const r = e.getBoundingClientRect();
+        return { x: r.left, y: r.top, w: r.width, h: r.height };
+      };
+      const canvas = c.canvas as HTMLCanvasElement;
+      const card = canvas.closest(".chart-card")!;
+      const legend = card.querySelector(".chart-legend");
+      const cr = canvas.getBoundingClientRect();
+      const a = c.chartArea;
+      return {
+        card: box(card), canvas: box(canvas), legend: legend ? box(legend) : null,
+        area: { x: cr.left + a.left, y: cr.top + a.top, w: a.right - a.left, h: a.bottom - a.top },
+        indexAxis: c.options.indexAxis ?? "x",
+        palette: canvas.dataset.palette ?? null,
+        hidden: c.data.datasets.map((_d, i) => !c.isDatasetVisible(i)),
+        markers: c.data.datasets.map((d) => `${String((d as { pointStyle?: unknown }).pointStyle ?? "")}${((d as { borderDash?: number[] }).borderDash ?? []).length ? " dashed" : ""}`),
+        scales: Object.values(c.scales).map((sc) => ({
+          id: sc.id, type: sc.type, horizontal: sc.isHorizontal(),
+          title: String((sc.options as { title?: { text?: string } }).title?.text ?? ""),
+          font: Number((sc.options as { ticks?: { font?: { size?: number } } }).ticks?.font?.size ?? 12),
+          ticks: sc.ticks.map((t, i) => ({ label: String(t.label ?? ""), pos: sc.getPixelForTick(i) })),
+        })),
+      };
+    },
     /** zoom level of a rendered chart (1 = not zoomed) */
     chartZoom: (chartId: string) => p.results.chart(chartId)?.getZoomLevel() ?? null,
     /** the last link "Copy link" made */
@@ -55,6 +86,14 @@ export function exposeTestHooks(p: HookedParts): void {
     summary: {
       loadProbe: (text: string) => p.summary.loadProbe(text, "probe.json"),
       probeHost: () => p.summary.probeHost,
+      /** the figure view's SVG and layout (plots, legend, label boxes), or null */
+      figure: () => p.summary.figure.current,
+      /** the figure as PNG bytes (the canvas at slide resolution): their length and the PNG's width and height */
+      figurePng: async () => {
+        const b = await p.summary.figure.png();
+        const dv = new DataView(b.buffer, b.byteOffset);
+        return { bytes: b.length, width: dv.getUint32(16), height: dv.getUint32(20) };
+      },
     },
     /** the app's execution host itself (the security corpus runs through it) */
     host: {

@@ -7,3 +7,4 @@ export * from "./host-profile.js";
 export * from "./host-virtualization.js";
 export * from "./safe-text.js";
 export * from "./param-values.js";
+export * from "./variant-effect.js";

@@ -35,6 +35,15 @@ export const PresetSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const NoEffectHintSchema = Type.Object(
+  {
+    reason: Type.String({ minLength: 1, maxLength: 300 }),
+    remedy: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+    options: Type.Optional(Type.Record(Type.String(), Scalar)),
+  },
+  { additionalProperties: false },
+);
+
 // unknown fields are refused: a typo ("replace") must not be silently ignored
 export const PluginManifestSchema = Type.Object(
   {
@@ -48,6 +57,7 @@ export const PluginManifestSchema = Type.Object(
     replaces: Type.Optional(Type.Array(Type.String())),
     main: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9_./-]+\\.c?js$" })),
     presets: Type.Optional(Type.Array(PresetSchema, { maxItems: 32 })),
+    noEffect: Type.Optional(NoEffectHintSchema),
   },
   { additionalProperties: false },
 );
@@ -83,6 +93,10 @@ export function validateManifest(json: unknown, file: string): PluginManifest {
     if (!m.contributes.includes(point)) throw new PluginError(`${file}: /replaces: ${point} must also be listed in "contributes"`);
   }
   if (m.main && (m.main.startsWith("/") || m.main.split("/").includes(".."))) throw new PluginError(`${file}: main must be a relative path inside the plugin folder`);
+  if (m.noEffect && olderMinor(m.apiVersion, "2.4")) throw new PluginError(`${file}: "noEffect" is a field of plugin API 2.4, but "apiVersion" is "${m.apiVersion}" (raise it to "2.4")`);
+  for (const k of Object.keys(m.noEffect?.options ?? {})) {
+    if (!Object.prototype.hasOwnProperty.call(m.options, k)) throw new PluginError(`${file}: /noEffect/options/${k}: the plugin has no option '${k}'`);
+  }
   for (const [k, o] of Object.entries(m.options)) {
     if (o.type === "enum" && !o.values?.includes(String(o.default))) throw new PluginError(`${file}: /options/${k}: default '${o.default}' is not one of its values`);
     if (o.type !== "enum" && o.type !== typeof o.default) throw new PluginError(`${file}: /options/${k}: default must be a ${o.type}`);

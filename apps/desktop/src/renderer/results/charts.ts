@@ -10,6 +10,7 @@ import {
   Chart,
   Legend,
   LinearScale,
+  LogarithmicScale,
   LineController,
   LineElement,
   PointElement,
@@ -20,14 +21,14 @@ import {
 } from "chart.js";
 import zoomPlugin from "chartjs-plugin-zoom";
 import type { CpuProfileFile, RunResult } from "../../common/contracts.js";
-import { cpuLabel, runLabel, shortCpuLabel, shortRunLabels, stackLabel } from "./labels.js";
+import { cpuLabel, runLabel, shortCpuLabel, shortRunLabels, shortStackLabel, stackLabel } from "./labels.js";
 import { orderPhases, phaseColors } from "./palette.js";
 import { fmtNum, histogramData } from "./histogram.js";
 import { metricStats, repeatCount } from "./repeat.js";
 
 export { repetitionsOf } from "./histogram.js";
 
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend, Tooltip);
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, LogarithmicScale, LineController, LineElement, PointElement, Legend, Tooltip);
 Chart.defaults.animation = false;
 Chart.defaults.responsive = true;
 Chart.defaults.maintainAspectRatio = false;
@@ -68,6 +69,8 @@ export function makeChart(canvas: HTMLCanvasElement, config: ChartConfiguration,
     plugins: [...(config.plugins ?? []), background],
     options: {
       ...config.options,
+      // the legend is the card's (results-view.ts): outside the plot, wrapping, a series picker
+      plugins: { ...config.options?.plugins, legend: { display: false } },
       onClick: (_e, elements: ActiveElement[]) => {
         const el = elements[0];
         if (el && onClick) onClick({ datasetIndex: el.datasetIndex, index: el.index });
@@ -114,7 +117,6 @@ export function metricConfig(metric: string, results: RunResult[], profiles: Cpu
       options: {
         scales: { x: { title: axisTitle("CPU") }, y: { beginAtZero: true, title: axisTitle(unit ? `${metric} (${unit})` : metric) } },
         plugins: {
-          legend: { position: "bottom" },
           tooltip: {
             callbacks: {
               title: (items) => (items[0] ? cpuLabel(cpus[items[0].dataIndex]!, profiles) : ""),
@@ -159,27 +161,37 @@ export function normLabel(norm: PhaseNorm): string {
   return norm === "iterations" ? "per iteration" : `per ${norm.replace(/s$/, "")}`;
 }
 
-/** Stacked bars of cycles per phase: one bar per run, phases grouped and coloured by subsystem. */
-export function phaseConfig(results: RunResult[], profiles: CpuProfileFile[], sweepParam?: string, norm: PhaseNorm = "run"): { config: ChartConfiguration; phaseAt: (c: ChartClick) => { run: number; phase: string } } {
+/** The phase chart's unit: simulated cycles, or µs (cycles ÷ the run's clock in MHz; clocks differ across CPUs). */
+export type PhaseUnit = "cycles" | "us";
+
+/** Runs up to which the phase chart stands its bars up; more lie down, one labelled row each (labels never overlap). */
+export const UPRIGHT_BARS_MAX = 8;
+
+/** Stacked bars of cycles (or µs) per phase: one bar per run, phases grouped and coloured by subsystem. */
+export function phaseConfig(results: RunResult[], profiles: CpuProfileFile[], sweepParam?: string, norm: PhaseNorm = "run", unit: PhaseUnit = "cycles", facetCpu = false): { config: ChartConfiguration; phaseAt: (c: ChartClick) => { run: number; phase: string } } {
   const phases = orderPhases([...new Set(results.flatMap((r) => Object.keys(r.phases)))]);
   const colors = phaseColors(phases);
   const long = results.map((r) => runLabel(r, profiles, sweepParam));
-  const divisors = results.map((r) => normDivisor(r, norm));
-  const yTitle = norm === "run" ? "cycles per run (total)" : `cycles ${normLabel(norm)} (÷ ${norm})`;
+  const divisors = results.map((r) => normDivisor(r, norm) * (unit === "us" ? r.cpu.mhz : 1));
+  const what = unit === "us" ? "µs" : "cycles";
+  const valueTitle = norm === "run" ? `${what} per run (total)` : `${what} ${normLabel(norm)} (÷ ${norm})`;
+  // in a CPU's facet the CPU is the facet's title: a bar is named by its stack (and sweep value)
+  const labels = facetCpu ? results.map((r) => [shortStackLabel(r.variants), ...(sweepParam !== undefined ? [`${sweepParam}=${String(r.params[sweepParam])}`] : [])].join(" · ")) : shortRunLabels(results, profiles, sweepParam);
+  const lying = results.length > UPRIGHT_BARS_MAX;
+  const runTitle = axisTitle(facetCpu ? (sweepParam ? `run (variant stack · ${sweepParam})` : "run (variant stack)") : sweepParam ? `run (CPU · variant stack · ${sweepParam})` : "run (CPU · variant stack)");
+  const runAxis = { stacked: true, title: runTitle, ticks: lying ? { autoSkip: false } : { maxRotation: 30, autoSkip: false } };
+  const valueAxis = { stacked: true, beginAtZero: true, title: axisTitle(valueTitle) };
   return {
     config: {
       type: "bar",
       data: {
-        labels: shortRunLabels(results, profiles, sweepParam),
+        labels,
         datasets: phases.map((p) => ({ label: p, backgroundColor: colors.get(p)!, data: results.map((r, i) => (r.phases[p] ?? 0) / divisors[i]!) })),
       },
       options: {
-        scales: {
-          x: { stacked: true, title: axisTitle(sweepParam ? `run (CPU · variant stack · ${sweepParam})` : "run (CPU · variant stack)"), ticks: { maxRotation: 30, autoSkip: false } },
-          y: { stacked: true, beginAtZero: true, title: axisTitle(yTitle) },
-        },
+        ...(lying ? { indexAxis: "y" as const } : {}),
+        scales: lying ? { y: runAxis, x: valueAxis } : { x: runAxis, y: valueAxis },
         plugins: {
-          legend: { position: "right", labels: { boxWidth: 12, font: { size: 11 } } },
           tooltip: { callbacks: { title: (items) => (items[0] ? long[items[0].dataIndex]! : "") } },
         },
       },
@@ -188,27 +200,55 @@ export function phaseConfig(results: RunResult[], profiles: CpuProfileFile[], sw
   };
 }
 
-/** One line per CPU × stack over the swept parameter. */
-export function sweepConfig(metric: string, param: string, results: RunResult[], profiles: CpuProfileFile[]): ChartConfiguration {
+/**
+ * Whether a sweep's values call for a log axis: all numbers above 0, spanning 16× or more, spaced
+ * by ratios rather than differences (each step's ratio varies less than its difference).
+ */
+export function logSpaced(values: readonly unknown[]): boolean {
+  const v = values.map(Number);
+  if (v.length < 3 || v.some((x) => !Number.isFinite(x) || x <= 0)) return false;
+  const s = [...v].sort((a, b) => a - b);
+  if (s.at(-1)! / s[0]! < 16) return false;
+  const spread = (xs: number[]): number => Math.max(...xs) / Math.min(...xs);
+  const ratios = s.slice(1).map((x, i) => x / s[i]!);
+  const diffs = s.slice(1).map((x, i) => x - s[i]!);
+  return spread(ratios) < spread(diffs);
+}
+
+const POINT_STYLES = ["circle", "rect", "triangle", "rectRot", "crossRot", "star"] as const;
+
+/** One line per CPU × stack over the swept parameter (per stack in a CPU's facet); a log-spaced sweep gets a log axis, labelled so. */
+export function sweepConfig(metric: string, param: string, results: RunResult[], profiles: CpuProfileFile[], facetCpu = false): ChartConfiguration {
   const unit = results.flatMap((r) => r.metrics).find((m) => m.name === metric)?.unit ?? "";
   const values = [...new Set(results.map((r) => String(r.params[param])))];
   const series = new Map<string, RunResult[]>();
   for (const r of results) {
-    const key = `${cpuLabel(r.cpu, profiles)} · ${stackLabel(r.variants)}`;
+    const key = facetCpu ? stackLabel(r.variants) : `${cpuLabel(r.cpu, profiles)} · ${stackLabel(r.variants)}`;
     series.set(key, [...(series.get(key) ?? []), r]);
   }
+  const log = logSpaced(values);
+  const valueOf = (rs: RunResult[], v: string): number | null => rs.find((r) => String(r.params[param]) === v)?.metrics.find((m) => m.name === metric)?.value ?? null;
   return {
     type: "line",
     data: {
       labels: values,
+      // coinciding lines stay apart: each series has its own marker, and every other one is dashed
       datasets: [...series].map(([label, rs], i) => ({
         label,
         borderColor: color(i),
         backgroundColor: color(i),
-        data: values.map((v) => rs.find((r) => String(r.params[param]) === v)?.metrics.find((m) => m.name === metric)?.value ?? null),
+        pointStyle: POINT_STYLES[i % POINT_STYLES.length]!,
+        pointRadius: 4,
+        borderDash: i % 2 ? [6, 4] : [],
+        data: (log ? values.map((v) => ({ x: Number(v), y: valueOf(rs, v) })) : values.map((v) => valueOf(rs, v))) as never,
       })),
     },
-    options: { scales: { x: { title: axisTitle(param) }, y: { beginAtZero: true, title: axisTitle(unit ? `${metric} (${unit})` : metric) } }, plugins: { legend: { position: "bottom" } } },
+    options: {
+      scales: {
+        x: log ? { type: "logarithmic", title: axisTitle(`${param} (log scale)`), ticks: { callback: (v) => (values.includes(String(v)) ? String(v) : "") } } : { title: axisTitle(param) },
+        y: { beginAtZero: true, title: axisTitle(unit ? `${metric} (${unit})` : metric) },
+      },
+    },
   };
 }
 
@@ -224,7 +264,6 @@ export function histogramConfig(metric: string, results: RunResult[], profiles: 
     data: { labels: hd.labels, datasets: hd.datasets.map((d, i) => ({ label: d.label, backgroundColor: color(i), data: d.counts })) },
     options: {
       scales: { x: { title: axisTitle(hd.xTitle) }, y: { beginAtZero: true, title: axisTitle(hd.yTitle), ...(hd.seeds > 1 ? { ticks: { precision: 0 } } : {}) } },
-      plugins: { legend: { position: "bottom" } },
     },
   };
 }
@@ -259,7 +298,6 @@ export function timelineConfig(result: RunResult, maxEvents = 1500): ChartConfig
       indexAxis: "y",
       scales: { x: { type: "linear", title: axisTitle("simulated cycles since the run's start") }, y: { stacked: true, title: axisTitle(smp ? "task (pid) · CPU it ran on" : "task (pid)") } },
       plugins: {
-        legend: { position: "bottom" },
         zoom: {
           // wheel or pinch zooms the cycle axis, drag pans it; limits keep the view inside the run
           zoom: { wheel: { enabled: true }, pinch: { enabled: true }, drag: { enabled: true, modifierKey: "shift" }, mode: "x" },

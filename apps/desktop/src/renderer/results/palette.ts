@@ -3,41 +3,53 @@
  * before the first dot: syscall, signal, fpu, sched, ptrace, mm, ...) has its own hue, and the
  * phases inside it are shades of that hue, so "where the cycles go" reads by subsystem first.
  */
+import { OKABE_ITO, PALETTE_NAME, seriesColor } from "@siglab/core/figure";
 
-/** Hue (degrees), saturation (%) and a display order per subsystem. */
-const FAMILIES: Record<string, { hue: number; sat: number; order: number }> = {
-  user: { hue: 210, sat: 10, order: 0 },
-  libc: { hue: 330, sat: 55, order: 1 },
-  syscall: { hue: 212, sat: 70, order: 2 },
-  signal: { hue: 24, sat: 85, order: 3 },
-  fpu: { hue: 130, sat: 50, order: 4 },
-  sched: { hue: 270, sat: 45, order: 5 },
-  ptrace: { hue: 30, sat: 35, order: 6 },
-  mm: { hue: 175, sat: 55, order: 7 },
-  fault: { hue: 175, sat: 55, order: 7 },
-  pipe: { hue: 48, sat: 80, order: 8 },
-  aio: { hue: 48, sat: 80, order: 8 },
-  irq: { hue: 0, sat: 0, order: 9 },
-  idle: { hue: 0, sat: 0, order: 10 },
+/**
+ * A base colour per subsystem from Okabe & Ito's colour-blind-safe palette (@siglab/core/figure),
+ * and a display order. Subsystems past the palette's seven colours share one (mm and fault, pipe
+ * and aio; user, irq and idle are greys): the phases inside a subsystem are told apart by lightness.
+ */
+const FAMILIES: Record<string, { color: string; order: number }> = {
+  user: { color: "#8c8c8c", order: 0 },
+  libc: { color: OKABE_ITO.yellow, order: 1 },
+  syscall: { color: OKABE_ITO.blue, order: 2 },
+  signal: { color: OKABE_ITO.vermillion, order: 3 },
+  fpu: { color: OKABE_ITO.bluishGreen, order: 4 },
+  sched: { color: OKABE_ITO.reddishPurple, order: 5 },
+  ptrace: { color: OKABE_ITO.yellow, order: 6 },
+  mm: { color: OKABE_ITO.skyBlue, order: 7 },
+  fault: { color: OKABE_ITO.skyBlue, order: 7 },
+  pipe: { color: OKABE_ITO.orange, order: 8 },
+  aio: { color: OKABE_ITO.orange, order: 8 },
+  cache: { color: "#5a5a5a", order: 9 },
+  tlb: { color: "#5a5a5a", order: 9 },
+  irq: { color: "#2b2b2b", order: 10 },
+  idle: { color: "#bdbdbd", order: 11 },
 };
+
+/** The palette the phase chart draws with (its canvas says it: data-palette). */
+export const PHASE_PALETTE = PALETTE_NAME;
 
 export function subsystemOf(phase: string): string {
   const dot = phase.indexOf(".");
   return dot < 0 ? phase : phase.slice(0, dot);
 }
 
-function hashHue(s: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return (h >>> 0) % 360;
+function familyOf(phase: string): { key: string; color: string; order: number } {
+  const sub = subsystemOf(phase);
+  // families that share a colour are ordered as one
+  const key = sub === "fault" ? "mm" : sub === "aio" ? "pipe" : sub === "tlb" ? "cache" : sub;
+  const f = FAMILIES[sub];
+  return f ? { key, ...f } : { key, color: seriesColor(Object.keys(FAMILIES).length + [...sub].reduce((n, c) => n + c.charCodeAt(0), 0)), order: 50 };
 }
 
-function familyOf(phase: string): { key: string; hue: number; sat: number; order: number } {
-  const sub = subsystemOf(phase);
-  // mm and fault share a hue: order them as one family
-  const key = sub === "fault" ? "mm" : sub === "aio" ? "pipe" : sub;
-  const f = FAMILIES[sub];
-  return f ? { key, ...f } : { key, hue: hashHue(sub), sat: 45, order: 50 };
+/** `hex` mixed with white (t > 0) or black (t < 0) by |t|. */
+function shade(hex: string, t: number): string {
+  const n = Number.parseInt(hex.slice(1), 16);
+  const mix = (c: number): number => Math.round(t >= 0 ? c + (255 - c) * t : c * (1 + t));
+  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map(mix) as [number, number, number];
+  return `#${((1 << 24) | (r << 16) | (g << 8) | b).toString(16).slice(1)}`;
 }
 
 /** The phases ordered by subsystem (then by name), so a stacked bar and its legend group them. */
@@ -50,8 +62,9 @@ export function orderPhases(phases: string[]): string[] {
 }
 
 /**
- * A colour per phase: the subsystem's hue, lightness spread over its phases (dark to light), and
- * alternating saturation so neighbouring shades stay apart.
+ * A colour per phase: its subsystem's colour, from dark to light over the subsystem's phases, in an
+ * order that puts far-apart shades next to each other (0, 2, 4, …, 1, 3, …) so neighbouring
+ * segments of a stacked bar stay apart.
  */
 export function phaseColors(phases: string[]): Map<string, string> {
   const groups = new Map<string, string[]>();
@@ -61,14 +74,10 @@ export function phaseColors(phases: string[]): Map<string, string> {
   }
   const out = new Map<string, string>();
   for (const members of groups.values()) {
-    members.forEach((p, i) => {
-      const f = familyOf(p);
-      const n = members.length;
-      const light = n === 1 ? 50 : Math.round(32 + (i * 42) / (n - 1));
-      const sat = f.sat === 0 ? 0 : Math.max(20, f.sat - (i % 2) * 18);
-      const hue = f.key === "mm" && subsystemOf(p) === "fault" ? f.hue + 12 : f.hue;
-      out.set(p, `hsl(${hue}, ${sat}%, ${light}%)`);
-    });
+    const n = members.length;
+    const steps = [...Array(n).keys()].map((i) => (n === 1 ? 0 : -0.45 + (i * 1.05) / (n - 1)));
+    const spread = [...steps.filter((_x, i) => i % 2 === 0), ...steps.filter((_x, i) => i % 2 === 1)];
+    members.forEach((p, i) => out.set(p, shade(familyOf(p).color, spread[i]!)));
   }
   return out;
 }

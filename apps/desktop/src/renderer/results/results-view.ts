@@ -6,13 +6,20 @@
 import type { Chart, ChartConfiguration } from "chart.js";
 import type { CpuProfileFile, ExperimentConfig, Finding, PathStat, RunResult } from "../../common/contracts.js";
 import { clear, fmt, h, toast } from "../ui/dom.js";
-import { histogramConfig, isDark, makeChart, metricConfig, normChoices, normLabel, phaseConfig, repetitionsOf, sweepConfig, timelineConfig, type ChartClick, type PhaseNorm } from "./charts.js";
+import { histogramConfig, isDark, makeChart, metricConfig, normChoices, normLabel, phaseConfig, repetitionsOf, sweepConfig, timelineConfig, UPRIGHT_BARS_MAX, type ChartClick, type PhaseNorm, type PhaseUnit } from "./charts.js";
+import { shortCpuLabel } from "./labels.js";
+import { PHASE_PALETTE } from "./palette.js";
+import { renderBarFigure, runsFigure } from "@siglab/core/figure";
+import { svgToPng } from "./slide-export.js";
 import { runErrorLine } from "./errors.js";
 import { runLabel } from "./labels.js";
 import { counterpart, defaultPair, diffPath, pathSummary, type PathDiff } from "./path-diff.js";
 import { metricStats } from "./repeat.js";
 import { chartToSvg } from "./svg-export.js";
 import { appWording } from "../sim-client.js";
+import { variantNotices } from "./variant-notices.js";
+import type { ParamValue } from "../../common/contracts.js";
+import type { VariantEffectManifest } from "@siglab/core/common";
 
 export interface ResultsHost {
   saveExport(name: string, data: string | Uint8Array): Promise<void>;
@@ -23,8 +30,15 @@ export interface ResultsHost {
   /** The phase chart's normalisation, remembered by the app. */
   phaseNorm: PhaseNorm;
   setPhaseNorm(norm: PhaseNorm): void;
+  /** The phase chart's unit (cycles or µs), remembered by the app. */
+  phaseUnit: PhaseUnit;
+  setPhaseUnit(unit: PhaseUnit): void;
   /** results (or a run's first) are on show: the pane may take the room */
   shown(): void;
+  /** A plugin's manifest (for why a variant had no effect, and the switch that makes it apply). */
+  manifestOf?(id: string): VariantEffectManifest | undefined;
+  /** Sets these options of every `variantId` in the run configuration and runs again. */
+  applySwitch?(variantId: string, options: Record<string, ParamValue>): void;
 }
 
 type Tab = "charts" | "findings" | "inspector" | "diff" | "table";
@@ -156,6 +170,8 @@ export class ResultsView {
         h("div.run-errors", { role: "alert" }, errors.map((r) => h("div.run-error", { "data-kind": r.error!.kind }, errors.length > 1 || this.results.length > 1 ? h("strong", null, `${this.label(r)}: `) : null, runErrorLine(r.error!, appWording)))),
       );
     }
+    const notices = variantNotices(this.results, (id) => this.host.manifestOf?.(id), this.host.applySwitch ? (id, o) => this.host.applySwitch!(id, o) : undefined);
+    if (notices) this.body.append(notices);
     if (this.tab === "charts") this.renderCharts();
     else if (this.tab === "findings") this.renderFindings();
     else if (this.tab === "inspector") this.renderInspector();
@@ -169,6 +185,7 @@ export class ResultsView {
     const card = h("figure.chart-card", { "data-chart-card": id }, h("figcaption", null, h("span.title", null, title)), h("div.chart-box", null, canvas));
     const chart = makeChart(canvas, config, onClick);
     this.charts.push(chart);
+    card.append(chartLegend(chart));
     const safe = id.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(0, 80);
     const actions = h(
       "span.actions",
@@ -180,6 +197,20 @@ export class ResultsView {
     );
     card.querySelector("figcaption")!.append(actions);
     return card;
+  }
+
+  /** "Slide": the metric as a slide figure (@siglab/core/figure, 1920×1080), saved as SVG and PNG. */
+  private slideButton(metric: string, runs: RunResult[]): HTMLElement {
+    const name = `${this.config?.workload.id ?? "results"}.${metric}`.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(0, 80);
+    return h("button.small", { "data-action": "slide", title: "Export as a slide figure: SVG and PNG at 1920×1080, Okabe–Ito colours, the unit on the axis", onclick: async () => {
+      const { svg } = renderBarFigure(runsFigure(runs, metric, { ...(this.config?.sweep ? { sweepParam: this.config.sweep.param } : {}), profiles: this.profiles, title: `${metric}${this.config?.workload.id ? ` (${this.config.workload.id})` : ""}` }));
+      await this.host.saveExport(`${name}.slide.svg`, svg);
+      try {
+        await this.host.saveExport(`${name}.slide.png`, await svgToPng(svg));
+      } catch (err) {
+        toast(`PNG export failed: ${(err as Error).message}`, "error");
+      }
+    } }, "Slide");
   }
 
   private async exportPng(chart: Chart, name: string): Promise<void> {
@@ -205,26 +236,49 @@ export class ResultsView {
     // "Where the cycles go" first: it is the chart the lab is about.
     const choices = normChoices(ok);
     const norm = this.host.phaseNorm !== "run" && choices.includes(this.host.phaseNorm) ? this.host.phaseNorm : "run";
-    const { config, phaseAt } = phaseConfig(ok, this.profiles, sweep, norm);
+    const unit = this.host.phaseUnit;
     const normSelect = (): HTMLElement =>
-      h("label.norm", { title: "Scale each run's cycles: the run's total, or divided by a parameter (cycles per iteration compare with the metrics)" }, "cycles ",
+      h("label.norm", { title: "Scale each run's cycles: the run's total, or divided by a parameter (cycles per iteration compare with the metrics)" }, "",
+        h("select", { "aria-label": "Phase chart unit", "data-unit": unit, title: "Simulated cycles, or µs (each run's cycles ÷ its CPU's clock: cycles mislead across clocks)", onchange: (e: Event) => { this.host.setPhaseUnit((e.target as HTMLSelectElement).value as PhaseUnit); this.render(); } },
+          h("option", { value: "cycles", selected: unit === "cycles" }, "cycles"),
+          h("option", { value: "us", selected: unit === "us" }, "µs")),
+        " ",
         h("select", { "aria-label": "Phase chart normalisation", "data-norm": norm, onchange: (e: Event) => { this.host.setPhaseNorm((e.target as HTMLSelectElement).value); this.render(); } },
           h("option", { value: "run", selected: norm === "run" }, "per run (total)"),
           choices.map((c) => h("option", { value: c, selected: norm === c }, `${normLabel(c)} (÷ ${c})`))));
-    grid.append(this.chartCard(`Where the cycles go (by phase, ${normLabel(norm)})`, "phases", config, (c) => {
-      const { run, phase } = phaseAt(c);
-      this.openInspector(okIndex[run]!, phase);
-    }, () => this.phaseTsv(), () => [normSelect()]));
+    // many runs on several CPUs: a chart per CPU (facets), so each keeps room for its runs
+    const cpuKey = (r: RunResult): string => `${r.cpu.id}@${r.cpu.mhz}x${r.cpu.smp ?? 1}`;
+    const cpuKeys = [...new Set(ok.map(cpuKey))];
+    const facets = cpuKeys.length > 1 && ok.length > UPRIGHT_BARS_MAX ? cpuKeys.map((k) => ({ key: k, runs: ok.flatMap((r, j) => (cpuKey(r) === k ? [j] : [])) })) : [{ key: "", runs: ok.map((_r, j) => j) }];
+    for (const f of facets) {
+      const runs = f.runs.map((j) => ok[j]!);
+      const cpuName = f.key ? shortCpuLabel(runs[0]!.cpu, this.profiles) : "";
+      const { config, phaseAt } = phaseConfig(runs, this.profiles, sweep, norm, unit, f.key !== "");
+      const id = f.key ? `phases@${f.key}` : "phases";
+      const card = this.chartCard(`Where the cycles go (by phase, ${normLabel(norm)}${unit === "us" ? ", µs" : ""})${cpuName ? ` — ${cpuName}` : ""}`, id, config, (c) => {
+        const { run, phase } = phaseAt(c);
+        this.openInspector(okIndex[f.runs[run]!]!, phase);
+      }, () => this.phaseTsv(), () => [normSelect()]);
+      card.classList.add("phase-card");
+      card.querySelector("canvas")!.dataset.palette = PHASE_PALETTE;
+      // lying bars: a row per run, at a height its label reads at
+      if (runs.length > UPRIGHT_BARS_MAX) card.querySelector<HTMLElement>(".chart-box")!.style.height = `${Math.min(1400, 90 + 20 * runs.length)}px`;
+      grid.append(card);
+    }
     for (const m of metrics) {
       if (sweep) {
-        grid.append(this.chartCard(`${m} vs ${sweep}`, `sweep:${m}`, sweepConfig(m, sweep, ok, this.profiles), undefined, () => this.metricTsv(m)));
+        for (const f of facets) {
+          const runs = f.runs.map((j) => ok[j]!);
+          const cpuName = f.key ? ` — ${shortCpuLabel(runs[0]!.cpu, this.profiles)}` : "";
+          grid.append(this.chartCard(`${m} vs ${sweep}${cpuName}`, f.key ? `sweep:${m}@${f.key}` : `sweep:${m}`, sweepConfig(m, sweep, runs, this.profiles, f.key !== ""), undefined, () => this.metricTsv(m)));
+        }
       } else {
         const { config, runAt } = metricConfig(m, ok, this.profiles);
         grid.append(
           this.chartCard(m, `metric:${m}`, config, (c) => {
             const run = runAt(c);
             if (run >= 0) this.openInspector(okIndex[run]!);
-          }, () => this.metricTsv(m)),
+          }, () => this.metricTsv(m), () => [this.slideButton(m, ok)]),
         );
       }
     }
@@ -504,6 +558,30 @@ async function copy(text: string): Promise<void> {
   } catch (err) {
     toast(`Copy failed: ${(err as Error).message}`, "error");
   }
+}
+
+/**
+ * A chart's legend outside its plot: the series as checkboxes (a series picker: untick to hide),
+ * wrapping, and scrolling past a few lines, with "all" and "none".
+ */
+function chartLegend(chart: Chart): HTMLElement {
+  const boxes: HTMLInputElement[] = [];
+  const set = (i: number, on: boolean): void => {
+    chart.setDatasetVisibility(i, on);
+    boxes[i]!.checked = on;
+  };
+  const items = chart.data.datasets.map((d, i) => {
+    const color = String(Array.isArray(d.backgroundColor) ? d.backgroundColor[0] : (d.backgroundColor ?? d.borderColor ?? "#888"));
+    const box = h("input", { type: "checkbox", checked: chart.isDatasetVisible(i), "aria-label": `show ${String(d.label ?? "")}`, onchange: (e: Event) => { set(i, (e.target as HTMLInputElement).checked); chart.update(); } }) as HTMLInputElement;
+    boxes.push(box);
+    return h("label.legend-item", { "data-series": String(d.label ?? ""), title: String(d.label ?? "") }, box, h("span.swatch", { style: `background:${color}` }), String(d.label ?? ""));
+  });
+  const all = (on: boolean) => () => {
+    chart.data.datasets.forEach((_d, i) => set(i, on));
+    chart.update();
+  };
+  const controls = items.length > 3 ? [h("button.link", { onclick: all(true), title: "Show every series" }, "all"), h("button.link", { onclick: all(false), title: "Hide every series" }, "none")] : [];
+  return h("div.chart-legend", { role: "group", "aria-label": "Series (untick to hide)" }, controls, items);
 }
 
 /** A result the result cache answered (the host marks it `cached: true`). */

@@ -133,6 +133,8 @@ export interface LayoutPrefs {
   editHeight?: number;
   /** phase chart: cycles per run, or divided by a numeric parameter ("iterations") */
   phaseNorm?: string;
+  /** phase chart: simulated cycles, or µs (cycles ÷ the run's clock) */
+  phaseUnit?: "cycles" | "us";
 }
 
 export function loadLayout(storage: StorageLike): LayoutPrefs {
@@ -145,6 +147,8 @@ export function loadLayout(storage: StorageLike): LayoutPrefs {
   }
   const norm = r.value["phaseNorm"];
   if (typeof norm === "string" && norm.length <= 200) out.phaseNorm = norm;
+  const unit = r.value["phaseUnit"];
+  if (unit === "cycles" || unit === "us") out.phaseUnit = unit;
   return out;
 }
 

@@ -1,119 +1,15 @@
 /**
- * The LMbench-style summary's rules, without a DOM: the benchmarks (columns) and the shipped
- * examples that port them, the rows (CPU × CPUs per machine × variant stack), the measured figures
- * known for a row (the calibration figures of @siglab/cpu-profiles; a probe of this machine) and
- * the error of a simulated figure against a measured one. Every figure is in microseconds.
+ * The LMbench-style summary's rules, without a DOM: the benchmarks, rows, calibration figures and
+ * simulated figures are @siglab/core/figure's (the CLI's `siglab summary` draws from the same);
+ * here: the error of a simulated figure against a measured one and a probe of this machine. Every
+ * figure is in microseconds.
  */
 import { signedErrorPercent, type HostKernelFacts, readVirtualization, virtualizationWarning, type HostVirtualization } from "@siglab/core/common";
-import calibration from "@siglab/cpu-profiles/calibration/figures.json";
-import type { CpuRef, RunResult, VariantSpec } from "../../common/contracts.js";
+import { LMBENCH_BENCHMARKS, type MeasuredFigure } from "@siglab/core/figure";
 import { isRecord } from "../state/validate.js";
 
-export interface LmbenchBenchmark {
-  /** column id: the shipped example's id */
-  example: string;
-  /** lmbench's name of the figure (the column title) */
-  name: string;
-  /** the metric the example reports, in µs */
-  metric: string;
-  /** `siglab probe --json`'s figure id (apps/cli/src/probe/figures.ts) */
-  probeId: string;
-}
-
-/** The columns: lmbench's latency benchmarks that the shipped examples port, in lmbench's order. */
-export const LMBENCH_BENCHMARKS: readonly LmbenchBenchmark[] = [
-  { example: "lat_syscall", name: "Simple syscall", metric: "Simple syscall", probeId: "lat_syscall_null" },
-  { example: "lat_sig_catch", name: "Signal handler overhead", metric: "Signal handler overhead", probeId: "lat_sig_catch" },
-  { example: "lat_sig_prot", name: "Protection fault", metric: "Protection fault", probeId: "lat_sig_prot" },
-  { example: "lat_ctx", name: "2p/0K ctxsw", metric: "2p/0K ctxsw", probeId: "lat_ctx_2p_0k" },
-  { example: "lat_pipe", name: "Pipe latency", metric: "Pipe latency", probeId: "lat_pipe" },
-];
-
-/** A figure measured on a real machine, in µs. */
-export interface MeasuredFigure {
-  us: number;
-  /** where it comes from, one line ("Ingo Molnar, linux-kernel, 3 Aug 2002") */
-  source: string;
-  /** the figure's id (calibration figure id, or the probe's) */
-  id: string;
-  kind: "calibration" | "probe";
-  /** the probe's spread (min, max), µs */
-  min?: number;
-  max?: number;
-}
-
-/** A calibration figure in µs and the machine it was measured on (a profile id, its clock, one CPU). */
-export interface CalibrationFigure extends MeasuredFigure {
-  kind: "calibration";
-  benchmark: string;
-  cpu: { id: string; mhz: number };
-  machine: string;
-}
-
-/**
- * Which calibration figure measures which benchmark on which profile. The value, its unit, the
- * machine's clock and the source are read from figures.json; only this pairing is stated here.
- */
-const CALIBRATION_PAIRS: readonly { figure: string; benchmark: string; profile: string }[] = [
-  { figure: "p4-lat-sig-catch", benchmark: "lat_sig_catch", profile: "p4-northwood" },
-  { figure: "p4-lat-ctx-2p-0k", benchmark: "lat_ctx", profile: "p4-northwood" },
-];
-
-interface RawFigure {
-  id: string;
-  cpu: string;
-  value: unknown;
-  unit: string;
-  source: string;
-}
-
-/** "Intel Pentium 4 (Northwood), 2.2 GHz" → 2200; null when the text names no clock. */
-export function clockOfMachine(text: string): number | null {
-  const m = /(\d+(?:\.\d+)?)\s*(GHz|MHz)\b/.exec(text);
-  if (!m) return null;
-  return Math.round(Number(m[1]) * (m[2] === "GHz" ? 1000 : 1));
-}
-
-/** The calibration figures that are lmbench µs figures of a stated machine (others are left out). */
-export function calibrationFigures(raw: unknown = calibration): CalibrationFigure[] {
-  const figures = (isRecord(raw) && Array.isArray(raw["figures"]) ? raw["figures"] : []) as RawFigure[];
-  const out: CalibrationFigure[] = [];
-  for (const pair of CALIBRATION_PAIRS) {
-    const f = figures.find((x) => x.id === pair.figure);
-    const mhz = f ? clockOfMachine(f.cpu) : null;
-    if (!f || typeof f.value !== "number" || !/^us\b/.test(f.unit) || mhz === null) continue;
-    out.push({ kind: "calibration", id: f.id, benchmark: pair.benchmark, us: f.value, source: f.source, cpu: { id: pair.profile, mhz }, machine: f.cpu });
-  }
-  return out;
-}
-
-/** One row: a CPU (with its CPUs per machine) under one variant stack. */
-export interface SummaryRow {
-  cpu: CpuRef;
-  variants: VariantSpec[];
-}
-
-/** Rows in the order the execution host expands an experiment (CPU-major, then stack). */
-export function summaryRows(cpus: readonly CpuRef[], stacks: readonly VariantSpec[][]): SummaryRow[] {
-  return cpus.flatMap((cpu) => stacks.map((variants) => ({ cpu, variants })));
-}
-
-/**
- * The measured figure of a benchmark for a row: a calibration figure when the row is the machine
- * it was measured on (that profile, that clock, one CPU) running the baseline kernel — a variant
- * stack changes the kernel, so a real machine's figure does not describe it.
- */
-export function measuredFor(row: SummaryRow, benchmark: string, figures: readonly CalibrationFigure[] = calibrationFigures()): CalibrationFigure | null {
-  if ((row.cpu.smp ?? 1) !== 1 || row.variants.length !== 0) return null;
-  return figures.find((f) => f.benchmark === benchmark && f.cpu.id === row.cpu.id && f.cpu.mhz === row.cpu.mhz) ?? null;
-}
-
-/** The simulated figure (µs) of a benchmark in a run, or null (failed, or not reported in µs). */
-export function simulatedUs(r: RunResult | undefined, b: LmbenchBenchmark): number | null {
-  if (!r || r.error) return null;
-  const m = r.metrics.find((x) => x.name === b.metric && (x.unit === "us" || x.unit === "µs"));
-  return m && Number.isFinite(m.value) ? m.value : null;
-}
+export { calibrationFigures, clockOfMachine, formatUs, LMBENCH_BENCHMARKS, measuredFor, simulatedUs, summaryRows } from "@siglab/core/figure";
+export type { CalibrationFigure, LmbenchBenchmark, MeasuredFigure, SummaryRow } from "@siglab/core/figure";
 
 /**
  * Signed relative error of simulated against measured, in percent ((sim − measured) / measured):
@@ -128,13 +24,6 @@ export function errorPercent(simulated: number | null, measured: number | null |
 export function formatError(pct: number): string {
   const r = Math.round(pct * 10) / 10;
   return r > 0 ? `+${r.toFixed(1)} %` : r < 0 ? `−${(-r).toFixed(1)} %` : "0.0 %";
-}
-
-/** µs with three significant digits (at least two decimals below 10): "0.900", "3.09", "12.5", "1,234". */
-export function formatUs(us: number): string {
-  if (us === 0) return "0";
-  if (Math.abs(us) >= 1000) return Math.round(us).toLocaleString("en-US");
-  return Number(us.toPrecision(3)).toFixed(Math.max(0, 2 - Math.floor(Math.log10(Math.abs(us)))));
 }
 
 // ---- a probe of this machine (`siglab probe --json`) ------------------------------------------------

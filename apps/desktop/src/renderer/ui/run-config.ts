@@ -176,6 +176,17 @@ export class RunConfigView {
    * seed and budget, without the workload's parameters, sweep or timeline (the LMbench summary runs
    * its own workloads on them). Throws with a message the UI shows.
    */
+  /** Sets `options` on every `id` variant of every stack (a results banner's switch); how many were set. */
+  setVariantOptions(id: string, options: Record<string, ParamValue>): number {
+    let n = 0;
+    for (const st of this.state.stacks) for (const v of st.variants) if (v.id === id) {
+      v.options = { ...(v.options ?? {}), ...options };
+      n++;
+    }
+    this.render();
+    return n;
+  }
+
   machines(): Pick<ExperimentConfig, "cpus" | "stacks" | "seed" | "budget"> {
     const s = this.state;
     if (s.cpus.length === 0) throw new Error("pick at least one CPU profile");

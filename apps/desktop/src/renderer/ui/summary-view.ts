@@ -12,6 +12,7 @@ import { toTsv } from "../results/results-view.js";
 import { appWording } from "../sim-client.js";
 import { calibrationFigures, errorPercent, formatError, formatUs, LMBENCH_BENCHMARKS, measuredFor, parseProbe, probeVmWarning, ProbeError, simulatedUs, type MeasuredFigure, type ProbeSummary, type SummaryRow } from "../summary/lmbench.js";
 import { MachinePanel, type MachineHooks } from "../summary/machine-panel.js";
+import { FigurePanel, type SaveExport } from "../summary/figure-panel.js";
 import { clear, h, toast } from "./dom.js";
 import { showMessage } from "./modal.js";
 
@@ -20,6 +21,8 @@ export interface SummaryHooks {
   run(opts: { quick: boolean }): void;
   /** "Your machine" and its what-ifs (summary/machine-panel.ts): runs through the app's execution host */
   machine?: Omit<MachineHooks, "quick">;
+  /** Saves an export of the figure view (SVG, PNG, CSV) as the app saves every export */
+  save?: SaveExport;
 }
 
 export interface SummaryState {
@@ -48,6 +51,8 @@ export class SummaryView {
   private readonly runButton: HTMLButtonElement;
   /** a loaded probe beside the linux-6 simulation of its CPU, and the what-ifs */
   readonly machine: MachinePanel | null;
+  /** the summary as a grouped bar chart, exportable (summary/figure-panel.ts) */
+  readonly figure: FigurePanel;
 
   constructor(private readonly hooks: SummaryHooks) {
     this.runButton = h("button.primary#summary-run", { onclick: () => this.hooks.run({ quick: this.quick }), title: "Run lat_syscall, lat_sig_catch, lat_sig_prot, lat_ctx and lat_pipe on every CPU and variant stack of the run configuration" }, "▶ Run the summary");
@@ -65,6 +70,8 @@ export class SummaryView {
       this.body);
     this.machine = hooks.machine ? new MachinePanel({ ...hooks.machine, quick: () => this.quick }) : null;
     if (this.machine) this.body.before(this.machine.el);
+    this.figure = new FigurePanel(hooks.save ?? (async () => toast("Exports are not available here", "error")));
+    this.body.after(this.figure.el);
     this.render();
   }
 
@@ -158,6 +165,7 @@ export class SummaryView {
     const st = this.state;
     if (!this.probeRowChosen) this.probeRow = this.defaultProbeRow();
     if (!st && !this.probe) {
+      this.figure.set(null, {});
       this.body.append(h("p.empty", null, "Press “Run the summary” to fill the table, or load a probe of this machine (", h("code", null, "siglab probe --json -o my-machine.json"), ")."));
       this.body.append(this.sources());
       return;
@@ -193,6 +201,7 @@ export class SummaryView {
         return withMeasured.has(b.example) ? [h("td.num", null, "—"), cell, h("td.num", null, "—")] : [cell];
       })) : null;
     this.body.append(h("table.results-table.summary-table#summary-table", null, h("thead", null, head1, head2), h("tbody", null, rows, probeRow)));
+    this.figure.set(st ? { rows: st.rows, results: st.results } : null, { profiles: st?.profiles ?? [], measured: (_row, i, ex) => this.measured(i, ex) });
     const vm = probeVmWarning(this.probe);
     if (vm) this.body.append(h("p.warn#summary-probe-vm", { role: "note" }, vm));
     if (this.probe && st?.rows.length) {
