@@ -1843,73 +1843,120 @@ export interface Task extends StateHolder {
  * @category Kernel
  */
 export interface KernelEventMap {
-	/** A timer tick (IRQ0) interrupted `task` (k.idle when the CPU was idle), after the scheduler's accounting. */
+	/**
+	 * A timer interrupt (IRQ0; on SMP each CPU's local APIC timer) interrupted `task`, the CPU's
+	 * current task (its idle task when the CPU was idle): fired in do_timer after the sleepers whose
+	 * timeout expired were woken and after the Scheduler's update_process_times, once per tick.
+	 */
 	tick: [
 		task: Task
 	];
-	/** a frame was built and the handler is about to run (before any FPU save) */
+	/**
+	 * setup_frame (or setup_rt_frame) finished building `frame` on the user stack: the interrupted
+	 * registers, the old mask and the FPU state (the SignalFpuPolicy's save) are in it, and eip
+	 * points at the handler. The handler has not run yet; "return.user" with `intoHandler` true
+	 * follows. Fired once per handler delivered, after "signal.interrupt" for the same frame.
+	 */
 	"signal.deliver": [
 		task: Task,
 		frame: SignalFrame
 	];
-	/** state at interruption, before setup_frame touches anything */
+	/**
+	 * do_signal chose a handler for a dequeued signal and setup_frame is about to build `frame`: the
+	 * frame holds the interrupted registers (its sigcontext) and mask, and nothing of setup_frame
+	 * has been charged or written yet (no FPU save, no stores to the user stack). Fired once per
+	 * handler delivered, before "signal.deliver".
+	 */
 	"signal.interrupt": [
 		task: Task,
 		frame: SignalFrame
 	];
-	/** sigreturn finished restoring the interrupted context */
+	/**
+	 * sys_sigreturn (or sys_rt_sigreturn) restored the interrupted context from `frame`: the mask,
+	 * the general registers and the FPU state (the SignalFpuPolicy's restore) are back in `task`;
+	 * the return to user mode has not happened yet. Not fired for a bad frame (the task gets
+	 * SIGSEGV instead).
+	 */
 	"signal.return": [
 		task: Task,
 		frame: SignalFrame
 	];
 	/**
-	 * dequeue_signal is about to take `sig` off the task's pending signals: for delivery (do_signal),
-	 * or for rt_sigtimedwait, which returns it instead of running a handler.
+	 * dequeue_signal found `sig`, the lowest pending signal outside the mask it was given, and is
+	 * about to take it off `task`'s pending signals. Fired for every dequeue, whoever asked: do_signal
+	 * on the way to user mode (which then runs a handler, takes the default action, ignores it, or
+	 * stops a traced task), rt_sigtimedwait (which returns it to the caller instead), and a plugin
+	 * calling k.signal.dequeue_signal. Not fired when no signal was found.
 	 */
 	"signal.dequeue": [
 		task: Task,
 		sig: number
 	];
 	/**
-	 * send_sig_info took `sig` for `task`: `queued` true when an instance was queued with its
-	 * siginfo, false when it was not (a classic signal already pending is coalesced; the queue was
-	 * full). Not fired for a signal the task ignores.
+	 * send_sig_info left `sig` pending for `task`: `queued` true when an instance was queued with
+	 * its siginfo, false when only the pending bit is set (a non-RT signal already pending is
+	 * coalesced; the queue was full). Not fired when send_sig_info refuses or discards the signal: an
+	 * invalid number, a zombie task, a signal the task ignores, a kernel-sent RT signal the full
+	 * queue refuses (-EAGAIN).
 	 */
 	"signal.queued": [
 		task: Task,
 		sig: number,
 		queued: boolean
 	];
-	/** switch_to is about to switch `task` out (before the switch policy's switchOut). */
+	/**
+	 * schedule() chose another task and is about to switch `task` out: it is still current, before
+	 * switch_mm and before switch_to's switch policy (SwitchFpuPolicy.switchOut). Not fired when
+	 * schedule() keeps the same task.
+	 */
 	"switch.out": [
 		task: Task
 	];
-	/** `task` was switched in and is current (after the switch policy's switchIn). */
+	/**
+	 * switch_to switched `task` in: it is current, after the switch policy's switchIn; it has not
+	 * returned to user mode yet. Fired once for each "switch.out".
+	 */
 	"switch.in": [
 		task: Task
 	];
 	/**
-	 * A return to user mode through the exit work (after a signal was set up or returned from, a
-	 * reschedule, an interrupt or a fault; `intoHandler`: into a signal handler), and a system
-	 * call's plain exit when it left a signal or a reschedule pending. A system call that returns
-	 * without work (the fast exit) does not fire it. Subscribing slows every system call: prefer
-	 * the other events.
+	 * `task` returns from the kernel to user mode: fired after the entry mechanism's leave (its
+	 * sysexit, sysret or iret) on every such return — a system call's exit, the plain (fast) one
+	 * included, a forked child's first return, the return into a signal handler (`intoHandler`
+	 * true, after "signal.deliver"), the return after sigreturn, and the return from an interrupt or
+	 * exception taken in user mode (a timer tick, a page fault, #NM). Firing it charges no simulated
+	 * cycles; a subscriber costs host time on every system call.
 	 */
 	"return.user": [
 		task: Task,
 		intoHandler: boolean
 	];
-	/** a user-mode store completed */
+	/**
+	 * A user-mode store by `task` to `addr` completed (after its page was found writable; a store
+	 * that faults fires it when it is retried and completes).
+	 */
 	"user.store": [
 		task: Task,
 		addr: number
 	];
 	/**
-	 * The run is over (finished, failed or stopped by a budget): the last event. Tasks that exited
-	 * have been reaped already, so k.tasks holds only those alive when it stopped (usually none):
-	 * keep what a final check needs in your own state as the run goes.
+	 * The run is over (finished, failed or stopped by a budget): the last event, fired once; no
+	 * simulation runs after it. k.tasks holds the tasks not reaped by then (those alive when the run
+	 * stopped, zombies nobody waited for): a task that exited and was reaped is gone. To read every
+	 * task's end, subscribe to "task.exit".
 	 */
 	"run.end": [
+	];
+	/**
+	 * API 2.3: do_exit begins for `task` (exit(), the end of its main, or a fatal signal's default
+	 * action) with exit `code` (128 + the signal's number for a fatal signal): fired before anything
+	 * is torn down or charged, so the task's pending signals and queue, its mask, mm and open files
+	 * are still as they were. Fired once per task that exits; a task
+	 * still alive when the run stops does not fire it (sweep k.tasks at "run.end" for those).
+	 */
+	"task.exit": [
+		task: Task,
+		code: number
 	];
 }
 /**

@@ -47,7 +47,7 @@ describe("the plugin API's reference", () => {
     writeFileSync(join(tmp, "probe.d.ts"), `/** documented */\nexport interface Documented {\n  /** documented */\n  a: number;\n  b: number;\n}\nexport declare const bare: number;\n`);
     writeFileSync(join(tmp, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, files: ["probe.d.ts"] }));
     // the reference's own checks, on a declaration file with one export and one member undocumented
-    writeFileSync(join(tmp, "typedoc.json"), JSON.stringify({ name: "probe", validation: probe["validation"], treatWarningsAsErrors: probe["treatWarningsAsErrors"], entryPoints: ["probe.d.ts"], tsconfig: "./tsconfig.json", emit: "none" }));
+    writeFileSync(join(tmp, "typedoc.json"), JSON.stringify({ name: "probe", validation: probe["validation"], treatWarningsAsErrors: probe["treatWarningsAsErrors"], disableSources: probe["disableSources"], entryPoints: ["probe.d.ts"], tsconfig: "./tsconfig.json", emit: "none" }));
     const r = typedoc(["--options", join(tmp, "typedoc.json")], tmp);
     expect(r.status).not.toBe(0);
     expect(r.out).toMatch(/Documented\.b \(Property\).* does not have any documentation/);
