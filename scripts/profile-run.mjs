@@ -24,7 +24,7 @@ await build({
   outfile,
   external: ["typescript", "esbuild"],
   logLevel: "error",
-  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+  banner: { js: 'import { createRequire as __siglabCreateRequire } from "node:module"; const require = __siglabCreateRequire(import.meta.url);' },
 });
 const args = process.argv.slice(2);
 const flags = [];

@@ -11,7 +11,8 @@
  * present) and the ratio of host time per simulated iteration to the native one. Profile in the same
  * realm (lockdown first): an in-process run without it hides costs the frozen intrinsics add.
  * The CLI's own figures (start-up against `node -e 0`, the result cache, --jobs for short and long
- * sweeps) come from bench-cli.ts: `pnpm bench cli`.
+ * sweeps) come from bench-cli.ts: `pnpm bench cli`. Deliveries and NGPT yields per CPU second
+ * (issue 33's targets, against main at e189882) come from bench-cpu.ts: `pnpm bench cpu`.
  */
 import { fmt, unitText } from "./numbers.js";
 import { availableParallelism } from "node:os";
@@ -79,6 +80,11 @@ if (want("ngpt")) {
     const { s } = await timed("ngpt_yield", { threads: 10, yields }, undefined, [...variants]);
     line(`ngpt_yield 10 threads x ${yields.toLocaleString("en")} yields (${label})`, s, "host seconds");
   }
+}
+if (want("cpu")) {
+  // the same two loops as CPU time in the locked-down realm, against main before issue 33's part 3
+  const { benchCpu } = await import("./bench-cpu.js");
+  benchCpu(line);
 }
 if (want("sweep")) {
   // a 16-run sweep through the CLI's own path (runSpecs over the pool of execution hosts, results

@@ -4,6 +4,8 @@
  * (createSandbox: the compartment, the hardened façades) — printing each repetition's CPU time.
  * For A/B comparisons and `node --cpu-prof`: an in-process run without lockdown hides what frozen
  * intrinsics cost (docs/architecture.md). Not a test; nothing is asserted.
+ * SIGLAB_PROFILE_RUN_REPS=n runs n repetitions instead of three; SIGLAB_PROFILE_RUN_JSON=1 prints
+ * each as one JSON line ({ rep, cpuSeconds, counters }) for `pnpm bench` (bench-cpu.ts).
  */
 import "@siglab/core/host/lockdown";
 import { createSandbox } from "@siglab/core/host/sandbox";
@@ -33,8 +35,14 @@ const sandbox = createSandbox({
   },
   memoryOver: () => null,
 });
+const reps = Number(process.env["SIGLAB_PROFILE_RUN_REPS"] ?? 3);
+if (!Number.isInteger(reps) || reps < 1) {
+  console.error(`profile-run: SIGLAB_PROFILE_RUN_REPS must be a whole number above 0, got '${process.env["SIGLAB_PROFILE_RUN_REPS"]}'`);
+  process.exit(2);
+}
+const asJson = process.env["SIGLAB_PROFILE_RUN_JSON"] === "1";
 const { js } = transpileWorkloadWithMap(e.source, e.file);
-for (let rep = 1; rep <= 3; rep++) {
+for (let rep = 1; rep <= reps; rep++) {
   const t0 = process.cpuUsage();
   const done = new Promise<RunResult>((resolve) => (settle = resolve));
   sandbox.handle({
@@ -51,5 +59,7 @@ for (let rep = 1; rep <= 3; rep++) {
     console.error(`profile-run: ${id} failed: ${r.error.message}`);
     process.exit(1);
   }
-  console.log(`${id} repetition ${rep}: ${((u.user + u.system) / 1e6).toFixed(3)} s CPU`, JSON.stringify(r.metrics).slice(0, 160));
+  const cpuSeconds = (u.user + u.system) / 1e6;
+  if (asJson) console.log(JSON.stringify({ rep, cpuSeconds, counters: r.counters }));
+  else console.log(`${id} repetition ${rep}: ${cpuSeconds.toFixed(3)} s CPU`, JSON.stringify(r.metrics).slice(0, 160));
 }

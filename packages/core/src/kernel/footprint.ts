@@ -140,9 +140,21 @@ export class Footprint {
    * two processes' pages do not share frames. Regions are cached per address space and address.
    */
   user(asid: number, vaddr: number, bytes: number): Region {
+    const key = vaddr * 8192 + Math.min(bytes, 8191);
+    // a signal frame's setup and its sigreturn ask for the same region, delivery after delivery
+    if (key === this.lastUserKey && asid === this.lastUserAsid) return this.lastUser!;
+    this.lastUserAsid = asid;
+    this.lastUserKey = key;
+    return (this.lastUser = this.userRegion(asid, key, vaddr, bytes));
+  }
+  /** the last region user() returned, and its address space and key */
+  private lastUser: Region | null = null;
+  private lastUserAsid = -1;
+  private lastUserKey = -1;
+
+  private userRegion(asid: number, key: number, vaddr: number, bytes: number): Region {
     let m = this.userRegions.get(asid);
     if (!m) this.userRegions.set(asid, (m = new Map()));
-    const key = vaddr * 8192 + Math.min(bytes, 8191);
     let r = m.get(key);
     if (!r) {
       const base = USER_FRAMES_BASE + (asid % USER_WINDOWS) * USER_WINDOW_BYTES + ((vaddr >>> 12) & 0x3fff) * 4096 + (vaddr & 4095);

@@ -158,7 +158,9 @@ export class MemoryHierarchy {
 
   /** `cpu`: which CPU's caches these are (their resident-since stamps never collide with another's) */
   constructor(readonly shape: HierarchyShape, cpu = 0) {
-    const base = cpu * 2 ** 40;
+    // CPU 0's stamps start at a small integer, not at 0 * 2^40 (a heap number): V8 then keeps
+    // `changes` and the regions' stamps as small integers on a UP machine (loads on every path run)
+    const base = cpu === 0 ? 0 : cpu * 2 ** 40;
     this.l1d = new SetAssocCache(shape.l1d, base);
     this.l1i = new SetAssocCache(shape.l1i, base);
     this.l2 = shape.l2 ? new SetAssocCache(shape.l2, base) : null;

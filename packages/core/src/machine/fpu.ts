@@ -15,15 +15,20 @@ export const MAX_XMM = 16;
 export const FCW_INIT = 0x037f;
 export const MXCSR_INIT = 0x1f80;
 
-/** Byte layout of one register file image: st (8 doubles), xmm, ymm upper, zmm upper, control words. */
+/**
+ * Byte layout of one register file image: st (8 doubles), control words, xmm, ymm upper, zmm
+ * upper. What an i386 signal frame carries (st, control words, XMM0-7) is its first 208 bytes, so
+ * saving or comparing that is one native copy or one loop.
+ */
 const ST_BYTES = 8 * 8;
+const CTL_WORDS = 4; // fcw, fsw, ftw, mxcsr
+const CTL_BYTES = CTL_WORDS * 4;
 const XMM_BYTES = MAX_XMM * XMM_LANES * 4;
 const YMM_BYTES = MAX_XMM * YMM_HI_LANES * 4;
 const ZMM_BYTES = MAX_XMM * ZMM_HI_LANES * 4;
-const CTL_WORDS = 4; // fcw, fsw, ftw, mxcsr
-const IMAGE_BYTES = ST_BYTES + XMM_BYTES + YMM_BYTES + ZMM_BYTES + CTL_WORDS * 4;
-/** 32-bit words of the x87 stack and XMM0-7 (the start of the image) */
-const LEGACY_WORDS = (ST_BYTES + 8 * XMM_LANES * 4) / 4;
+const IMAGE_BYTES = ST_BYTES + CTL_BYTES + XMM_BYTES + YMM_BYTES + ZMM_BYTES;
+/** 32-bit words of the x87 stack, the control words and XMM0-7 (the start of the image) */
+const LEGACY_WORDS = (ST_BYTES + CTL_BYTES + 8 * XMM_LANES * 4) / 4;
 
 import { hot } from "./typed-arrays.js";
 
@@ -32,12 +37,12 @@ export class FpuRegs {
   private readonly bytes = hot(new Uint8Array(IMAGE_BYTES));
   /** x87 stack st0..st7 (80-bit values modelled as doubles) */
   readonly st = hot(new Float64Array(this.bytes.buffer, 0, 8));
-  readonly xmm = hot(new Uint32Array(this.bytes.buffer, ST_BYTES, MAX_XMM * XMM_LANES));
-  readonly ymmHi = hot(new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES, MAX_XMM * YMM_HI_LANES));
-  readonly zmmHi = hot(new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES + YMM_BYTES, MAX_XMM * ZMM_HI_LANES));
-  private readonly ctl = hot(new Uint32Array(this.bytes.buffer, ST_BYTES + XMM_BYTES + YMM_BYTES + ZMM_BYTES, CTL_WORDS));
+  private readonly ctl = hot(new Uint32Array(this.bytes.buffer, ST_BYTES, CTL_WORDS));
+  readonly xmm = hot(new Uint32Array(this.bytes.buffer, ST_BYTES + CTL_BYTES, MAX_XMM * XMM_LANES));
+  readonly ymmHi = hot(new Uint32Array(this.bytes.buffer, ST_BYTES + CTL_BYTES + XMM_BYTES, MAX_XMM * YMM_HI_LANES));
+  readonly zmmHi = hot(new Uint32Array(this.bytes.buffer, ST_BYTES + CTL_BYTES + XMM_BYTES + YMM_BYTES, MAX_XMM * ZMM_HI_LANES));
   private readonly words = hot(new Int32Array(this.bytes.buffer));
-  /** the x87 stack and XMM0-7: with `ctl`, what an i386 signal frame carries */
+  /** the x87 stack, the control words and XMM0-7: what an i386 signal frame carries */
   private readonly legacy = hot(new Int32Array(this.bytes.buffer, 0, LEGACY_WORDS));
 
   constructor() {
@@ -66,22 +71,20 @@ export class FpuRegs {
     return true;
   }
 
-  /** Equality of the legacy (i386 frame) state: x87 stack, XMM0-7, control words. */
+  /** Equality of the legacy (i386 frame) state: x87 stack, control words, XMM0-7. */
   equalsLegacy(o: FpuRegs): boolean {
     const a = this.words, b = o.words;
     for (let i = 0; i < LEGACY_WORDS; i++) if (a[i] !== b[i]) return false;
-    const c = this.ctl, d = o.ctl;
-    return c[0] === d[0] && c[1] === d[1] && c[2] === d[2] && c[3] === d[3];
+    return true;
   }
 
   /**
-   * Copy the legacy (i386 frame) state only: x87 stack, XMM0-7, control words; no allocation.
-   * Two native copies: an element-by-element loop took 4-5x as long (and longer still in a
-   * locked-down realm), on every sigreturn.
+   * Copy the legacy (i386 frame) state only: x87 stack, control words, XMM0-7; no allocation.
+   * One native copy (the image's first 208 bytes): an element-by-element loop took 4-5x as long
+   * (and longer still in a locked-down realm), on every sigreturn.
    */
   copyLegacyFrom(o: FpuRegs): void {
     this.legacy.set(o.legacy);
-    this.ctl.set(o.ctl);
   }
 
   clone(): FpuRegs {

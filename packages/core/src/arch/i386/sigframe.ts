@@ -13,6 +13,7 @@ import { cloneFpstate, fpstateOf, SigContextK, type FrameFpStateK, type FrameSig
 /** The interrupted context as the transparency checker recorded it (pooled: one per frame in flight). */
 export class SignalSnapshot {
   readonly regs = new UserRegs();
+  /** the x87 stack, XMM0-7 and control words only (what the checker compares); the rest is stale */
   readonly fpu = new FpuRegs();
   cycle = 0;
 }

@@ -33,7 +33,10 @@ type NowLeft = typeof NOW_NOTHING_DONE | typeof NOW_EXIT_WORK | typeof NOW_INTER
 /** The simulated clock as gettimeofday returns it (time 0 at boot). */
 function timeOfDay(k: Kernel): { sec: number; usec: number } {
   const usec = Math.floor(k.cycles / k.profile.mhz);
-  return { sec: Math.floor(usec / 1e6), usec: usec % 1e6 };
+  const sec = Math.floor(usec / 1e6);
+  // usec % 1e6 without the floating-point remainder (a library call: usec is a double here); exact
+  // for the whole, non-negative usec below 2^53 the clock gives
+  return { sec, usec: usec - sec * 1e6 };
 }
 
 export class SyscallStubs implements QuickRunner, SchedYieldRunner {
