@@ -68,12 +68,8 @@ export class Kernel extends StateMap implements KernelCore {
   readonly ncpus: number;
   /** CR3 writes keep the TLB's entries tagged by address space (PCID; a kernel that uses it, k.mm.setPcid) */
   pcid = false;
-  /**
-   * flush_tlb_range invalidates page by page (invlpg) up to this many pages, and flushes the whole
-   * TLB above it (6.x's tlb_single_page_flush_ceiling; a kernel sets it with k.mm.setTlbFlushCeiling).
-   * 0: every range flush is a full one (i386 2.4: flush_tlb_range is flush_tlb_mm).
-   */
-  tlbFlushCeiling = 0;
+  /** flush_tlb_range's invlpg ceiling in pages, a whole flush above it (6.x's tlb_single_page_flush_ceiling, k.mm.setTlbFlushCeiling) */
+  tlbFlushCeiling = 0; // 0: every range flush is whole (i386 2.4: flush_tlb_range is flush_tlb_mm)
   /** the vDSO a plugin mapped (k.mm.map_vdso): libc's gettimeofday calls it instead of the system call */
   vdso: Vdso | null = null;
   /** whose KernelSetupContribution runs now ("plugin 'id'", or null: the core's), named by map_vdso's refusal */
