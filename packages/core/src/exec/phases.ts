@@ -2,35 +2,10 @@
  * Phases: every simulated cycle is charged to exactly one. Plugins may add phases; the index is
  * stable within a run so the executor can use an array.
  */
-export const CORE_PHASES = [
-  "user",
-  "syscall.entry",
-  "syscall.body",
-  "syscall.exit",
-  "signal.send",
-  "signal.frame",
-  "signal.fpu_save",
-  "signal.handler",
-  "signal.sigreturn",
-  "signal.fpu_restore",
-  "fpu.nm_trap",
-  "sched.schedule",
-  "sched.switch_mm",
-  "sched.switch_to",
-  "fault.page_fault",
-  "mm.mprotect",
-  "irq.timer",
-  "irq.device",
-  "pipe.io",
-  "libc",
-  "idle",
-  "cache.code",
-  "cache.data",
-  "cache.copy",
-  "tlb.refill",
-  "smp.ipi",
-  "smp.hlt_exit",
-] as const;
+// the API's list (its order is the results' order); this version's phases, the machine's included
+import { CORE_PHASES } from "@siglab/plugin-api";
+
+export { CORE_PHASES };
 
 export type CorePhase = (typeof CORE_PHASES)[number];
 

@@ -145,7 +145,11 @@ export class Exports {
       return;
     }
     const exp = bundle.experiment;
-    const embedded = BundlePlugins.of(bundle);
+    // a built-in plugin is never taken from a bundle (the run would use the built-in anyway)
+    const builtin = new Set(this.catalog.plugins.filter((p) => p.origin === "builtin").map((p) => p.id));
+    const carried = BundlePlugins.of(bundle);
+    const embedded = carried.filter((p) => !builtin.has(p.id));
+    const clashes = carried.filter((p) => builtin.has(p.id)).map((p) => `the bundle's plugin code "${p.id}" has the id of a built-in plugin and is not used`);
     const trustedBefore = embedded.length > 0 && embedded.every((p) => this.catalog.bundlePlugins.isTrusted(p));
     if (trustedBefore) this.useBundlePlugins(embedded);
     const missing = bundle.plugins.filter((p) => !embedded.some((e) => e.id === p.id) && !this.catalog.plugins.some((x) => x.id === p.id && x.status === "ok")).map((p) => `${p.id}@${p.version}`);
@@ -158,7 +162,7 @@ export class Exports {
     const maxSeconds = maxSecondsOf(exp);
     this.runConfig.setState(restoredRunConfig({ ...exp, repeat, ...(maxSeconds !== undefined ? { maxSeconds } : {}) }));
     this.runner.showBundle(exp, bundle.profiles, bundle.results);
-    const notes = [...bundle.warnings, ...(missing.length ? [`Missing plugins (install or enable them to re-run): ${missing.join(", ")}`] : [])];
+    const notes = [...bundle.warnings, ...clashes, ...(missing.length ? [`Missing plugins (install or enable them to re-run): ${missing.join(", ")}`] : [])];
     const opened = `Opened bundle ${name}${bundle.migratedFrom ? ` (migrated from format ${bundle.migratedFrom})` : ""}.`;
     const plugins = embedded.map((p) => `${p.id}@${p.version}${p.hash ? ` (sha256 ${p.hash.slice(0, 12)}…)` : ""}`).join(", ");
     if (!embedded.length) this.pane.setBanner(h("span", null, `${opened} Press Run to re-run it and compare. ${notes.join(" ")}`));
