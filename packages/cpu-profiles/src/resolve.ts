@@ -263,5 +263,6 @@ function cacheGeometry(f: CpuProfileFile, costs: ResolvedProfile["costs"]): Reso
     l2: { bytes: numberOf(g.l2KB) * 1024, ways: numberOf(g.l2Ways), lineBytes: g.l2LineBytes ? numberOf(g.l2LineBytes) : line },
     l2Exclusive: g.l2Exclusive ? numberOf(g.l2Exclusive) === 1 : false,
     l1dWriteAllocate: g.l1dWriteAllocate ? numberOf(g.l1dWriteAllocate) === 1 : true,
+    ...(g.l1iClearedByInterrupt && numberOf(g.l1iClearedByInterrupt) === 1 ? { l1iClearedByInterrupt: true } : {}),
   };
 }

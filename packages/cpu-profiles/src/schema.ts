@@ -21,7 +21,7 @@ export const FEATURE_KEYS = [
 ] as const;
 export const OPTIONAL_FEATURE_KEYS = ["syscall", "lm"] as const;
 export const GEOMETRY_KEYS = ["cacheLineBytes", "dtlbEntries", "l1dKB", "l2KB", "xmmRegs", "xsaveBytes"] as const;
-export const OPTIONAL_GEOMETRY_KEYS = ["l2dtlbEntries", "l1iKB", "l1iWays", "l1dWays", "l2Ways", "l2LineBytes", "l1dWriteAllocate", "l2Exclusive"] as const;
+export const OPTIONAL_GEOMETRY_KEYS = ["l2dtlbEntries", "l1iKB", "l1iWays", "l1dWays", "l2Ways", "l2LineBytes", "l1dWriteAllocate", "l2Exclusive", "l1iClearedByInterrupt"] as const;
 
 export const ProvenanceSchema = Type.Union(
   [Type.Literal("sourced"), Type.Literal("derived"), Type.Literal("fitted"), Type.Literal("estimated")],

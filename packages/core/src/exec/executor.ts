@@ -29,6 +29,8 @@ export class CompiledPath {
   code: Region[] | null = null;
   /** the L1I's `changes` when every region of `code` was last found resident (-1: never) */
   codeSeenI = -1;
+  /** the path enters the kernel through the IDT (int $0x80, an exception, an interrupt) */
+  readonly idtEntry: boolean;
 
   constructor(readonly def: PathDef, readonly phaseIdx: number, profile: ResolvedProfile) {
     const n = def.ops.length;
@@ -50,6 +52,7 @@ export class CompiledPath {
       if (p !== undefined) { this.lineCpl[i] = p; cplEnd = p; }
     });
     this.cost = cost;
+    this.idtEntry = def.ops.some((l) => l.op === "int_gate" || l.op === "exception_entry" || l.op === "irq_entry");
     this.ifEnd = ifEnd;
     this.cplEnd = cplEnd;
   }
@@ -150,6 +153,8 @@ export class Executor {
   codeMiss: CodeMissPaths | null = null;
   /** on a CPU without global pages: the kernel text's translation, walked again after a CR3 write */
   kernelTextTlb: (() => void) | null = null;
+  /** an entry through the IDT empties the decoded-instruction cache (the P4's trace cache) */
+  idtFlushesL1i = false;
 
   /** `cpu` is this CPU's register state (the kernel points it at another CPU on SMP) */
   constructor(public cpu: ExecCpu, readonly phases: PhaseTable, readonly profile: ResolvedProfile) {}
@@ -167,6 +172,8 @@ export class Executor {
   run(p: CompiledPath): void {
     // a path's timeline event includes its instruction fetch (the code misses are not events of their own)
     const fetchedAt = this.cycles;
+    // the gate's microcode empties the trace cache before the handler's first fetch
+    if (p.idtEntry && this.idtFlushesL1i) this.mem!.l1i.clear();
     if (p.code !== null && (p.codeSeenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(p);
     p.count++;
     p.cycles += p.cost;
@@ -222,7 +229,8 @@ export class Executor {
     const paths = this.codeMiss!;
     this.runN(paths.l2, fromL2);
     this.runN(paths.memory, fromMemory);
-    if (paths.decode !== null) this.runN(paths.decode, n);
+    // one trace-cache miss per path whose code it lacked: a redirect into untraced code
+    if (paths.decode !== null) this.runN(paths.decode, 1);
   }
 
   /** Charge raw cycles of a given op class (user-mode work), with interrupts possible. */

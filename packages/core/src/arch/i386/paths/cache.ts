@@ -16,7 +16,7 @@ function op(fn: string, opClass: MachineOpClass, n = 1, note?: string): OpLine {
 export const CACHE_PATHS: PathDef[] = [
   { name: "icache.l2", phase: "cache.code", ops: [op("instruction fetch", "l2_line", 1, "a line of kernel code the L1I (or trace cache) no longer holds, from L2")] },
   { name: "icache.memory", phase: "cache.code", ops: [op("instruction fetch", "memory_line", 1, "a line of kernel code no cache holds, from memory")] },
-  { name: "icache.decode", phase: "cache.code", ops: [op("trace cache build", "decode_line", 1, "the line decoded again into the trace cache (P4 build mode)")] },
+  { name: "icache.decode", phase: "cache.code", ops: [op("trace cache miss", "decode_line", 1, "a path whose code the trace cache lacks: the switch to build mode (P4)")] },
   { name: "dcache.l2", phase: "cache.data", ops: [op("load/store", "l2_line", 1, "a line of kernel or user data the L1D no longer holds, from L2")] },
   { name: "dcache.memory", phase: "cache.data", ops: [op("load/store", "memory_line", 1, "a line no cache holds, from memory")] },
   { name: "hlt_exit", phase: "smp.hlt_exit", ops: [op("cpu_idle: safe_halt()", "hlt_exit", 1, "the halted CPU restarts its clock for the interrupt (sti; hlt in default_idle, 2.4 arch/i386/kernel/process.c)")] },
