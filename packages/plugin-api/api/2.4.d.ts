@@ -1302,6 +1302,12 @@ export interface CpuProfileFile {
 		l1dWriteAllocate?: SourcedNumber;
 		/** API 2.3: 1 when the L2 holds only what L1 does not (the K7). Default 0. */
 		l2Exclusive?: SourcedNumber;
+		/**
+		 * API 2.4: 1 when an entry through the IDT (int n, an exception, a hardware interrupt) empties
+		 * the L1 instruction cache (the P4's trace cache, as TN observed); SYSENTER does not go through
+		 * the IDT. Default 0.
+		 */
+		l1iClearedByInterrupt?: SourcedNumber;
 	};
 	/**
 	 * every op class; the SMP ones (API 2.2) may be left out: the profile then runs one CPU only; the
@@ -1384,6 +1390,8 @@ export interface CacheGeometry {
 	l2Exclusive: boolean;
 	/** A store that misses L1D allocates the line (false: the Pentium). */
 	l1dWriteAllocate: boolean;
+	/** API 2.4: an entry through the IDT empties the L1I (the P4's trace cache). Absent: false. */
+	l1iClearedByInterrupt?: boolean;
 }
 /**
  * A profile resolved for one clock: what the simulator consumes (k.profile).

@@ -127,7 +127,7 @@ export const MACHINE_OP_CLASSES = {
   memory_line: { unit: "line", description: "a line no cache holds, read from memory: the memory load-to-use latency beyond an L1 hit" },
   l2_copy_line: { unit: "line", description: "a line moved between L2 and L1 by a bulk copy (rep movs): the L2's transfer time per line, the copy's misses overlapping" },
   memory_copy_line: { unit: "line", description: "a line moved over the front-side bus by a bulk copy (a read, a read for ownership or a write-back): the bus's transfer time per line" },
-  decode_line: { unit: "event", description: "a kernel path whose code a decoded-instruction cache (the P4's trace cache) lacks: the miss penalty of switching to build mode, once per path (the lines themselves come at l2_line)" },
+  decode_line: { unit: "line", description: "a line of code missing from a decoded-instruction cache (the P4's trace cache) decoded again, at the decoder's rate" },
   hlt_exit: { unit: "event", description: "a halted CPU (the idle loop's `hlt`) coming back to run the interrupt that woke it (its clock restarted, before the interrupt's entry)" },
 } as const satisfies Record<string, OpClassInfo>;
 

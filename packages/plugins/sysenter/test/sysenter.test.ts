@@ -98,7 +98,10 @@ describe("sysenter: cost", () => {
       return p.cycles / p.count;
     };
     const base = run(null), two = run({}), none = run({ msrWritesPerSwitch: 0 });
-    expect(sw(two)).toBeGreaterThan(sw(base));
+    expect(sw(two)).toBeGreaterThan(sw(none));
+    // against the int $0x80 baseline the P4's switch is cheaper with SYSENTER all the same: no entry
+    // through the IDT empties its trace cache, so the scheduler's text stays decoded
+    expect(sw(none)).toBeLessThan(sw(base) * 0.9);
     // the rewrite's cost, end to end: the same entry mechanism with and without it (lat_ctx's figure
     // also moves with where the timer ticks land, which any change of path length shifts)
     expect((sw(two) - sw(none)) / sw(none)).toBeGreaterThan(0.03);
