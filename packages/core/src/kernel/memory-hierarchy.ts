@@ -46,7 +46,7 @@ export class MemoryHierarchy {
     const decode = Number.isFinite(k.profile.costs.decode_line) ? k.path("icache.decode") : null;
     k.ex.codeMiss = { l2: k.path("icache.l2"), memory: k.path("icache.memory"), decode };
     k.ex.mem = k.cpu.caches;
-    k.ex.idtFlushesL1i = k.profile.caches.l1iClearedByInterrupt === true;
+    k.ex.idtFlushesL1i = k.profile.caches?.l1iClearedByInterrupt === true;
     if (this.pgeLess) k.ex.kernelTextTlb = () => {
       if (k.cpu.tlb.touchKernel(KERNEL_TEXT_BASE >>> LARGE_PAGE_SHIFT)) k.runRef(P["kernel_tlb_refill"]);
     };
