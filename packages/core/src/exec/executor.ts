@@ -12,6 +12,7 @@ import { cplEffect, ifEffect, type PathDef } from "./path.js";
 import type { PhaseTable } from "./phases.js";
 import { hot } from "../machine/typed-arrays.js";
 import type { MemoryHierarchy, Region } from "../machine/cache.js";
+import { TraceEpochs } from "../machine/trace-epochs.js";
 
 export class CompiledPath {
   count = 0;
@@ -173,7 +174,7 @@ export class Executor {
     // a path's timeline event includes its instruction fetch (the code misses are not events of their own)
     const fetchedAt = this.cycles;
     // the gate's microcode empties the trace cache before the handler's first fetch
-    if (p.idtEntry && this.idtFlushesL1i) this.mem!.l1i.clear();
+    if (p.idtEntry && this.idtFlushesL1i) this.flushL1i();
     if (p.code !== null && (p.codeSeenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(p);
     p.count++;
     p.cycles += p.cost;
@@ -208,10 +209,24 @@ export class Executor {
     if (this.timeline) this.record(p.def.name, p.phaseIdx, fetchedAt);
   }
 
+  /** The L1I (the P4's trace cache) is emptied: an epoch of remembered fetch sequences starts. */
+  private flushL1i(): void {
+    const m = this.mem!;
+    (m.epochs ??= new TraceEpochs(m)).flush();
+  }
+
   /** Instruction fetch of a path's code that the L1I (or trace cache) no longer holds wholly. */
   private fetch(p: CompiledPath): void {
     if (this.kernelTextTlb !== null) this.kernelTextTlb();
     const m = this.mem!;
+    const epochs = m.epochs;
+    if (epochs !== null && epochs.active) {
+      const n = epochs.fetch(p, p.code!);
+      if (n >= 0) {
+        if (n > 0) this.chargeCodeMiss(epochs.fromL2, epochs.fromMemory);
+        return;
+      }
+    }
     if (p.codeSeenI === m.l1i.changes) return;
     const code = p.code!;
     let n = 0, fromL2 = 0, fromMemory = 0;
@@ -226,7 +241,31 @@ export class Executor {
     for (let i = 0; i < code.length && all; i++) all = m.touchCode(code[i]!) === 0;
     if (all) p.codeSeenI = m.l1i.changes;
     if (n === 0) return;
+    this.chargeCodeMiss(fromL2, fromMemory);
+  }
+
+  /** The lines a fetch brought in, by where they came from. */
+  private chargeCodeMiss(fromL2: number, fromMemory: number): void {
     const paths = this.codeMiss!;
+    const decode = paths.decode;
+    // the common case in one step: lines from L2 and the trace-cache miss, no event due, no timeline
+    // (the same sums in the same order as the two runN calls below, so the clock ends on the same bits)
+    if (fromMemory === 0 && fromL2 > 0 && decode !== null && !this.exact && this.timeline === null) {
+      const l2 = paths.l2;
+      const c = l2.cost * fromL2;
+      const mid = this.cycles + c;
+      const end = mid + decode.cost;
+      if (end < this.nextEvent || this.inIrq) {
+        l2.count += fromL2;
+        l2.cycles += c;
+        this.phaseCycles[l2.phaseIdx] += c;
+        decode.count++;
+        decode.cycles += decode.cost;
+        this.phaseCycles[decode.phaseIdx] += decode.cost;
+        this.cycles = end;
+        return;
+      }
+    }
     this.runN(paths.l2, fromL2);
     this.runN(paths.memory, fromMemory);
     // one trace-cache miss per path whose code it lacked: a redirect into untraced code

@@ -26,6 +26,25 @@ import { hot } from "./typed-arrays.js";
 
 const EMPTY = -1;
 
+/** What remembers the L1I's fetches between IDT flushes (trace-epochs.ts's TraceEpochs). */
+export interface FetchMemo {
+  /** an epoch is replaying: fetches must go through fetch() */
+  readonly active: boolean;
+  /** the L1I is emptied */
+  flush(): void;
+  /** lines `key`'s fetch of `code` brought in (fromL2/fromMemory set), or -1: fetch as usual */
+  fetch(key: object, code: readonly Region[]): number;
+  readonly fromL2: number;
+  readonly fromMemory: number;
+}
+
+/** A cache's contents at one moment (SetAssocCache.snapshot). */
+export interface CacheState {
+  readonly tags: Int32Array;
+  readonly victim: Uint8Array;
+  readonly empties: number;
+}
+
 export class SetAssocCache {
   readonly sets: number;
   readonly ways: number;
@@ -102,6 +121,19 @@ export class SetAssocCache {
     return false;
   }
 
+  /** A copy of the contents (tags, FIFO pointers), for restore(). */
+  snapshot(): CacheState {
+    return { tags: this.tags.slice(), victim: this.victim.slice(), empties: this.empties };
+  }
+
+  /** Contents as snapshot() saw them; `changes` moves on (no region's stamp matches the restored state). */
+  restore(s: CacheState): void {
+    this.tags.set(s.tags);
+    this.victim.set(s.victim);
+    this.empties = s.empties;
+    this.changes++;
+  }
+
   /** Everything goes (wbinvd; a fresh CPU). */
   clear(): void {
     this.tags.fill(EMPTY);
@@ -155,6 +187,10 @@ export class MemoryHierarchy {
   /** lines of the last touch that came from L2 / from memory */
   fromL2 = 0;
   fromMemory = 0;
+  /** when set, walk() records here the L2 line of every line it brings into L1 (trace-epochs.ts) */
+  missedLines: number[] | null = null;
+  /** the L1I's memo of fetch sequences after an IDT flush (the P4's trace cache; null elsewhere) */
+  epochs: FetchMemo | null = null;
 
   /** `cpu`: which CPU's caches these are (their resident-since stamps never collide with another's) */
   constructor(readonly shape: HierarchyShape, cpu = 0) {
@@ -226,10 +262,12 @@ export class MemoryHierarchy {
       const victim = l1.fill(line);
       if (!l2) {
         fromMem++;
+        if (this.missedLines !== null) this.missedLines.push(line);
         continue;
       }
       // L2 lines may be longer than L1's (never shorter among the shipped CPUs)
       const l2line = (line << l1.lineShift) >>> l2.lineShift;
+      if (this.missedLines !== null) this.missedLines.push(l2line);
       if (this.shape.l2Exclusive) {
         if (l2.remove(l2line)) fromL2++;
         else fromMem++;
