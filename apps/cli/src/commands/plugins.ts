@@ -1,6 +1,6 @@
 /**
  * `siglab plugins list [--plugin-dir DIR]... [--json]`, `siglab plugins info <id>` and
- * `siglab plugin new <name> [--dir DIR]`. Listing reads manifests only: no plugin code runs in
+ * `siglab plugin new <name> [--dir DIR]`; `siglab plugin dev <dir>` is plugin-dev.ts's. Listing reads manifests only: no plugin code runs in
  * this process (third-party code is evaluated in the sandbox when a run uses it).
  */
 import { dirname, resolve } from "node:path";
@@ -10,6 +10,7 @@ import { allPresets, listPlugins, type PluginInfo } from "../plugins/catalog.js"
 import { PLUGIN_API_SPEC, renderPluginSkeleton } from "../plugins/template/render.js";
 import { NewFolderRefusal, writeNewFolder } from "../new-folder.js";
 import { oneLine, shown } from "../terminal.js";
+import { pluginDev } from "./plugin-dev.js";
 
 export interface PluginsIo {
   log(line: string): void;
@@ -145,15 +146,17 @@ export function pluginNew(name: string | undefined, opts: { dir?: string }, io: 
 
 export function registerPluginsCommands(cli: CAC, io: PluginsIo = consoleIo): void {
   cli
-    .command("plugins <action> [arg]", "Plugins: list | info <id> | new <name> (also `siglab plugin new <name>`)")
+    .command("plugins <action> [arg]", "Plugins: list | info <id> | new <name> | dev <dir> (also `siglab plugin new <name>`)")
     .alias("plugin")
     .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)")
     .option("--dir <dir>", "new: where to create the plugin folder (default: the current folder)")
     .option("--json", "list/info: print JSON")
+    .option("--baseline", "dev: also run each example without the plugin")
     .example("siglab plugins list --plugin-dir examples/third-party-plugins")
     .example("siglab plugins info sa-nofp")
     .example("siglab plugin new my-variant --dir ~/siglab-plugins")
-    .action((action: string, arg: string | undefined, o: Record<string, unknown>) => {
+    .example("siglab plugin dev ~/siglab-plugins/my-variant")
+    .action(async (action: string, arg: string | undefined, o: Record<string, unknown>) => {
       const dirs = dirsOf(o["pluginDir"]);
       const json = o["json"] === true;
       switch (action) {
@@ -166,8 +169,11 @@ export function registerPluginsCommands(cli: CAC, io: PluginsIo = consoleIo): vo
         case "new":
           process.exitCode = pluginNew(arg, o["dir"] === undefined ? {} : { dir: String(o["dir"]) }, io);
           break;
+        case "dev":
+          process.exitCode = await pluginDev(arg, { baseline: o["baseline"] === true }, io);
+          break;
         default:
-          io.error(`siglab plugins: unknown action '${action}' (list, info <id> or new <name>)`);
+          io.error(`siglab plugins: unknown action '${action}' (list, info <id>, new <name> or dev <dir>)`);
           process.exitCode = 2;
       }
     });
