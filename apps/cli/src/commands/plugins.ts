@@ -139,8 +139,8 @@ export function pluginNew(name: string | undefined, opts: { dir?: string }, io: 
   }
   io.log(`created ${target} (${Object.keys(files).length} files):`);
   for (const rel of Object.keys(files).sort()) io.log(`  ${rel}`);
-  io.log(`\nnext:\n  cd ${target}\n  npm install && npm run build\n  siglab run ${name}-demo --plugin-dir ${target} --variant ${name} --baseline\n  SIGLAB=siglab npm test`);
-  io.log(`\n@siglab/plugin-api and @siglab/plugin-harness are dev dependencies (${PLUGIN_API_SPEC}); until they are on the npm registry, install their tarballs first (README.md, "pnpm ... pack").`);
+  io.log(`\nnext:\n  cd ${target}\n  npm install && npm run build\n  npm test\n  siglab plugin dev .          # rebuild and re-run its examples on every change\n  siglab run ${name}-demo --plugin-dir . --variant ${name} --baseline`);
+  io.log(`\n@siglab/plugin-api and @siglab/plugin-harness are dev dependencies (${PLUGIN_API_SPEC}); until they are on the npm registry, install the tarballs \`pnpm pack:api\` writes in a SigLab checkout first (README.md, "Install").`);
   return 0;
 }
 
@@ -173,7 +173,7 @@ export function registerPluginsCommands(cli: CAC, io: PluginsIo = consoleIo): vo
           process.exitCode = await pluginDev(arg, { baseline: o["baseline"] === true }, io);
           break;
         default:
-          io.error(`siglab plugins: unknown action '${action}' (list, info <id>, new <name> or dev <dir>)`);
+          io.error(`siglab plugins: unknown action '${action}' (list, info <id> or new <name>)`);
           process.exitCode = 2;
       }
     });
