@@ -76,6 +76,9 @@ describe("siglab plugin dev", () => {
     const line = readFileSync(SRC, "utf8").split("\n").findIndex((l) => l.includes("dev-loop test")) + 1;
     expect(throwing).toContain(`src/index.ts:${line}:`);
 
+    // three cycles (start, the type error, the throwing hook): the build's own writes to dist/ start none
+    expect(output.match(/── building: npm run build/g)).toHaveLength(3);
+
     // Ctrl-C
     mark = output.length;
     dev.kill("SIGINT");

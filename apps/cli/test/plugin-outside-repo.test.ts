@@ -58,6 +58,12 @@ describe("the packed plugin API, installed with pnpm outside the repository", ()
     expect(pkg).toMatchObject({ name: "@siglab/plugin-api", version: `${PLUGIN_API_VERSION}.0`, exports: { ".": { default: "./dist/index.js" } } });
   });
 
+  it("cannot be published from its folder with npm, which would publish the workspace's exports (src/)", () => {
+    const r = run("npm", ["publish", "--dry-run"], join(ROOT, "packages/plugin-api"));
+    expect(r.status).not.toBe(0);
+    expect(r.out).toMatch(/@siglab\/plugin-api: publish the tarball `pnpm pack:api` writes/);
+  });
+
   it("is a real install, not a link into the checkout", () => {
     for (const p of ["@siglab/plugin-api", "@siglab/plugin-harness"]) expect(realpathSync(join(plugin, "node_modules", p)).startsWith(ROOT), p).toBe(false);
     // the scaffold's semver range stays: the overrides point it at the tarball

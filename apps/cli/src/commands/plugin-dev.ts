@@ -30,7 +30,7 @@ export interface PluginDevSession {
 }
 
 /** Not sources: dependencies, VCS data, build outputs, editors' scratch files. */
-const IGNORED_DIRS = new Set(["node_modules", ".git", "dist"]);
+const IGNORED_DIRS = new Set(["node_modules", "dist"]);
 const IGNORED_FILE = /(\.tsbuildinfo|~|\.sw[a-z]|^4913)$/;
 
 const time = () => new Date().toTimeString().slice(0, 8);
