@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, sym
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startPluginDev } from "../src/commands/plugin-dev.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
 const SAMPLE = join(ROOT, "examples/third-party-plugins/getpid-cache");
@@ -53,6 +54,19 @@ afterAll(() => {
 });
 
 describe("siglab plugin dev", () => {
+  it("refuses a missing folder, and a folder without a manifest, before it watches anything", () => {
+    const err: string[] = [];
+    const io = { log: () => {}, error: (l: string) => err.push(l) };
+    expect(startPluginDev(undefined, {}, io)).toBe(2);
+    expect(err.pop()).toMatch(/which plugin folder\?/);
+    expect(startPluginDev(join(tmp, "nowhere"), {}, io)).toBe(2);
+    expect(err.pop()).toMatch(/nowhere: no such folder/);
+    const empty = join(tmp, "empty");
+    mkdirSync(empty);
+    expect(startPluginDev(empty, {}, io)).toBe(2);
+    expect(err.pop()).toMatch(/empty\/plugin\.json: missing or not JSON/);
+  });
+
   it("builds and runs the plugin's example at start, rebuilds on a change, survives a build error, reports a throwing hook at its src line, and stops on Ctrl-C", async () => {
     const first = await waitFor(/1 of 1 examples ran; watching/, 0);
     expect(first).toMatch(/building: npm run build/);

@@ -8,9 +8,10 @@
  * newest sources win); changes are debounced, so one save of several files is one cycle.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve, sep } from "node:path";
 import { listPlugins, type ExampleRef } from "../plugins/catalog.js";
+import { watchTree, type TreeWatch } from "../plugins/watch-tree.js";
 import { oneLine } from "../terminal.js";
 import type { PluginsIo } from "./plugins.js";
 
@@ -29,7 +30,7 @@ export interface PluginDevSession {
   done: Promise<number>;
 }
 
-/** Not sources: dependencies, VCS data, build outputs, editors' scratch files. */
+/** Not sources: dependencies, build outputs (dot folders and files are skipped too). */
 const IGNORED_DIRS = new Set(["node_modules", "dist"]);
 const IGNORED_FILE = /(\.tsbuildinfo|~|\.sw[a-z]|^4913)$/;
 
@@ -69,14 +70,26 @@ export function startPluginDev(dirArg: string | undefined, opts: PluginDevOption
   }
   const siglab = opts.siglab ?? [process.execPath, process.argv[1]!];
   const debounceMs = opts.debounceMs ?? 300;
-  // the manifest's "main" lives in a build output folder: changes there are the build's own
-  const mainTop = typeof manifest?.["main"] === "string" ? String(manifest["main"]).replace(/^\.\//, "").split("/")[0] : undefined;
+  // the manifest's "main" is the build's output: its folder (or, at the top, the file and its map)
+  // changes when the build writes it, which must not start another build
+  const main = typeof manifest?.["main"] === "string" ? String(manifest["main"]).replace(/^\.\//, "").split("/") : [];
   const ignored = new Set(IGNORED_DIRS);
-  if (mainTop && String(manifest?.["main"]).includes("/")) ignored.add(mainTop);
+  if (main.length > 1) ignored.add(main[0]!);
+  else if (main.length === 1) for (const f of [main[0]!, `${main[0]}.map`]) ignored.add(f);
 
   let stopped = false;
   let generation = 0; // bumped by each change: a cycle of an older generation gives up
   let child: ChildProcess | undefined;
+  const killChild = () => {
+    const p = child;
+    if (!p?.pid || p.exitCode !== null) return;
+    try {
+      if (process.platform === "win32") p.kill("SIGTERM");
+      else process.kill(-p.pid, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
+  };
   let timer: NodeJS.Timeout | undefined;
   let cycle: Promise<void> = Promise.resolve();
   let finish!: (code: number) => void;
@@ -85,7 +98,8 @@ export function startPluginDev(dirArg: string | undefined, opts: PluginDevOption
   /** Runs a child, its output line by line to io; resolves with its exit code (or null if stopped). */
   const runChild = (cmd: string, args: string[]): Promise<number | null> =>
     new Promise((resolveRun) => {
-      const p = spawn(cmd, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], env: process.env });
+      // a process group of its own: stopping a stale cycle stops the build's tsc and esbuild too
+      const p = spawn(cmd, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], env: process.env, detached: process.platform !== "win32" });
       child = p;
       const lines = (to: (l: string) => void) => {
         let rest = "";
@@ -151,18 +165,21 @@ export function startPluginDev(dirArg: string | undefined, opts: PluginDevOption
     clearTimeout(timer);
     timer = setTimeout(() => {
       const gen = ++generation;
-      child?.kill("SIGTERM"); // the running cycle is stale: the newest sources win
+      killChild(); // the running cycle is stale: the newest sources win
       cycle = cycle.then(() => (gen === generation && !stopped ? runCycle(gen, why) : undefined));
     }, debounceMs);
   };
 
-  let watcher: FSWatcher;
+  /** Not a source: a dependency, a build output, a dot file or folder, an editor's scratch file. */
+  const skip = (rel: string): boolean => {
+    const parts = rel.split(sep);
+    return ignored.has(parts[0]!) || parts.some((s) => s.startsWith(".")) || IGNORED_FILE.test(parts.at(-1)!);
+  };
+  let watcher: TreeWatch;
   try {
-    watcher = watch(dir, { recursive: true }, (_event, name) => {
-      const rel = name ? String(name) : "";
-      const parts = rel.split(sep);
-      if (rel && (ignored.has(parts[0]!) || parts.some((s) => s.startsWith(".") && s !== ".") || IGNORED_FILE.test(parts.at(-1)!))) return;
-      schedule(`changed: ${rel || dir}`);
+    watcher = watchTree(dir, skip, (rel) => schedule(`changed: ${rel || dir}`), (e) => {
+      io.error(`siglab plugin dev: ${dir}: ${e.message}; stopping`);
+      stop(1);
     });
   } catch (e) {
     io.error(`siglab plugin dev: cannot watch ${dir}: ${(e as Error).message}`);
@@ -174,16 +191,12 @@ export function startPluginDev(dirArg: string | undefined, opts: PluginDevOption
     stopped = true;
     clearTimeout(timer);
     watcher.close();
-    child?.kill("SIGTERM");
+    killChild();
     void cycle.then(() => {
       io.log(`── stopped watching ${dir}`);
       finish(code);
     });
   };
-  watcher.on("error", (e) => {
-    io.error(`siglab plugin dev: ${dir}: ${e.message}; stopping`);
-    stop(1);
-  });
 
   io.log(`siglab plugin dev: ${id} in ${dir}: build, then run its examples, on every change (Ctrl-C to stop)`);
   generation++;
