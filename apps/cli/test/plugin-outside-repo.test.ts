@@ -23,8 +23,14 @@ const ID = "outside-tid";
 const plugin = join(tmp, ID);
 const tarballs: Record<"api" | "harness", string> = { api: "", harness: "" };
 
+/**
+ * The environment of an author's shell: none of the settings `pnpm test` hands its scripts (this
+ * workspace's strictDepBuilds, linkWorkspacePackages, …) reaches the author's pnpm or npm.
+ */
+const authorEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|pnpm_|PNPM_)/i.test(k)));
+
 function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", timeout: 240_000, maxBuffer: 64 << 20, env: { ...process.env, npm_config_update_notifier: "false", ...env } });
+  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", timeout: 240_000, maxBuffer: 64 << 20, env: { ...authorEnv(), npm_config_update_notifier: "false", ...env } });
   return { status: r.status, stdout: r.stdout, out: `${r.stdout}\n${r.stderr}${r.error ? `\n${r.error.message}` : ""}` };
 }
 const siglab = (args: string[], cwd: string) => run(process.execPath, [inject("siglabBin"), ...args], cwd);
