@@ -1,6 +1,6 @@
 /**
  * `siglab plugins list [--plugin-dir DIR]... [--json]`, `siglab plugins info <id>` and
- * `siglab plugin new <name> [--dir DIR]`. Listing reads manifests only: no plugin code runs in
+ * `siglab plugin new <name> [--dir DIR]`; `siglab plugin dev <dir>` is plugin-dev.ts's. Listing reads manifests only: no plugin code runs in
  * this process (third-party code is evaluated in the sandbox when a run uses it).
  */
 import { dirname, resolve } from "node:path";
@@ -10,6 +10,7 @@ import { allPresets, listPlugins, type PluginInfo } from "../plugins/catalog.js"
 import { PLUGIN_API_SPEC, renderPluginSkeleton } from "../plugins/template/render.js";
 import { NewFolderRefusal, writeNewFolder } from "../new-folder.js";
 import { oneLine, shown } from "../terminal.js";
+import { pluginDev } from "./plugin-dev.js";
 
 export interface PluginsIo {
   log(line: string): void;
@@ -138,22 +139,24 @@ export function pluginNew(name: string | undefined, opts: { dir?: string }, io: 
   }
   io.log(`created ${target} (${Object.keys(files).length} files):`);
   for (const rel of Object.keys(files).sort()) io.log(`  ${rel}`);
-  io.log(`\nnext:\n  cd ${target}\n  npm install && npm run build\n  siglab run ${name}-demo --plugin-dir ${target} --variant ${name} --baseline\n  SIGLAB=siglab npm test`);
-  io.log(`\n@siglab/plugin-api and @siglab/plugin-harness are dev dependencies (${PLUGIN_API_SPEC}); until they are on the npm registry, install their tarballs first (README.md, "pnpm ... pack").`);
+  io.log(`\nnext:\n  cd ${target}\n  npm install && npm run build\n  npm test\n  siglab plugin dev .          # rebuild and re-run its examples on every change\n  siglab run ${name}-demo --plugin-dir . --variant ${name} --baseline`);
+  io.log(`\n@siglab/plugin-api and @siglab/plugin-harness are dev dependencies (${PLUGIN_API_SPEC}); until they are on the npm registry, install the tarballs \`pnpm pack:api\` writes in a SigLab checkout first (README.md, "Install").`);
   return 0;
 }
 
 export function registerPluginsCommands(cli: CAC, io: PluginsIo = consoleIo): void {
   cli
-    .command("plugins <action> [arg]", "Plugins: list | info <id> | new <name> (also `siglab plugin new <name>`)")
+    .command("plugins <action> [arg]", "Plugins: list | info <id> | new <name> | dev <dir> (also `siglab plugin new <name>`)")
     .alias("plugin")
     .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)")
     .option("--dir <dir>", "new: where to create the plugin folder (default: the current folder)")
     .option("--json", "list/info: print JSON")
+    .option("--baseline", "dev: also run each example without the plugin")
     .example("siglab plugins list --plugin-dir examples/third-party-plugins")
     .example("siglab plugins info sa-nofp")
     .example("siglab plugin new my-variant --dir ~/siglab-plugins")
-    .action((action: string, arg: string | undefined, o: Record<string, unknown>) => {
+    .example("siglab plugin dev ~/siglab-plugins/my-variant")
+    .action(async (action: string, arg: string | undefined, o: Record<string, unknown>) => {
       const dirs = dirsOf(o["pluginDir"]);
       const json = o["json"] === true;
       switch (action) {
@@ -165,6 +168,9 @@ export function registerPluginsCommands(cli: CAC, io: PluginsIo = consoleIo): vo
           break;
         case "new":
           process.exitCode = pluginNew(arg, o["dir"] === undefined ? {} : { dir: String(o["dir"]) }, io);
+          break;
+        case "dev":
+          process.exitCode = await pluginDev(arg, { baseline: o["baseline"] === true }, io);
           break;
         default:
           io.error(`siglab plugins: unknown action '${action}' (list, info <id> or new <name>)`);
