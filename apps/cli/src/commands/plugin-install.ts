@@ -24,7 +24,7 @@ function readArchiveFile(file: string): Uint8Array {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new PluginArchiveError(file, "not a file (a plugin archive is a .siglab-plugin file made by `siglab plugin pack`)");
-    const limit = ARCHIVE_LIMITS.maxArchiveBytes;
+    const limit = ARCHIVE_LIMITS.maxBundleBytes;
     if (st.size > limit) throw new PluginArchiveError(file, `${st.size.toLocaleString("en")} bytes, over the ${limit.toLocaleString("en")}-byte limit of a plugin archive`);
     const buf = Buffer.alloc(st.size);
     let got = 0;

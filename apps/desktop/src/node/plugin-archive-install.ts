@@ -14,7 +14,7 @@ import { checkReplace, type ReplaceQuestion } from "./plugin-folder.js";
 export async function readArchiveFile(file: string): Promise<Uint8Array> {
   const st = await fs.stat(file);
   if (!st.isFile()) throw new Error(`${file}: not a file`);
-  if (st.size > ARCHIVE_LIMITS.maxArchiveBytes) throw new Error(`${file}: ${st.size} bytes, over the ${ARCHIVE_LIMITS.maxArchiveBytes}-byte limit of a plugin archive`);
+  if (st.size > ARCHIVE_LIMITS.maxBundleBytes) throw new Error(`${file}: ${st.size} bytes, over the ${ARCHIVE_LIMITS.maxBundleBytes}-byte limit of a plugin archive`);
   return new Uint8Array(await fs.readFile(file));
 }
 

@@ -4,6 +4,7 @@
  * hold up to its body limit in memory and a write in flight).
  */
 import type http from "node:http";
+import { ARCHIVE_LIMITS } from "@siglab/core/plugin-archive";
 import { MAX_EXPORT_BYTES, MAX_WORKLOAD_SOURCE_BYTES } from "../node/payload-limits.js";
 
 const MiB = 1024 * 1024;
@@ -14,8 +15,8 @@ export const DEFAULT_BODY_LIMIT = 1 * MiB;
 export const SOURCE_BODY_LIMIT = 2 * MAX_WORKLOAD_SOURCE_BYTES;
 /** An export or bundle of at most 64 MB travels as base64 (4/3) in JSON; the decoded size is checked exactly. */
 export const EXPORT_BODY_LIMIT = Math.ceil((MAX_EXPORT_BYTES * 4) / 3) + 4 * MiB;
-/** A plugin archive of at most 20 MB (core's ARCHIVE_LIMITS) as base64 in JSON; the decoded archive is checked exactly. */
-export const PLUGIN_FILE_BODY_LIMIT = Math.ceil((20 * MiB * 4) / 3) + 1 * MiB;
+/** A plugin archive (at most core's ARCHIVE_LIMITS, 20 MiB) as base64 in JSON; the decoded archive is checked exactly. */
+export const PLUGIN_FILE_BODY_LIMIT = Math.ceil((ARCHIVE_LIMITS.maxBundleBytes * 4) / 3) + 1 * MiB;
 /** After a 413 the rest of the body is read and dropped (so the client sees the answer) up to this much. */
 const DRAIN_LIMIT = 16 * MiB;
 

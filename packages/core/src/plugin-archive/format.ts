@@ -5,6 +5,8 @@
  * integrity.json, the SHA-256 and size of every other entry, checked on install.
  */
 
+import type { BundleLimits } from "../bundle/limits.js";
+
 export const ARCHIVE_EXTENSION = ".siglab-plugin";
 export const INTEGRITY_ENTRY = "integrity.json";
 export const ARCHIVE_FORMAT = "siglab-plugin";
@@ -22,25 +24,19 @@ export interface ArchiveIntegrity {
   files: { path: string; size: number; sha256: string }[];
 }
 
-/** The limits an archive is read and written under (a plugin folder's: host/node/plugin-folder.ts). */
-export interface ArchiveLimits {
-  /** bytes of the archive file */
-  maxArchiveBytes: number;
-  /** files in the archive */
-  maxFiles: number;
-  /** uncompressed bytes of one file */
-  maxFileBytes: number;
-  /** uncompressed bytes of all files */
-  maxTotalBytes: number;
-}
-
 const MiB = 1024 * 1024;
 
-/** The same per-file, file-count and total limits as a plugin folder (PLUGIN_FOLDER_LIMITS), so what packs installs. */
+/** Limits of an archive (the bundle reader's kind: the file, its entries, one entry, all entries). */
+export type ArchiveLimits = BundleLimits;
+
+/**
+ * A plugin folder's limits (PLUGIN_FOLDER_LIMITS: 500 files, 5 MiB a file, 20 MiB in all), so what
+ * packs installs; one entry more for integrity.json.
+ */
 export const ARCHIVE_LIMITS: Readonly<ArchiveLimits> = Object.freeze({
-  maxArchiveBytes: 20 * MiB,
-  maxFiles: 500,
-  maxFileBytes: 5 * MiB,
+  maxBundleBytes: 20 * MiB,
+  maxEntries: 501,
+  maxEntryBytes: 5 * MiB,
   maxTotalBytes: 20 * MiB,
 });
 

@@ -13,6 +13,9 @@ import { checkIntegrity } from "./integrity.js";
 import { validatePluginFiles } from "./validate.js";
 import { refuseSpecialEntries } from "./zip-modes.js";
 
+/** integrity.json's bytes on top of the plugin's files (500 lines of path, size and hash fit) */
+const INTEGRITY_ROOM = 1024 * 1024;
+
 export interface ReadPlugin {
   manifest: PluginManifest;
   /** the plugin's files, integrity.json left out: what an install writes */
@@ -20,10 +23,10 @@ export interface ReadPlugin {
 }
 
 export function readPluginArchive(bytes: Uint8Array, file: string, limits: ArchiveLimits = ARCHIVE_LIMITS): ReadPlugin {
-  if (bytes.length > limits.maxArchiveBytes) throw new PluginArchiveError(file, `${bytes.length.toLocaleString("en")} bytes, over the ${limits.maxArchiveBytes.toLocaleString("en")}-byte limit of a plugin archive`);
+  if (bytes.length > limits.maxBundleBytes) throw new PluginArchiveError(file, `${bytes.length.toLocaleString("en")} bytes, over the ${limits.maxBundleBytes.toLocaleString("en")}-byte limit of a plugin archive`);
   let entries: Map<string, Uint8Array>;
   try {
-    entries = readZipEntries(bytes, file, { maxBundleBytes: limits.maxArchiveBytes, maxEntries: limits.maxFiles + 1, maxEntryBytes: limits.maxFileBytes, maxTotalBytes: limits.maxTotalBytes + 1024 * 1024 });
+    entries = readZipEntries(bytes, file, { ...limits, maxTotalBytes: limits.maxTotalBytes + INTEGRITY_ROOM });
   } catch (e) {
     if (e instanceof BundleError) throw new PluginArchiveError(file, e.problem, e.entry);
     throw e;

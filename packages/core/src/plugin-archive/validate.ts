@@ -37,14 +37,14 @@ export function checkManifestOf(files: ReadonlyMap<string, Uint8Array>, file: st
 
 /** Names, layout and sizes of the files (integrity.json aside); throws naming the first entry refused. */
 export function checkEntries(files: ReadonlyMap<string, Uint8Array>, main: string, file: string, limits: ArchiveLimits = ARCHIVE_LIMITS): void {
-  if (files.size > limits.maxFiles + 1) throw new PluginArchiveError(file, `${files.size} files, over the limit of ${limits.maxFiles}`);
+  if (files.size > limits.maxEntries) throw new PluginArchiveError(file, `${files.size} files, over the limit of ${limits.maxEntries - 1}`);
   let total = 0;
   for (const [path, bytes] of files) {
     const unsafe = unsafeEntryReason(path);
     if (unsafe) throw new PluginArchiveError(file, `refused entry: ${unsafe}`, JSON.stringify(path));
     if (path === INTEGRITY_ENTRY) continue;
     if (!isDistributable(path, main)) throw new PluginArchiveError(file, `not part of a plugin archive (plugin.json, README.md, LICENSE, the code beside "main", examples/<name>.ts)`, path);
-    if (bytes.length > limits.maxFileBytes) throw new PluginArchiveError(file, `${bytes.length.toLocaleString("en")} bytes, over the ${limits.maxFileBytes.toLocaleString("en")}-byte limit of a plugin file`, path);
+    if (bytes.length > limits.maxEntryBytes) throw new PluginArchiveError(file, `${bytes.length.toLocaleString("en")} bytes, over the ${limits.maxEntryBytes.toLocaleString("en")}-byte limit of a plugin file`, path);
     total += bytes.length;
     if (total > limits.maxTotalBytes) throw new PluginArchiveError(file, `more than ${limits.maxTotalBytes.toLocaleString("en")} bytes in the plugin's files`);
   }

@@ -26,6 +26,6 @@ export function packPluginArchive(files: ReadonlyMap<string, Uint8Array>, from: 
   const all = new Map(files);
   all.set(INTEGRITY_ENTRY, strToU8(JSON.stringify(integrityOf(files, manifest), null, 2) + "\n"));
   const bytes = zipEntries(all, EPOCH);
-  if (bytes.length > limits.maxArchiveBytes) throw new PluginArchiveError(from, `the archive would be ${bytes.length.toLocaleString("en")} bytes, over the ${limits.maxArchiveBytes.toLocaleString("en")}-byte limit`);
+  if (bytes.length > limits.maxBundleBytes) throw new PluginArchiveError(from, `the archive would be ${bytes.length.toLocaleString("en")} bytes, over the ${limits.maxBundleBytes.toLocaleString("en")}-byte limit`);
   return { bytes, manifest, fileName: archiveFileName(manifest.id, manifest.version), paths: [...files.keys()].sort() };
 }

@@ -125,9 +125,9 @@ describe("plugin archive", () => {
 
   it("refuses an oversized file on pack and on install, and files outside the layout", () => {
     const dir = pluginFolder();
-    writeFileSync(join(dir, "dist/big.js"), new Uint8Array(ARCHIVE_LIMITS.maxFileBytes + 1));
+    writeFileSync(join(dir, "dist/big.js"), new Uint8Array(ARCHIVE_LIMITS.maxEntryBytes + 1));
     expect(() => packPluginFolder(dir)).toThrow(/dist\/big\.js: 5,242,881 bytes, over the 5,242,880-byte limit/);
-    const small = { ...ARCHIVE_LIMITS, maxFileBytes: 10 };
+    const small = { ...ARCHIVE_LIMITS, maxEntryBytes: 10 };
     const packed = packPluginFolder(pluginFolder());
     expect(refusal(() => readPluginArchive(packed.bytes, "s.siglab-plugin", small))).toMatch(/^s\.siglab-plugin: .*(over the 10-byte limit|declares \d+ bytes uncompressed, over the 10-byte limit)/);
     const files = new Map([...readPluginArchive(packed.bytes, "x").files, ["src/index.ts", strToU8("x")]]);

@@ -5,7 +5,6 @@
 import { join } from "node:path";
 import { readManifestText, readPluginFolderFiles } from "../../host/node/plugin-folder.js";
 import { PluginArchiveError } from "../errors.js";
-import { ARCHIVE_LIMITS } from "../format.js";
 import { isDistributable, mainPath } from "../layout.js";
 import { packPluginArchive, type PackedPlugin } from "../write.js";
 
@@ -18,7 +17,8 @@ export function packPluginFolder(dir: string): PackedPlugin {
     if (e instanceof SyntaxError) throw new PluginArchiveError(join(dir, "plugin.json"), `not valid JSON: ${e.message}`);
     throw e;
   }
-  // a manifest without a usable main is refused by the checks below, naming the field
-  const files = readPluginFolderFiles(dir, { want: (rel) => (main ? isDistributable(rel, main) : rel === "plugin.json"), limits: ARCHIVE_LIMITS });
+  // a manifest without a usable main is refused by the checks below, naming the field; the folder
+  // reader's limits (PLUGIN_FOLDER_LIMITS) are the archive's
+  const files = readPluginFolderFiles(dir, { want: (rel) => (main ? isDistributable(rel, main) : rel === "plugin.json") });
   return packPluginArchive(new Map(Object.entries(files)), dir);
 }
