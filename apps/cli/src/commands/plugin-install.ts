@@ -10,6 +10,7 @@ import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { ARCHIVE_LIMITS, PluginArchiveError, readPluginArchive } from "@siglab/core/plugin-archive";
 import { installedVersion, installPluginFiles } from "@siglab/core/plugin-archive/node";
 import { installedPluginsDir } from "../plugins/installed.js";
+import { oneLine } from "../terminal.js";
 import type { PluginsIo } from "./plugins.js";
 
 /** The archive's bytes: a regular file (a FIFO or device is refused, not waited on) within the archive limit. */
@@ -62,7 +63,7 @@ export async function pluginInstall(file: string | undefined, opts: { force?: bo
     return 0;
   } catch (e) {
     if (e instanceof PluginArchiveError) {
-      io.error(`siglab plugin install: ${e.message}`);
+      io.error(`siglab plugin install: ${oneLine(e.message)}`); // names from the archive are its author's text
       return 1;
     }
     io.error(`siglab plugin install: ${file}: cannot install into ${pluginDir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);

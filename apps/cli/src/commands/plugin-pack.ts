@@ -8,6 +8,7 @@ import { ARCHIVE_EXTENSION, PluginArchiveError } from "@siglab/core/plugin-archi
 import { packPluginFolder } from "@siglab/core/plugin-archive/node";
 import { PluginFolderError } from "@siglab/core/host/node/plugin-folder";
 import { OutputRefusal, writeOutputFile } from "../output.js";
+import { oneLine } from "../terminal.js";
 import type { PluginsIo } from "./plugins.js";
 
 export function pluginPack(dir: string | undefined, opts: { output?: string; force?: boolean }, io: PluginsIo): number {
@@ -21,7 +22,7 @@ export function pluginPack(dir: string | undefined, opts: { output?: string; for
     packed = packPluginFolder(folder);
   } catch (e) {
     if (e instanceof PluginArchiveError || e instanceof PluginFolderError) {
-      io.error(`siglab plugin pack: ${e.message}`);
+      io.error(`siglab plugin pack: ${oneLine(e.message)}`);
       return 1;
     }
     throw e;

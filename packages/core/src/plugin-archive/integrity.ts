@@ -44,6 +44,7 @@ export function checkIntegrity(files: ReadonlyMap<string, Uint8Array>, file: str
     if (f.size !== bytes.length) throw new PluginArchiveError(file, `${bytes.length} bytes, but ${INTEGRITY_ENTRY} says ${f.size} (changed after packing?)`, path);
     if (sha256Hex(bytes) !== f.sha256) throw new PluginArchiveError(file, `SHA-256 differs from ${INTEGRITY_ENTRY}'s (changed after packing?)`, path);
   }
-  for (const path of listed.keys()) if (!files.has(path)) throw new PluginArchiveError(file, `listed in ${INTEGRITY_ENTRY} but not in the archive`, path);
+  // a listed path is the archive's text, not a checked entry name: quoted
+  for (const path of listed.keys()) if (!files.has(path)) throw new PluginArchiveError(file, `listed in ${INTEGRITY_ENTRY} but not in the archive`, JSON.stringify(path));
   return integrity;
 }

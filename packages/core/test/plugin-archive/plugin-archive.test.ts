@@ -100,6 +100,8 @@ describe("plugin archive", () => {
     sameSize[0] = "M".charCodeAt(0);
     expect(refusal(() => readPluginArchive(rezip({ ...e, "dist/index.cjs": sameSize }), "t.siglab-plugin"))).toBe("t.siglab-plugin: dist/index.cjs: SHA-256 differs from integrity.json's (changed after packing?)");
     expect(refusal(() => readPluginArchive(rezip({ ...e, "dist/extra.js": strToU8("x") }), "t.siglab-plugin"))).toMatch(/dist\/extra\.js: not listed in integrity\.json/);
+    const { "README.md": _readme, ...lacking } = e;
+    expect(refusal(() => readPluginArchive(rezip(lacking), "t.siglab-plugin"))).toBe('t.siglab-plugin: "README.md": listed in integrity.json but not in the archive');
     const { "integrity.json": _, ...without } = e;
     expect(refusal(() => readPluginArchive(rezip(without), "t.siglab-plugin"))).toMatch(/no integrity\.json/);
   });
