@@ -169,7 +169,8 @@ export function registerPluginsCommands(cli: CAC, io: PluginsIo = consoleIo): vo
     .example("siglab plugins info sa-nofp")
     .example("siglab plugin new my-variant --dir ~/siglab-plugins")
     .example("siglab plugin pack ./my-variant -o my-variant-1.0.0.siglab-plugin")
-    .example("siglab plugin install my-variant-1.0.0.siglab-plugin [--force]")
+    .example("siglab plugin install my-variant-1.0.0.siglab-plugin")
+    .example("siglab plugin install my-variant-1.1.0.siglab-plugin --force")
     .example("siglab plugin list")
     .example("siglab plugin remove my-variant")
     .action(async (action: string, arg: string | undefined, o: Record<string, unknown>) => {
