@@ -56,8 +56,8 @@ describe("siglab plugins list", () => {
     expect(pluginsList([dir], {}, c.io)).toBe(0);
     const text = c.out.join("\n");
     expect(text).toContain(`plugin API ${PLUGIN_API_VERSION}`);
-    for (const p of BUILTIN_PLUGINS) expect(text).toMatch(new RegExp(`^  ${p.manifest.id}\\s+${p.manifest.version.replaceAll(".", "\\.")}\\s+${p.manifest.apiVersion.replace(".", "\\.")}\\s+yes\\s+.*built-in$`, "m"));
-    expect(text).toMatch(new RegExp(`^  tp-demo\\s+2\\.3\\.4\\s+${PLUGIN_API_VERSION.replace(".", "\\.")}\\s+no\\s+Third-party demo\\s+${join(dir, "tp-demo")}$`, "m"));
+    for (const p of BUILTIN_PLUGINS) expect(text).toMatch(new RegExp(`^  ${p.manifest.id}\\s+${p.manifest.version.replaceAll(".", "\\.")}\\s+\\^${p.manifest.apiVersion.replace(".", "\\.")}\\s+built-in\\s+.*built-in$`, "m"));
+    expect(text).toMatch(new RegExp(`^  tp-demo\\s+2\\.3\\.4\\s+\\^${PLUGIN_API_VERSION.replace(".", "\\.")}\\s+--plugin-dir\\s+Third-party demo\\s+${join(dir, "tp-demo")}$`, "m"));
     expect(text).toMatch(/Refused \(1\):\n  tp-old: .*plugin 'tp-old' targets plugin API 0\.9, but this SigLab implements plugin API/);
   });
 
@@ -66,7 +66,7 @@ describe("siglab plugins list", () => {
     expect(pluginsList([dir], { json: true }, c.io)).toBe(0);
     const data = JSON.parse(c.out.join("\n"));
     expect(data.pluginApiVersion).toBe(PLUGIN_API_VERSION);
-    expect(data.plugins.find((p: { id: string }) => p.id === "tp-demo")).toEqual({ id: "tp-demo", version: "2.3.4", apiVersion: PLUGIN_API_VERSION, name: "Third-party demo", builtin: false, from: join(dir, "tp-demo") });
+    expect(data.plugins.find((p: { id: string }) => p.id === "tp-demo")).toEqual({ id: "tp-demo", version: "2.3.4", apiVersion: PLUGIN_API_VERSION, apiRange: `^${PLUGIN_API_VERSION}`, name: "Third-party demo", builtin: false, origin: "--plugin-dir", from: join(dir, "tp-demo") });
     expect(data.plugins.filter((p: { builtin: boolean }) => p.builtin).map((p: { id: string }) => p.id)).toEqual(BUILTIN_PLUGINS.map((p) => p.manifest.id));
     expect(data.refused).toEqual([{ id: "tp-old", dir: join(dir, "tp-old"), reason: expect.stringMatching(/0\.9/) }]);
   });
@@ -165,6 +165,6 @@ describe("command wiring", () => {
     expect(c.out[0]).toBe(`created ${join(dir, "x-y")} (10 files):`);
     const d = await cli(["plugins", "frobnicate"]);
     expect(d.code).toBe(2);
-    expect(d.err[0]).toMatch(/unknown action 'frobnicate' \(list, info <id> or new <name>\)/);
+    expect(d.err[0]).toMatch(/unknown action 'frobnicate' \(list, info <id>, new <name>, dev <dir>, pack <dir>, install <file> or remove <id>\)/);
   });
 });

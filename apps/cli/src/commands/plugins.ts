@@ -1,7 +1,8 @@
 /**
- * `siglab plugins list [--plugin-dir DIR]... [--json]`, `siglab plugins info <id>` and
- * `siglab plugin new <name> [--dir DIR]`; `siglab plugin dev <dir>` is plugin-dev.ts's. Listing reads manifests only: no plugin code runs in
- * this process (third-party code is evaluated in the sandbox when a run uses it).
+ * `siglab plugins list [--plugin-dir DIR]... [--json]`, `siglab plugins info <id>`,
+ * `siglab plugin new <name> [--dir DIR]`, and (plugin-pack.ts, plugin-install.ts, plugin-remove.ts,
+ * plugin-dev.ts) `siglab plugin pack|install|remove|dev`. Listing reads manifests only: no plugin
+ * code runs in this process (third-party code is evaluated in the sandbox when a run uses it).
  */
 import { dirname, resolve } from "node:path";
 import type { CAC } from "cac";
@@ -9,6 +10,10 @@ import { PLUGIN_API_VERSION, type PluginOptionSpec } from "@siglab/core";
 import { allPresets, listPlugins, type PluginInfo } from "../plugins/catalog.js";
 import { PLUGIN_API_SPEC, renderPluginSkeleton } from "../plugins/template/render.js";
 import { NewFolderRefusal, writeNewFolder } from "../new-folder.js";
+import { installedPluginsDir, originOf } from "../plugins/installed.js";
+import { pluginInstall } from "./plugin-install.js";
+import { pluginPack } from "./plugin-pack.js";
+import { pluginRemove } from "./plugin-remove.js";
 import { oneLine, shown } from "../terminal.js";
 import { pluginDev } from "./plugin-dev.js";
 
@@ -27,6 +32,14 @@ function from(p: PluginInfo): string {
   return p.builtin ? "built-in" : p.dir!;
 }
 
+/** built-in, installed (`siglab plugin install`) or --plugin-dir */
+function origin(p: PluginInfo): string {
+  return p.builtin ? "built-in" : originOf(p.dir!);
+}
+
+/** the plugin API versions a plugin runs on: its major, from the minor it names */
+const apiRange = (apiVersion: string): string => `^${apiVersion}`;
+
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd());
@@ -39,15 +52,15 @@ export function pluginsList(dirs: string[], opts: { json?: boolean }, io: Plugin
   if (opts.json) {
     const data = {
       pluginApiVersion: PLUGIN_API_VERSION,
-      plugins: plugins.map((p) => ({ id: p.manifest.id, version: p.manifest.version, apiVersion: p.manifest.apiVersion, name: p.manifest.displayName, builtin: p.builtin, from: from(p) })),
+      plugins: plugins.map((p) => ({ id: p.manifest.id, version: p.manifest.version, apiVersion: p.manifest.apiVersion, apiRange: apiRange(p.manifest.apiVersion), name: p.manifest.displayName, builtin: p.builtin, origin: origin(p), from: from(p) })),
       refused: refusals.map((r) => (r.id ? { id: r.id, dir: r.dir, reason: r.reason } : { dir: r.dir, reason: r.reason })),
     };
     io.log(JSON.stringify(data, null, 2));
     return 0;
   }
-  io.log(`Plugins (this SigLab implements plugin API ${PLUGIN_API_VERSION}; use --variant id[:key=value,...]):`);
-  const rows = [["  ID", "VERSION", "API", "BUILT-IN", "NAME", "FROM"]];
-  for (const p of plugins) rows.push([`  ${p.manifest.id}`, p.manifest.version, p.manifest.apiVersion, p.builtin ? "yes" : "no", p.manifest.displayName, from(p)]);
+  io.log(`Plugins (this SigLab implements plugin API ${PLUGIN_API_VERSION}; installed ones are in ${installedPluginsDir()}; use --variant id[:key=value,...]):`);
+  const rows = [["  ID", "VERSION", "API", "ORIGIN", "NAME", "FOLDER"]];
+  for (const p of plugins) rows.push([`  ${p.manifest.id}`, p.manifest.version, apiRange(p.manifest.apiVersion), origin(p), p.manifest.displayName, from(p)]);
   for (const line of table(rows)) io.log(line);
   if (refusals.length) {
     io.log(`\nRefused (${refusals.length}):`);
@@ -101,7 +114,7 @@ export function pluginsInfo(id: string | undefined, dirs: string[], opts: { json
   io.log(`\nExamples:${p.examples.length ? "" : " (none)"}`);
   for (const e of p.examples) io.log(`  ${e.id.padEnd(20)} ${e.title} (${e.file})`);
   if (presets.length) io.log(`\nIn presets: ${presets.map((s) => `${s.id} (${s.name})`).join(", ")}`);
-  const dirArg = p.builtin ? "" : ` --plugin-dir ${dirname(p.dir!)}`;
+  const dirArg = p.builtin || origin(p) === "installed" ? "" : ` --plugin-dir ${dirname(p.dir!)}`;
   // the first example's suggested stack (a preset when one matches it) and CPU: a plugin that
   // needs long mode or another plugin under it would fail on the default P4 with --variant alone
   const ex = p.examples[0];
@@ -146,16 +159,23 @@ export function pluginNew(name: string | undefined, opts: { dir?: string }, io: 
 
 export function registerPluginsCommands(cli: CAC, io: PluginsIo = consoleIo): void {
   cli
-    .command("plugins <action> [arg]", "Plugins: list | info <id> | new <name> | dev <dir> (also `siglab plugin new <name>`)")
+    .command("plugins <action> [arg]", "Plugins: list | info <id> | new <name> | dev <dir> | pack <dir> | install <file> | remove <id> (also `siglab plugin ...`)")
     .alias("plugin")
     .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)")
     .option("--dir <dir>", "new: where to create the plugin folder (default: the current folder)")
     .option("--json", "list/info: print JSON")
     .option("--baseline", "dev: also run each example without the plugin")
+    .option("-o, --output <file>", "pack: the archive to write (default: <id>-<version>.siglab-plugin here)")
+    .option("--force", "pack: replace an existing archive; install: replace the installed version")
     .example("siglab plugins list --plugin-dir examples/third-party-plugins")
     .example("siglab plugins info sa-nofp")
     .example("siglab plugin new my-variant --dir ~/siglab-plugins")
     .example("siglab plugin dev ~/siglab-plugins/my-variant")
+    .example("siglab plugin pack ./my-variant -o my-variant-1.0.0.siglab-plugin")
+    .example("siglab plugin install my-variant-1.0.0.siglab-plugin")
+    .example("siglab plugin install my-variant-1.1.0.siglab-plugin --force")
+    .example("siglab plugin list")
+    .example("siglab plugin remove my-variant")
     .action(async (action: string, arg: string | undefined, o: Record<string, unknown>) => {
       const dirs = dirsOf(o["pluginDir"]);
       const json = o["json"] === true;
@@ -172,8 +192,17 @@ export function registerPluginsCommands(cli: CAC, io: PluginsIo = consoleIo): vo
         case "dev":
           process.exitCode = await pluginDev(arg, { baseline: o["baseline"] === true }, io);
           break;
+        case "pack":
+          process.exitCode = pluginPack(arg, { ...(o["output"] === undefined ? {} : { output: String(o["output"]) }), force: o["force"] === true }, io);
+          break;
+        case "install":
+          process.exitCode = await pluginInstall(arg, { force: o["force"] === true }, io);
+          break;
+        case "remove":
+          process.exitCode = pluginRemove(arg, io);
+          break;
         default:
-          io.error(`siglab plugins: unknown action '${action}' (list, info <id> or new <name>)`);
+          io.error(`siglab plugins: unknown action '${action}' (list, info <id>, new <name>, dev <dir>, pack <dir>, install <file> or remove <id>)`);
           process.exitCode = 2;
       }
     });

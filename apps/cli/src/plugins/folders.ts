@@ -11,6 +11,7 @@ import { checkApiVersion, validateManifest, type PluginManifest } from "@siglab/
 import type { PluginSource } from "@siglab/core/host";
 import { PluginFolderError, readManifestText, readPluginFolderFiles } from "@siglab/core/host/node/plugin-folder";
 import { UsageError } from "../catalog.js";
+import { withInstalled } from "./installed.js";
 
 export { PluginFolderError };
 
@@ -140,11 +141,11 @@ function idOf(dir: string): string | undefined {
   }
 }
 
-/** Every plugin folder under the given --plugin-dir folders, with the first error per folder. */
+/** Every plugin folder under the given --plugin-dir folders and the installed plugins' folder, with the first error per folder. */
 export function scanPluginDirs(dirs: string[]): { folders: PluginFolder[]; errors: string[]; refusals: RefusedFolder[] } {
   const folders: PluginFolder[] = [];
   const refusals: RefusedFolder[] = [];
-  for (const d of dirs) {
+  for (const d of withInstalled(dirs)) {
     const { dirs: subs, refused } = pluginDirsUnder(d);
     refusals.push(...refused);
     for (const s of subs) {

@@ -150,6 +150,7 @@ export const MENU_COMMANDS = [
   "export-csv",
   "export-trace",
   "install-plugin",
+  "install-plugin-file",
   "show-workload",
   "show-profiles",
   "show-plugins",
@@ -198,6 +199,12 @@ export interface HostApi {
   setPluginEnabled(id: string, enabled: boolean): Promise<PluginEntry[]>;
   /** Asks the user for a folder (dialog / prompt), validates it and copies it into the plugin folder. */
   installPluginFromFolder(): Promise<InstallOutcome>;
+  /**
+   * Asks the user for a .siglab-plugin file (`siglab plugin pack`; dialog / file picker); the Node
+   * side checks it whole (core plugin-archive: integrity, links, sizes, manifest, plugin API range)
+   * and installs it into the plugin folder, with the same replace question as a folder.
+   */
+  installPluginFromFile(): Promise<InstallOutcome>;
   /** Replaces the installed plugin as the `confirm` of an InstallOutcome asked (its token; once). */
   confirmPluginReplace(token: string): Promise<InstallOutcome>;
   readPluginCode(id: string): Promise<PluginCode>;
@@ -253,6 +260,7 @@ export const HOST_METHODS = [
   "listPlugins",
   "setPluginEnabled",
   "installPluginFromFolder",
+  "installPluginFromFile",
   "confirmPluginReplace",
   "readPluginCode",
   "listWorkloads",

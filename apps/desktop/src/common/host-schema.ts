@@ -30,6 +30,7 @@ export const HOST_ARG_SCHEMAS: Record<HostMethod, TSchema[]> = {
   listPlugins: [],
   setPluginEnabled: [Name, Type.Boolean()],
   installPluginFromFolder: [],
+  installPluginFromFile: [],
   confirmPluginReplace: [Type.String({ pattern: "^[0-9a-f]{32}$" })],
   readPluginCode: [Name],
   listWorkloads: [],

@@ -9,6 +9,7 @@ const FILTERS: Record<string, { name: string; extensions: string[] }> = {
   ".png": { name: "PNG image", extensions: ["png"] },
   ".svg": { name: "SVG image", extensions: ["svg"] },
   ".json": { name: "JSON", extensions: ["json"] },
+  ".siglab-plugin": { name: "SigLab plugin", extensions: ["siglab-plugin"] },
 };
 
 export function electronHostUi(getWindow: () => BrowserWindow | null, notifyPluginsChanged: () => void): HostUi {
@@ -20,6 +21,12 @@ export function electronHostUi(getWindow: () => BrowserWindow | null, notifyPlug
     overwriteConfirmed: true,
     async choosePluginFolder() {
       const opts = { title: "Install SigLab plugin from folder", properties: ["openDirectory" as const] };
+      const win = parent();
+      const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
+      return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0]!;
+    },
+    async choosePluginArchive() {
+      const opts = { title: "Install SigLab plugin from file", properties: ["openFile" as const], filters: [FILTERS[".siglab-plugin"]!] };
       const win = parent();
       const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
       return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0]!;

@@ -23,6 +23,7 @@ export function buildMenuTemplate(platform: NodeJS.Platform, send: (c: MenuComma
       cmd("Export Timeline as Perfetto Trace…", "export-trace"),
       { type: "separator" },
       cmd("Install Plugin from Folder…", "install-plugin"),
+      cmd("Install Plugin from File…", "install-plugin-file"),
       ...(mac ? [] : [{ type: "separator" } as const, { role: "quit" as const, label: "E&xit" }]),
     ],
   };

@@ -27,6 +27,8 @@ import { HostError, NotFoundError, WriteRefusedError } from "./host-errors.js";
 import { checkExportName } from "./names.js";
 import { checkExportSize, checkSourceSize, MAX_EXPORT_BYTES } from "./payload-limits.js";
 import { installPluginFolder, readPluginCode, ReplaceNeedsConfirmation, scanPluginDir, type ReplaceQuestion } from "./plugin-folder.js";
+import { installPluginArchive, readArchiveFile } from "./plugin-archive-install.js";
+import type { PluginManifest } from "../common/contracts.js";
 import { randomBytes } from "node:crypto";
 import { AppRunCache } from "./run-cache.js";
 import { ShortLinks } from "./short-links.js";
@@ -39,6 +41,8 @@ export interface HostUi {
   appVersion: string;
   /** A folder to install a plugin from; null when cancelled. */
   choosePluginFolder(): Promise<string | null>;
+  /** A .siglab-plugin file to install; null when cancelled. Absent: the host's page picks the file (siglab serve). */
+  choosePluginArchive?(): Promise<string | null>;
   /** Where to save an export or bundle; null when cancelled. */
   chooseSavePath(suggestedName: string, ws: Workspace): Promise<string | null>;
   /**
@@ -120,8 +124,8 @@ export class HostService {
     return presets;
   }
 
-  /** Installs waiting for the user's answer (replacing another version), by token: the folder never travels to the renderer. */
-  private readonly pendingReplace = new Map<string, { folder: string; question: ReplaceQuestion }>();
+  /** Installs waiting for the user's answer (replacing another version), by token: the folder or archive never travels to the renderer. */
+  private readonly pendingReplace = new Map<string, { install: (confirmed?: ReplaceQuestion) => Promise<PluginManifest>; question: ReplaceQuestion }>();
 
   /**
    * Installs from an explicit folder (the HTTP host's route; Electron goes through the dialog). When
@@ -129,8 +133,20 @@ export class HostService {
    * user, and confirmPluginReplace(confirm.token) installs it.
    */
   async installPlugin(folder: string, confirmed?: ReplaceQuestion): Promise<InstallOutcome> {
+    return this.installWith((q) => installPluginFolder(folder, this.ws.pluginDir, PLUGIN_API_VERSION, this.builtinPluginIds(), q), confirmed);
+  }
+
+  /**
+   * Installs a .siglab-plugin archive's bytes (`name`: the file as the user knows it), checked here
+   * by core's plugin-archive whoever sent them; the replace question as for a folder.
+   */
+  async installPluginArchive(name: string, bytes: Uint8Array): Promise<InstallOutcome> {
+    return this.installWith((q) => installPluginArchive(name, bytes, this.ws.pluginDir, this.builtinPluginIds(), q));
+  }
+
+  private async installWith(install: (confirmed?: ReplaceQuestion) => Promise<PluginManifest>, confirmed?: ReplaceQuestion): Promise<InstallOutcome> {
     try {
-      const manifest = await installPluginFolder(folder, this.ws.pluginDir, PLUGIN_API_VERSION, this.builtinPluginIds(), confirmed);
+      const manifest = await install(confirmed);
       this.ui.notifyPluginsChanged?.();
       const entry = (await this.listPlugins()).find((p) => p.id === manifest.id);
       return { installed: true, ...(entry ? { entry } : {}) };
@@ -138,7 +154,7 @@ export class HostService {
       if (err instanceof ReplaceNeedsConfirmation) {
         const token = randomBytes(16).toString("hex");
         this.pendingReplace.clear(); // only the latest question can be answered
-        this.pendingReplace.set(token, { folder, question: err.question });
+        this.pendingReplace.set(token, { install, question: err.question });
         return { installed: false, confirm: { ...err.question, token } };
       }
       return { installed: false, error: (err as Error).message };
@@ -150,7 +166,7 @@ export class HostService {
     const pending = this.pendingReplace.get(token);
     if (!pending) return { installed: false, error: "nothing to confirm: that replacement was already answered or has expired (install again)" };
     this.pendingReplace.delete(token);
-    return this.installPlugin(pending.folder, pending.question);
+    return this.installWith(pending.install, pending.question);
   }
 
   /**
@@ -219,6 +235,18 @@ export class HostService {
         const folder = await this.ui.choosePluginFolder();
         if (!folder) return { installed: false };
         return this.installPlugin(folder);
+      },
+      installPluginFromFile: async () => {
+        if (!this.ui.choosePluginArchive) return { installed: false, error: "this host installs a plugin file chosen in the page" };
+        const file = await this.ui.choosePluginArchive();
+        if (!file) return { installed: false };
+        let bytes: Uint8Array;
+        try {
+          bytes = await readArchiveFile(file);
+        } catch (err) {
+          return { installed: false, error: (err as Error).message };
+        }
+        return this.installPluginArchive(file, bytes);
       },
       confirmPluginReplace: async (token: string) => this.confirmPluginReplace(token),
       readPluginCode: async (id: string) => {

@@ -6,10 +6,10 @@
  * staged copy, atomically renamed) and collects a plugin's code for the simulation worker. It
  * never executes plugin code.
  */
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { PLUGIN_FOLDER_LIMITS, readManifestText, readPluginFolderFiles } from "@siglab/core/host/node/plugin-folder";
+import { installedVersion, installPluginFiles } from "@siglab/core/plugin-archive/node";
 import type { PluginManifest } from "../common/contracts.js";
 import type { PluginCode } from "../common/host-api.js";
 import { checkPluginId } from "./names.js";
@@ -141,15 +141,17 @@ export class ReplaceNeedsConfirmation extends Error {
   }
 }
 
-/** The version of the plugin installed in `target`; null when nothing is there. */
-async function installedVersion(target: string): Promise<string | null> {
-  if (!(await fs.lstat(target).then(() => true, () => false))) return null;
-  try {
-    const v = (JSON.parse(readManifestText(target)) as { version?: unknown }).version;
-    return typeof v === "string" ? v : "unreadable";
-  } catch {
-    return "unreadable";
-  }
+/**
+ * Refuses to replace another installed version of `manifest`'s plugin unless `confirmed` is the
+ * very question the user answered (ReplaceNeedsConfirmation, nothing written); the same version is
+ * replaced without asking (a rebuilt plugin reinstalled). Shared by the folder and archive installs.
+ */
+export async function checkReplace(pluginDir: string, manifest: PluginManifest, confirmed?: ReplaceQuestion): Promise<void> {
+  const installed = await installedVersion(pluginDir, manifest.id);
+  if (installed === null || installed === manifest.version) return;
+  const question = { id: manifest.id, installedVersion: installed, version: manifest.version };
+  const same = confirmed?.id === question.id && confirmed.installedVersion === question.installedVersion && confirmed.version === question.version;
+  if (!same) throw new ReplaceNeedsConfirmation(question);
 }
 
 /**
@@ -174,30 +176,9 @@ export async function installPluginFolder(
   if (reservedIds.has(manifest.id)) throw new Error(`${src}: plugin id "${manifest.id}" is a built-in plugin's id`);
   const resolvedDir = path.resolve(pluginDir);
   if (src === resolvedDir || src.startsWith(resolvedDir + path.sep)) throw new Error(`${src}: already inside the plugin folder`);
-  const installed = await installedVersion(path.join(resolvedDir, manifest.id));
-  if (installed !== null && installed !== manifest.version) {
-    const question = { id: manifest.id, installedVersion: installed, version: manifest.version };
-    const same = confirmed?.id === question.id && confirmed.installedVersion === question.installedVersion && confirmed.version === question.version;
-    if (!same) throw new ReplaceNeedsConfirmation(question);
-  }
-  await fs.mkdir(resolvedDir, { recursive: true });
-  const staging = path.join(resolvedDir, `.install-${manifest.id}-${randomBytes(4).toString("hex")}`);
-  try {
-    // the copy is what was read and checked, never the source files again
-    for (const [rel, bytes] of Object.entries(files)) {
-      const dest = path.join(staging, ...rel.split("/"));
-      await fs.mkdir(path.dirname(dest), { recursive: true });
-      await fs.writeFile(dest, bytes, { flag: "wx" });
-    }
-    const target = path.join(resolvedDir, manifest.id);
-    const old = path.join(resolvedDir, `.old-${manifest.id}-${randomBytes(4).toString("hex")}`);
-    const hadOld = await fs.rename(target, old).then(() => true, () => false);
-    await fs.rename(staging, target);
-    if (hadOld) await fs.rm(old, { recursive: true, force: true });
-  } catch (err) {
-    await fs.rm(staging, { recursive: true, force: true });
-    throw err;
-  }
+  await checkReplace(resolvedDir, manifest, confirmed);
+  // the copy is what was read and checked, never the source files again
+  await installPluginFiles(files, resolvedDir, manifest.id);
   return manifest;
 }
 

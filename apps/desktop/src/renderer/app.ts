@@ -151,6 +151,7 @@ export class App {
         this.onPluginsChanged();
       },
       install: () => this.installPlugin(),
+      installFromFile: () => this.installPlugin("file"),
     });
     this.runner = new ExperimentRunner(host, this.sim, this.catalog, this.documents, this.runConfig, this.results, this.toolbar, this.cpuNote, listsChanged, () => void this.resultCache.refresh());
     this.summaryRunner = new SummaryRunner(host, this.sim, this.catalog, this.runConfig, this.runner, this.toolbar, () => this.summaryView);
@@ -239,8 +240,8 @@ export class App {
     void this.catalog.refreshPluginExamples().then(() => this.explorer.render());
   }
 
-  private async installPlugin(): Promise<void> {
-    let r = await this.host.installPluginFromFolder();
+  private async installPlugin(from: "folder" | "file" = "folder"): Promise<void> {
+    let r = await (from === "file" ? this.host.installPluginFromFile() : this.host.installPluginFromFolder());
     // another version is installed: nothing was replaced yet
     if (r.confirm && (await askConfirm("Replace plugin?", `Plugin "${r.confirm.id}" ${r.confirm.installedVersion} is installed. Replace it with ${r.confirm.version}?`, "Replace"))) r = await this.host.confirmPluginReplace(r.confirm.token);
     if (r.installed) toast(`Installed plugin ${r.entry?.id ?? ""}`);
@@ -294,6 +295,7 @@ export class App {
       "export-csv": () => this.exports.exportCsv(),
       "export-trace": () => this.exports.exportTrace(),
       "install-plugin": () => this.installPlugin(),
+      "install-plugin-file": () => this.installPlugin("file"),
       "show-workload": () => this.showView("workload"),
       "show-profiles": () => this.showView("profiles"),
       "show-plugins": () => this.showView("plugins"),

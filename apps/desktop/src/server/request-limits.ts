@@ -4,6 +4,7 @@
  * hold up to its body limit in memory and a write in flight).
  */
 import type http from "node:http";
+import { ARCHIVE_LIMITS } from "@siglab/core/plugin-archive";
 import { MAX_EXPORT_BYTES, MAX_WORKLOAD_SOURCE_BYTES } from "../node/payload-limits.js";
 
 const MiB = 1024 * 1024;
@@ -14,16 +15,19 @@ export const DEFAULT_BODY_LIMIT = 1 * MiB;
 export const SOURCE_BODY_LIMIT = 2 * MAX_WORKLOAD_SOURCE_BYTES;
 /** An export or bundle of at most 64 MB travels as base64 (4/3) in JSON; the decoded size is checked exactly. */
 export const EXPORT_BODY_LIMIT = Math.ceil((MAX_EXPORT_BYTES * 4) / 3) + 4 * MiB;
+/** A plugin archive (at most core's ARCHIVE_LIMITS, 20 MiB) as base64 in JSON; the decoded archive is checked exactly. */
+export const PLUGIN_FILE_BODY_LIMIT = Math.ceil((ARCHIVE_LIMITS.maxBundleBytes * 4) / 3) + 1 * MiB;
 /** After a 413 the rest of the body is read and dropped (so the client sees the answer) up to this much. */
 const DRAIN_LIMIT = 16 * MiB;
 
 const SOURCE_METHODS = new Set(["saveWorkload", "saveDraft"]);
 const EXPORT_METHODS = new Set(["exportBundle", "saveExport"]);
 /** Requests that write to disk. */
-const SAVE_ROUTES = new Set([...SOURCE_METHODS, ...EXPORT_METHODS, "discardDraft", "saveUserProfile", "setPluginEnabled", "addRecent", "install-plugin"]);
+const SAVE_ROUTES = new Set([...SOURCE_METHODS, ...EXPORT_METHODS, "discardDraft", "saveUserProfile", "setPluginEnabled", "addRecent", "install-plugin", "install-plugin-file"]);
 
-/** The body limit of a route: a host method name, or "install-plugin". */
+/** The body limit of a route: a host method name, "install-plugin" or "install-plugin-file". */
 export function bodyLimitFor(route: string): number {
+  if (route === "install-plugin-file") return PLUGIN_FILE_BODY_LIMIT;
   if (SOURCE_METHODS.has(route)) return SOURCE_BODY_LIMIT;
   if (EXPORT_METHODS.has(route)) return EXPORT_BODY_LIMIT;
   return DEFAULT_BODY_LIMIT;

@@ -173,8 +173,8 @@ export async function startSiglabServer(opts: ServeOptions): Promise<RunningServ
     if (!(req.headers["content-type"] ?? "").startsWith("application/json")) throw new HttpError(415, "API calls take application/json");
     // the route is known before the body: its limit, and whether it takes a save slot
     let route: string;
-    if (url.pathname === "/api/install-plugin") {
-      route = "install-plugin";
+    if (url.pathname === "/api/install-plugin" || url.pathname === "/api/install-plugin-file") {
+      route = url.pathname.slice("/api/".length);
     } else {
       const m = /^\/api\/call\/([A-Za-z]+)$/.exec(url.pathname);
       if (!m) throw new HttpError(404, `unknown API route ${url.pathname}`);
@@ -197,6 +197,12 @@ export async function startSiglabServer(opts: ServeOptions): Promise<RunningServ
         const folder = (body as { folder?: unknown }).folder;
         if (typeof folder !== "string" || folder.trim() === "" || folder.length > 4096) throw new HttpError(400, "install-plugin: \"folder\" must be a path string");
         value = await service.installPlugin(folder);
+      } else if (route === "install-plugin-file") {
+        // the archive the user picked in the page: checked whole on this side (core plugin-archive)
+        const { name, bytes } = body as { name?: unknown; bytes?: unknown };
+        if (typeof name !== "string" || name.trim() === "" || name.length > 255) throw new HttpError(400, "install-plugin-file: \"name\" must be the file's name");
+        if (!(bytes instanceof Uint8Array)) throw new HttpError(400, "install-plugin-file: \"bytes\" must be the file's bytes");
+        value = await service.installPluginArchive(name, bytes);
       } else {
         const args = body.args ?? [];
         try {

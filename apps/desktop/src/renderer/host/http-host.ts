@@ -65,6 +65,12 @@ export function createHttpHost(): HostApi {
       if (!folder) return { installed: false };
       return (await post("/api/install-plugin", { folder })) as InstallOutcome;
     },
+    async installPluginFromFile(): Promise<InstallOutcome> {
+      const file = await pickFile(".siglab-plugin");
+      if (!file) return { installed: false };
+      // the server checks the archive whole; nothing here is trusted
+      return (await post("/api/install-plugin-file", { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) })) as InstallOutcome;
+    },
     async exportBundle(name: string, bytes: Uint8Array): Promise<SaveOutcome> {
       return download(name, bytes, mimeOf(name));
     },

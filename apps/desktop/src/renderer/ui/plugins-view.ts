@@ -5,6 +5,7 @@ import { clear, h } from "./dom.js";
 export interface PluginsActions {
   setEnabled(id: string, enabled: boolean): Promise<void>;
   install(): Promise<void>;
+  installFromFile(): Promise<void>;
 }
 
 export class PluginsView {
@@ -22,7 +23,7 @@ export class PluginsView {
   private render(): void {
     clear(this.el);
     this.el.append(
-      h("header", null, h("h2", null, "Plugins"), h("button.primary", { onclick: () => void this.actions.install(), "data-action": "install-plugin" }, "Install from folder…")),
+      h("header", null, h("h2", null, "Plugins"), h("button.primary", { onclick: () => void this.actions.install(), "data-action": "install-plugin" }, "Install from folder…"), h("button", { onclick: () => void this.actions.installFromFile(), "data-action": "install-plugin-file", title: "A .siglab-plugin file made by `siglab plugin pack`" }, "Install from file…")),
       h("p.muted", null, `Third-party plugins live in ${this.pluginDir}. Plugin code only ever runs in the simulation sandbox.`),
       ...this.entries.map((p) => this.card(p)),
     );
