@@ -93,6 +93,25 @@ describe("siglab plugin pack / install / list / remove", () => {
     expect(JSON.parse(readFileSync(join(home, "plugins/getpid-cache/plugin.json"), "utf8")).version).toBe("1.1.0");
   });
 
+  it("a --plugin-dir working copy of an installed plugin's id takes its place (siglab plugin dev on the source folder)", () => {
+    const parent = join(work, "dev-copies");
+    cpSync(FOLDER, join(parent, "getpid-cache"), { recursive: true, filter: (s) => !s.includes("node_modules") });
+    const l = siglab(["plugin", "list", "--plugin-dir", parent, "--json"]);
+    expect(l.code, l.err).toBe(0);
+    const mine = (JSON.parse(l.out) as { plugins: Record<string, unknown>[] }).plugins.filter((x) => x["id"] === "getpid-cache");
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ version: "1.0.0", origin: "--plugin-dir" }); // the installed one is 1.1.0
+    const r = siglab(["run", "getpid_cache", "--variant", "getpid-cache", "--plugin-dir", parent, "--cpu", "p4-northwood@2200", "--json"]);
+    expect(r.code, r.err).toBe(0);
+    expect((JSON.parse(r.out) as { runs: RunResult[] }).runs[0]!.error).toBeUndefined();
+    // two --plugin-dir folders with one id are still refused, naming both
+    const other = join(work, "dev-copies-2");
+    cpSync(FOLDER, join(other, "getpid-cache"), { recursive: true, filter: (s) => !s.includes("node_modules") });
+    const t = siglab(["run", "getpid_cache", "--variant", "getpid-cache", "--plugin-dir", parent, "--plugin-dir", other, "--cpu", "p4-northwood@2200"]);
+    expect(t.code).not.toBe(0);
+    expect(t.out + t.err).toMatch(/plugin id 'getpid-cache' is in 2 plugin folders/);
+  });
+
   it("lists it with version, API range, folder and origin; removes it by id (did-you-mean for a near miss)", () => {
     const l = siglab(["plugin", "list", "--json"]);
     expect(l.code, l.err).toBe(0);

@@ -11,7 +11,7 @@ import { checkApiVersion, validateManifest, type PluginManifest } from "@siglab/
 import type { PluginSource } from "@siglab/core/host";
 import { PluginFolderError, readManifestText, readPluginFolderFiles } from "@siglab/core/host/node/plugin-folder";
 import { UsageError } from "../catalog.js";
-import { withInstalled } from "./installed.js";
+import { originOf, withInstalled } from "./installed.js";
 
 export { PluginFolderError };
 
@@ -164,10 +164,14 @@ export function scanPluginDirs(dirs: string[]): { folders: PluginFolder[]; error
  * Checks that need no plugin code: the plugin-API version, and ids that are already taken (by a
  * built-in plugin: `taken` maps an id to who has it, for the message). An id in two folders is
  * refused in both, naming both: which one a run that names the id means is not for SigLab to guess.
+ * One exception, as VS Code's extension development host does it: a --plugin-dir folder (the
+ * author's working copy, `siglab plugin dev`) takes the place of an installed plugin of its id.
  */
 export function vetFolders(folders: PluginFolder[], taken: Map<string, string>): { ok: PluginFolder[]; refusals: RefusedFolder[] } {
   const ok: PluginFolder[] = [];
   const refusals: RefusedFolder[] = [];
+  const given = new Set(folders.filter((f) => originOf(f.dir) === "--plugin-dir").map((f) => f.manifest.id));
+  folders = folders.filter((f) => !(given.has(f.manifest.id) && originOf(f.dir) === "installed"));
   const foldersOf = new Map<string, string[]>();
   for (const f of folders) foldersOf.set(f.manifest.id, [...(foldersOf.get(f.manifest.id) ?? []), f.dir]);
   for (const f of folders) {
