@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { TEST_CACHE_HOME } from "./apps/cli/test/test-cache-dir.js";
+import { TEST_CACHE_HOME, TEST_SIGLAB_HOME } from "./apps/cli/test/test-cache-dir.js";
 
 // One root test run covers every package, as projects that can also run alone
 // (`npx vitest run --project core`). Browser end-to-end tests (apps/desktop/e2e) run separately
@@ -20,8 +20,9 @@ const SHARED = { isolate: false };
 export default defineConfig({
   test: {
     // no test touches the user's cache folder; runs go uncached unless a test asks (result-cache tests),
-    // so that comparing two runs compares two simulations; no progress lines in their stderr (SIGLAB_QUIET)
-    env: { XDG_CACHE_HOME: TEST_CACHE_HOME, SIGLAB_CACHE_DIR: "", SIGLAB_NO_CACHE: "1", SIGLAB_QUIET: "1" },
+    // so that comparing two runs compares two simulations; no progress lines in their stderr (SIGLAB_QUIET);
+    // nor the user's $SIGLAB_HOME (installed plugins, trusted bundles, profiles): tests that need one set their own
+    env: { XDG_CACHE_HOME: TEST_CACHE_HOME, SIGLAB_HOME: TEST_SIGLAB_HOME, SIGLAB_CACHE_DIR: "", SIGLAB_NO_CACHE: "1", SIGLAB_QUIET: "1" },
     exclude: ["**/node_modules/**", "**/dist/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,

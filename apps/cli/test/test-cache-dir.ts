@@ -7,3 +7,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const TEST_CACHE_HOME = join(tmpdir(), `siglab-test-cache-${process.pid}`);
+
+/** $SIGLAB_HOME of a test run: the user's installed plugins, consents and profiles are never read. */
+export const TEST_SIGLAB_HOME = join(TEST_CACHE_HOME, "siglab-home");
