@@ -10,7 +10,7 @@
  * (--no-build: rebuilding would pull dist/ from under other tests reading it).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -112,5 +112,29 @@ describe("siglab plugin new, outside the repository", () => {
     expect(metric(runs[0]!, "gettid available")).toBe(0);
     expect(metric(runs[1]!, "gettid available")).toBe(1);
     expect(metric(runs[1]!, "gettid is the tid")).toBe(1);
+  }, 240_000);
+
+  it("packs, installs into the CLI (runs with no --plugin-dir) and embeds in a bundle that re-runs identically where it is not installed", () => {
+    const home = join(tmp, "home"), elsewhere = join(tmp, "elsewhere");
+    const as = (h: string) => ({ SIGLAB_HOME: h });
+    const packed = siglab(["plugin", "pack", plugin], tmp);
+    expect(packed.status, packed.out).toBe(0);
+    const archive = readdirSync(tmp).find((f) => f.startsWith(`${ID}-`) && f.endsWith(".siglab-plugin"));
+    expect(archive, packed.out).toBeDefined();
+    const installed = run(process.execPath, [inject("siglabBin"), "plugin", "install", archive!], tmp, as(home));
+    expect(installed.status, installed.out).toBe(0);
+    const r = run(process.execPath, [inject("siglabBin"), "run", `${ID}-demo`, "--variant", ID, "--json"], tmp, as(home));
+    expect(r.status, r.out).toBe(0);
+    const { runs } = JSON.parse(r.stdout.slice(r.stdout.indexOf("{"))) as { runs: { metrics: { name: string; value: number }[] }[] };
+    expect(metric(runs[0]!, "gettid is the tid")).toBe(1);
+    const exported = run(process.execPath, [inject("siglabBin"), "bundle", "export", `${ID}-demo`, "--variant", ID, "--baseline", "-o", "outside.siglab"], tmp, as(home));
+    expect(exported.status, exported.out).toBe(0);
+    // another user: nothing installed; the bundle's own copy of the plugin runs after consent
+    const refused = run(process.execPath, [inject("siglabBin"), "bundle", "verify", "outside.siglab"], tmp, as(elsewhere));
+    expect(refused.status).not.toBe(0);
+    expect(refused.out).toMatch(/--trust-embedded/);
+    const verified = run(process.execPath, [inject("siglabBin"), "bundle", "verify", "outside.siglab", "--trust-embedded"], tmp, as(elsewhere));
+    expect(verified.status, verified.out).toBe(0);
+    expect(verified.out).toMatch(/identical/i);
   }, 240_000);
 });
