@@ -105,6 +105,8 @@ export class KernelEvents {
    * skipped, with no call, on a return where no listener can act: most system calls).
    */
   onOwnGuarded(ev: "return.user", h: Handler<OwnEventMap["return.user"]>): void {
+    // the kernel reaches plugins: another name (toString...) is an ordinary listener, never a throw
+    if (ev !== "return.user") return this.on(ev, h as never);
     this.lists[ev].push(h as unknown as Listener);
   }
 
