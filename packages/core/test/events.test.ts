@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EV, KernelEvents } from "../src/kernel/events.js";
+import type { Task } from "../src/kernel/task.js";
 
 // KernelEvents keeps the map's events in a fixed-shape object (hot emits are property loads); a
 // plugin may still subscribe to any name, including ones an object inherits.
@@ -48,5 +49,29 @@ describe("KernelEvents", () => {
     expect(got).toEqual(["__proto__:2", "toString:2", "constructor:2", "hasOwnProperty:2", "my.plugin.event:2"]);
     expect(Object.prototype.toString.call({})).toBe("[object Object]"); // the prototype was not written
     expect(ev.has("tick")).toBe(false);
+  });
+
+  it("skips a return.user its guarded listeners cannot act on, unless a listener without a guard is there", () => {
+    const ev = new KernelEvents();
+    const got: string[] = [];
+    ev.onOwnGuarded("return.user", (_t, into) => got.push(`guarded:${into}`));
+    const t = { sigreturnRegsPending: false, sigpending: false, needResched: false, delayedSince: -1 } as Task;
+    ev.fireReturn(t, false); // nothing to act on: no call
+    expect(got).toEqual([]);
+    t.sigreturnRegsPending = true; // registers sigreturn restored (the transparency checker's)
+    ev.fireReturn(t, true);
+    t.sigreturnRegsPending = false;
+    t.sigpending = true; // work pending (the delayed-work checker's), not into a handler
+    ev.fireReturn(t, true);
+    ev.fireReturn(t, false);
+    t.delayedSince = 5; // a delay already being timed
+    ev.fireReturn(t, false);
+    expect(got).toEqual(["guarded:true", "guarded:false"]);
+    // a plugin's listener hears every return, and the guarded ones then run too, in order
+    ev.on("return.user", (_t, into) => got.push(`plugin:${into}`));
+    got.length = 0;
+    t.sigpending = false;
+    ev.fireReturn(t, false);
+    expect(got).toEqual(["guarded:false", "plugin:false"]);
   });
 });

@@ -46,8 +46,9 @@ export class SignalTransparencyChecker implements InvariantChecker {
       }
     });
     // the exit after sigreturn must hand user mode what sigreturn restored (an iret does; a
-    // fast exit that does not reload pt_regs, e.g. SYSEXIT, would not)
-    k.events.onOwn("return.user", (t, intoHandler) => {
+    // fast exit that does not reload pt_regs, e.g. SYSEXIT, would not); guarded: it acts only
+    // with sigreturnRegsPending set (events.ts returnWork)
+    k.events.onOwnGuarded("return.user", (t, intoHandler) => {
       if (this.pending === 0 || !t.sigreturnRegsPending) return;
       t.sigreturnRegsPending = false;
       this.pending--;
@@ -204,7 +205,8 @@ export class DelayedWorkChecker implements InvariantChecker {
   readonly id = "delayed-work";
 
   attach(k: Kernel): void {
-    k.events.onOwn("return.user", (t, intoHandler) => {
+    // guarded: it acts only with work pending and no delay being timed (events.ts returnWork)
+    k.events.onOwnGuarded("return.user", (t, intoHandler) => {
       if (intoHandler) return; // 2.4 delivers one signal per return by design (the next at sigreturn)
       const sig = t.sigpending && t.pending.anyUnblocked(k.blockedOf(t));
       if ((sig || t.needResched) && t.delayedSince < 0) {

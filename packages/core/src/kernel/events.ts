@@ -66,6 +66,16 @@ type EventIds = { readonly [I in keyof typeof EVENT_NAMES & `${number}` as (type
  */
 export const EV: EventIds = Object.freeze(Object.fromEntries(EVENT_NAMES.map((n, i) => [n, i]))) as unknown as EventIds;
 
+/**
+ * When a guarded return.user listener (onOwnGuarded) may act, for the core checkers'
+ * (findings/checkers.ts): the transparency checker's registers that sigreturn restored, and the
+ * delayed-work checker's signal or reschedule left pending on a return that is not into a handler
+ * and not already being timed. A guarded listener must act on nothing else.
+ */
+function returnWork(t: Task, intoHandler: boolean): boolean {
+  return t.sigreturnRegsPending || (!intoHandler && (t.sigpending || t.needResched) && t.delayedSince < 0);
+}
+
 export class KernelEvents {
   private readonly lists = new Listeners();
   /** the same arrays as `lists`', by EV number */
@@ -81,8 +91,30 @@ export class KernelEvents {
     return hs;
   }
 
+  /** return.user listeners registered without a guard (onOwnGuarded): plugins' */
+  private unguardedReturns = 0;
+
   on<K extends keyof KernelEventMap>(ev: K, h: Handler<KernelEventMap[K]>): void {
-    this.listeners(String(ev), true)!.push(h as unknown as Listener);
+    const name = String(ev);
+    if (name === "return.user") this.unguardedReturns++;
+    this.listeners(name, true)!.push(h as unknown as Listener);
+  }
+
+  /**
+   * A core checker's return.user listener that acts only when `returnWork` holds (the emit is
+   * skipped, with no call, on a return where no listener can act: most system calls).
+   */
+  onOwnGuarded(ev: "return.user", h: Handler<OwnEventMap["return.user"]>): void {
+    // the kernel reaches plugins: another name (toString...) is an ordinary listener, never a throw
+    if (ev !== "return.user") return this.on(ev, h as never);
+    this.lists[ev].push(h as unknown as Listener);
+  }
+
+  /** return.user (`fire`), unless every listener is guarded and `returnWork` is false. */
+  fireReturn(t: Task, intoHandler: boolean): void {
+    const hs = this.lists["return.user"];
+    if (hs.length === 0 || (this.unguardedReturns === 0 && !returnWork(t, intoHandler))) return;
+    for (let i = 0; i < hs.length; i++) hs[i]!(t, intoHandler);
   }
 
   /** `on` for core subscribers: the payloads are the core's own objects (they always are). */

@@ -7,7 +7,6 @@
  * (the …Now/…Rest protocol: work_pendingNow, sigreturn).
  */
 import type { KernelCore } from "../../kernel/core.js";
-import { EV } from "../../kernel/events.js";
 import { do_exit } from "../../kernel/exit.js";
 import { takeInterruptInUser } from "../../kernel/irq.js";
 import { pathRefs } from "../../kernel/path-refs.js";
@@ -292,7 +291,7 @@ export class Gate {
   }
 
   private notifyReturn(intoHandler: boolean): void {
-    if (this.k.events.hasListeners(EV["return.user"])) this.k.events.fire(EV["return.user"], this.t, intoHandler);
+    this.k.events.fireReturn(this.t, intoHandler);
   }
 
   /**
