@@ -5,6 +5,9 @@
  * their difference per iteration).
  */
 
+/** Distinct loop names in one run (the output budget; a bundle's results hold at most as many). */
+export const LOOP_LIMIT = 100;
+
 /** One named loop of a run (all the sections the workload timed under that name, added up). */
 export interface LoopStat {
   /** The name the workload gave it (t.loopBegin(name)). */

@@ -3,11 +3,8 @@
  * the difference of the run's per-phase cycles between its begin and its end, and the count it
  * ended with. Costs nothing simulated, like report(). Sections of one name add up.
  */
-import type { LoopStat } from "../common/loops.js";
+import { LOOP_LIMIT, type LoopStat } from "../common/loops.js";
 import { OutputBudgetError } from "./collector.js";
-
-/** Distinct loop names in one run (the output budget). */
-export const LOOP_LIMIT = 100;
 
 /** The clock and per-phase cycles at an instant (the executor's). */
 export interface LoopClock {
