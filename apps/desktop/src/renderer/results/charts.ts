@@ -157,15 +157,6 @@ export function normChoices(results: RunResult[]): string[] {
   return [...(allNameLoops(results) ? [LOOP_NORM] : []), ...Object.keys(first.params).filter((k) => results.every((r) => typeof r.params[k] === "number" && (r.params[k] as number) > 0)).sort((a, b) => (a === "iterations" ? -1 : b === "iterations" ? 1 : a.localeCompare(b)))];
 }
 
-/**
- * The normalisation the chart uses for the one asked for: it, when the runs allow it; "each loop
- * ÷ its count" asked of runs that named no loops is ÷ iterations (today's per iteration); else per run.
- */
-export function pickNorm(wanted: PhaseNorm, choices: readonly string[]): PhaseNorm {
-  if (choices.includes(wanted)) return wanted;
-  return wanted === LOOP_NORM && choices.includes("iterations") ? "iterations" : "run";
-}
-
 /** "per iteration" for "iterations", else "per <param>" */
 export function normLabel(norm: PhaseNorm): string {
   if (norm === "run") return "per run";

@@ -30,3 +30,13 @@ export function loopBars(r: RunResult): LoopBar[] {
 
 /** Whether every run named its loops (only then does the chart offer the mode). */
 export const allNameLoops = (results: readonly RunResult[]): boolean => results.length > 0 && results.every((r) => (r.loops?.length ?? 0) > 0);
+
+/**
+ * The phase chart's normalisation for the one asked for: it, when `choices` (the runs' choices)
+ * hold it; "each loop ÷ its count" asked of runs that named no loops is ÷ iterations (the per
+ * iteration of such runs); else per run.
+ */
+export function pickNorm(wanted: string, choices: readonly string[]): string {
+  if (choices.includes(wanted)) return wanted;
+  return wanted === LOOP_NORM && choices.includes("iterations") ? "iterations" : "run";
+}

@@ -6,8 +6,8 @@
 import type { Chart, ChartConfiguration } from "chart.js";
 import type { CpuProfileFile, ExperimentConfig, Finding, PathStat, RunResult } from "../../common/contracts.js";
 import { clear, fmt, h, toast } from "../ui/dom.js";
-import { LOOP_NORM, loopBars } from "./loop-bars.js";
-import { histogramConfig, isDark, makeChart, metricConfig, normChoices, normLabel, phaseConfig, pickNorm, repetitionsOf, sweepConfig, timelineConfig, UPRIGHT_BARS_MAX, type ChartClick, type PhaseNorm, type PhaseUnit } from "./charts.js";
+import { LOOP_NORM, loopBars, pickNorm } from "./loop-bars.js";
+import { histogramConfig, isDark, makeChart, metricConfig, normChoices, normLabel, phaseConfig, repetitionsOf, sweepConfig, timelineConfig, UPRIGHT_BARS_MAX, type ChartClick, type PhaseNorm, type PhaseUnit } from "./charts.js";
 import { shortCpuLabel } from "./labels.js";
 import { PHASE_PALETTE } from "./palette.js";
 import { renderBarFigure, runsFigure } from "@siglab/core/figure";
