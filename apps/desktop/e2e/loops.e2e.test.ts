@@ -46,7 +46,9 @@ describe("issue 32: per-iteration figures divide each loop by its own count", ()
     // the default per iteration, for runs that named their loops: each loop by its own count
     expect(await page.getAttribute('select[aria-label="Phase chart normalisation"]', "data-norm")).toBe("@loops");
     const info = (await chartInfo(page, "phases"))!;
-    expect(info.labels).toEqual([SEND, CATCH, NET]);
+    // each bar: the loop, over its run
+    expect(info.labels).toEqual([SEND, CATCH, NET].map((l) => `${l},P4 2.2 GHz · baseline`));
+    expect(info.xTitle).toBe("loop · run (CPU · variant stack)");
     expect(info.yTitle).toBe("cycles per iteration (each loop ÷ its own count)");
     const [send, caught, net] = info.stacks as [number, number, number];
     expect(send).toBeCloseTo(metric(r!, "kill(me, 0)"), 6);

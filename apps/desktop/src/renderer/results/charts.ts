@@ -188,11 +188,11 @@ export function phaseConfig(results: RunResult[], profiles: CpuProfileFile[], sw
   const valueTitle = norm === "run" ? `${what} per run (total)` : loops ? `${what} per iteration (each loop ÷ its own count)` : `${what} ${normLabel(norm)} (÷ ${norm})`;
   // in a CPU's facet the CPU is the facet's title: a bar is named by its stack (and sweep value)
   const runLabels = facetCpu ? results.map((r) => [shortStackLabel(r.variants), ...(sweepParam !== undefined ? [`${sweepParam}=${String(r.params[sweepParam])}`] : [])].join(" · ")) : shortRunLabels(results, profiles, sweepParam);
-  // a loop's bar: the loop's name, over its run's label when there are several runs
-  const labels = bars.map((b) => (b.loop === undefined ? runLabels[b.run]! : results.length > 1 ? [b.loop, runLabels[b.run]!] : b.loop));
+  // a loop's bar: the loop's name over its run's label (two lines)
+  const labels = bars.map((b) => (b.loop === undefined ? runLabels[b.run]! : [b.loop, runLabels[b.run]!]));
   const lying = bars.length > UPRIGHT_BARS_MAX;
   const runText = facetCpu ? (sweepParam ? `run (variant stack · ${sweepParam})` : "run (variant stack)") : sweepParam ? `run (CPU · variant stack · ${sweepParam})` : "run (CPU · variant stack)";
-  const runTitle = axisTitle(loops ? (results.length > 1 ? `loop · ${runText}` : "loop") : runText);
+  const runTitle = axisTitle(loops ? `loop · ${runText}` : runText);
   const runAxis = { stacked: true, title: runTitle, ticks: lying ? { autoSkip: false } : { maxRotation: 30, autoSkip: false } };
   const valueAxis = { stacked: true, beginAtZero: true, title: axisTitle(valueTitle) };
   return {
