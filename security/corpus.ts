@@ -525,7 +525,7 @@ export default workload({ name: "import", params: {}, *main(t) {
 // ---- the simulator ------------------------------------------------------------------------------
 
 const API = {
-  t: ["pid", "tid", "params", "fpu", "regs", "libc", "pthread", "rdtsc", "mhz", "compute", "getpid", "getppid", "gettimeofday", "sched_yield", "sched_setaffinity", "sched_getaffinity", "kill", "tkill", "sigqueue", "sigaction", "sigprocmask", "sigpending", "sigsuspend", "sigtimedwait", "sigaltstack", "pipe", "open", "read", "write", "close", "fcntl", "select", "mmap", "mprotect", "munmap", "fork", "clone", "wait", "waitpid", "ptrace", "exit", "nanosleep", "syscall", "store", "load", "setjmp", "longjmp", "report", "sample", "mark", "progress", "log"],
+  t: ["pid", "tid", "params", "fpu", "regs", "libc", "pthread", "rdtsc", "mhz", "compute", "getpid", "getppid", "gettimeofday", "sched_yield", "sched_setaffinity", "sched_getaffinity", "kill", "tkill", "sigqueue", "sigaction", "sigprocmask", "sigpending", "sigsuspend", "sigtimedwait", "sigaltstack", "pipe", "open", "read", "write", "close", "fcntl", "select", "mmap", "mprotect", "munmap", "fork", "clone", "wait", "waitpid", "ptrace", "exit", "nanosleep", "syscall", "store", "load", "setjmp", "longjmp", "report", "sample", "mark", "loopBegin", "loopEnd", "progress", "log"],
   h: ["sig", "info", "frame"],
   frame: ["kind", "address", "size", "sigcontext", "fpstate", "sigmask"],
   fpu: ["set", "get", "ops"],

@@ -1,5 +1,5 @@
 /** Human-readable output of run results. */
-import type { RunResult } from "@siglab/core";
+import { netPerIteration, type RunResult } from "@siglab/core";
 import { cpuLabel } from "@siglab/core/bundle";
 import { duration, fmt, group, unitText } from "./numbers.js";
 import { didYouMean } from "./suggest.js";
@@ -119,6 +119,7 @@ export function formatRun(r: RunResult, opts: FormatRunOptions = {}): string {
     out.push(`   where the cycles go (${group(r.totalCycles)} cycles, ${duration(r.simSeconds)} simulated${n > 1 ? `, on each of ${n} CPUs; shares of all ${n}` : ""}):`);
     out.push(table(phases.map(([p, c]) => [`     ${p}`, group(c), `${((100 * c) / (r.totalCycles * n)).toFixed(1)}%`]), [1, 2]));
   }
+  if (r.loops?.length) out.push(...loopLines(r.loops));
   if (r.findings.length) {
     out.push(`   findings (${r.findings.length}):`);
     const lines = findingLines(r.findings);
@@ -126,6 +127,15 @@ export function formatRun(r: RunResult, opts: FormatRunOptions = {}): string {
     if (lines.length > 10) out.push(`     ... ${lines.length - 10} more (see --json)`);
   } else if (!r.error) out.push("   findings: none");
   return out.join("\n");
+}
+
+/** The workload's named loops: each by its own count, and a loop with an overhead loop less that loop's figure. */
+function loopLines(loops: NonNullable<RunResult["loops"]>): string[] {
+  const rows = loops.map((l) => {
+    const net = l.overhead === undefined ? undefined : netPerIteration(loops, l.name);
+    return [`     ${l.name}`, group(l.count), fmt(l.cycles / l.count), net ? `${fmt(net.cycles)} less ${l.overhead}` : ""];
+  });
+  return ["   named loops (cycles per iteration, each loop ÷ its own count):", table([["     loop", "count", "per iteration", "net"], ...rows], [1, 2])];
 }
 
 /**

@@ -105,17 +105,19 @@ describe("SigLab in Chromium (serve host)", () => {
     expect(await metric.getAttribute("data-datasets")).toBe("1");
     expect(await metric.getAttribute("data-bars")).toBe("2");
     const phases = page.locator('canvas[data-chart="phases"]');
-    expect(await phases.getAttribute("data-labels")).toBe("2");
+    // per iteration of each named loop: send, catch and catch − send for each run (loops.e2e.test.ts)
+    expect(await phases.getAttribute("data-labels")).toBe("6");
     expect(Number(await phases.getAttribute("data-datasets"))).toBeGreaterThan(1);
     await screenshot(page, "03-results");
   });
 
   it("opens the path inspector from a segment of the phase chart", async () => {
     await page.locator('canvas[data-chart="phases"]').scrollIntoViewIfNeeded();
-    // the tallest phase of the second run: a click at its middle lands on it whatever the phase mix
+    // the tallest phase of the second run's catch loop (bar 4: each run has three loop bars): a
+    // click at its middle lands on it whatever the phase mix
     const pt = await page.evaluate(() => {
       const t = (window as unknown as { __siglabTest: { largestDataset(c: string, i: number): number; elementPoint(c: string, d: number, i: number): { x: number; y: number } | null } }).__siglabTest;
-      return t.elementPoint("phases", t.largestDataset("phases", 1), 1);
+      return t.elementPoint("phases", t.largestDataset("phases", 4), 4);
     });
     expect(pt).not.toBeNull();
     await page.mouse.click(pt!.x, pt!.y);

@@ -50,7 +50,8 @@ describe("issue 13: SMP runs, trace export and the LMbench summary in the app", 
     expect(r!.error).toBeUndefined();
     expect(r!.cpu).toEqual({ id: "p4-northwood", mhz: 2200, smp: 2 });
     expect(r!.timeline!.some((e) => e.cpu === 1)).toBe(true);
-    expect((await chartInfo(page, "phases"))!.labels).toEqual(["P4 2.2 GHz ×2 · baseline"]);
+    // lat_pipe names its loop: the bar is the loop over its run's label
+    expect((await chartInfo(page, "phases"))!.labels).toEqual(["round trip: write + read,P4 2.2 GHz ×2 · baseline"]);
     expect(await page.textContent('[data-chart-card="timeline:0"] figcaption')).toMatch(/Intel Pentium 4 \(Northwood\) @ 2200 MHz ×2 · baseline/);
     const rows = (await chartInfo(page, "timeline:0"))!;
     expect(rows.yTitle).toBe("task (pid) · CPU it ran on");

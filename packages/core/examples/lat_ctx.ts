@@ -63,8 +63,11 @@ export default workload({
     }
     yield* overheadLoop(warm);
     const o0 = t.rdtsc();
+    t.loopBegin("overhead: write + read"); // a named loop: the results keep its cycles by phase and its count
     yield* overheadLoop(iterations);
-    const overhead = (t.rdtsc() - o0) / iterations;
+    const o1 = t.rdtsc();
+    t.loopEnd("overhead: write + read", iterations);
+    const overhead = (o1 - o0) / iterations;
     // cleanup_overhead(): close the pipes
     for (const [r, w] of p) {
       yield* t.close(r);
@@ -97,8 +100,12 @@ export default workload({
     yield* ring(1); // create_daemons: once around the loop
     yield* ring(warm);
     const start = t.rdtsc();
+    t.loopBegin("ring: context switch");
     yield* ring(iterations);
-    const pass = (t.rdtsc() - start) / iterations;
+    const end = t.rdtsc();
+    // per switch (procs of them per pass), less the overhead loop's figure: the reported ctxsw
+    t.loopEnd("ring: context switch", iterations * procs, { overhead: "overhead: write + read" });
+    const pass = (end - start) / iterations;
     for (let i = 1; i < procs; i++) yield* t.wait();
 
     const ctx = pass / procs - overhead;

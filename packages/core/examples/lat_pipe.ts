@@ -67,8 +67,11 @@ export default workload({
     yield* doit(1); // one time around to make sure both processes are started
     yield* doit(warm);
     const start = t.rdtsc();
+    t.loopBegin("round trip: write + read"); // the timed loop, kept in the results with its count
     yield* doit(iterations);
-    const rtt = (t.rdtsc() - start) / iterations;
+    const end = t.rdtsc();
+    t.loopEnd("round trip: write + read", iterations);
+    const rtt = (end - start) / iterations;
     yield* t.wait();
     t.report("Pipe latency", rtt / t.mhz, "us");
     t.report("pipe round trip", rtt, "cycles");

@@ -53,12 +53,18 @@ export default workload({
         if (useFpuInLoop) yield* t.fpu.ops(2);
       }
     }
-    /** One benchmp interval: benchmp_interval's FP bookkeeping, then the timed benchmark call. */
-    function* interval(bench: (n: number) => Sys<void>, n: number) {
+    /**
+     * One benchmp interval: benchmp_interval's FP bookkeeping, then the timed benchmark call. A
+     * timed interval is a named loop (`loop`): the results keep its cycles by phase and its count.
+     */
+    function* interval(bench: (n: number) => Sys<void>, n: number, loop?: { name: string; overhead?: string }) {
       if (useFpu) yield* t.fpu.ops(4);
       const start = t.rdtsc();
+      if (loop) t.loopBegin(loop.name);
       yield* bench(n);
-      return t.rdtsc() - start;
+      const cycles = t.rdtsc() - start;
+      if (loop) t.loopEnd(loop.name, n, loop.overhead === undefined ? undefined : { overhead: loop.overhead });
+      return cycles;
     }
 
     // benchmp(do_send): a short warm-up interval, then the timed one
@@ -66,13 +72,13 @@ export default workload({
     const sendN = iterations;
     if (subtractSend) {
       yield* interval(doSend, 8);
-      sendCycles = yield* interval(doSend, sendN);
+      sendCycles = yield* interval(doSend, sendN, { name: "send: kill(me, 0)" });
     }
 
-    // benchmp(do_catch)
+    // benchmp(do_catch): its figure is this loop less the send loop, per iteration
     yield* interval(doCatch, 8);
     caught = 0;
-    const catchCycles = yield* interval(doCatch, iterations);
+    const catchCycles = yield* interval(doCatch, iterations, { name: "catch: kill(me, SIGUSR1)", ...(subtractSend ? { overhead: "send: kill(me, 0)" } : {}) });
     const n = iterations;
     if (caught !== n - 1) throw new Error(`caught ${caught} of ${n - 1} signals`);
 

@@ -24,11 +24,14 @@ export default workload({
     yield* syscall(); // warm up: TLB and caches (benchmp's first intervals do the same)
     let n = iterations;
     const start = t.rdtsc();
+    t.loopBegin(call); // the timed loop, kept in the results with its count
     while (n-- > 0) {
       yield* syscall();
       if ((n & 0xffff) === 0) t.progress(1 - n / iterations);
     }
-    const cycles = (t.rdtsc() - start) / iterations;
+    const end = t.rdtsc();
+    t.loopEnd(call, iterations);
+    const cycles = (end - start) / iterations;
     if (call === "getppid") t.report("Simple syscall", cycles / t.mhz, "us");
     t.report(call, cycles, "cycles");
   },

@@ -12,6 +12,7 @@ import type { HostApi, HostEvent, MenuCommand, RecentExperiment } from "../commo
 import { checkSourceUrlTemplate, DEFAULT_SOURCE_URL_TEMPLATE, sourceUrl } from "../common/url-policy.js";
 import { Exports } from "./results/exports.js";
 import { ResultsView } from "./results/results-view.js";
+import { LOOP_NORM } from "./results/loop-bars.js";
 import { ExperimentRunner } from "./run/experiment-runner.js";
 import { SummaryRunner } from "./run/summary-runner.js";
 import { SimClient } from "./sim-client.js";
@@ -116,7 +117,8 @@ export class App {
       sourceUrl: (fn) => sourceUrl(this.local.settings.sourceUrlTemplate ?? DEFAULT_SOURCE_URL_TEMPLATE, fn),
       openExternal: (url) => void this.openExternal(url),
       get phaseNorm() {
-        return app.local.layout.phaseNorm ?? "iterations";
+        // per iteration: each named loop by its own count, else ÷ the iterations parameter (results-view.ts)
+        return app.local.layout.phaseNorm ?? LOOP_NORM;
       },
       setPhaseNorm: (norm) => {
         this.local.layout.phaseNorm = norm;

@@ -38,12 +38,12 @@ export function exposeTestHooks(p: HookedParts): void {
     workerStarts: () => [...p.sim.workerStarts],
     /** requests sent to sandbox workers so far: none until something is run */
     sandboxRequests: () => p.sim.sandboxRequests,
-    /** what a rendered chart shows: its x labels, axis titles, dataset colours and sums of numeric data (a histogram's count) */
+    /** what a rendered chart shows: its x labels, axis titles, dataset colours and sums of numeric data (a histogram's count), and each bar's stack (the sum over datasets at each label) */
     chartInfo: (chartId: string) => {
       const c = p.results.chart(chartId);
       if (!c) return null;
       const title = (axis: string): string => String((c.options.scales?.[axis] as { title?: { text?: string } } | undefined)?.title?.text ?? "");
-      return { labels: (c.data.labels ?? []).map(String), xTitle: title("x"), yTitle: title("y"), datasets: c.data.datasets.map((d) => ({ label: String(d.label ?? ""), color: String(d.backgroundColor ?? ""), total: (d.data as unknown[]).reduce<number>((n, v) => n + (typeof v === "number" ? v : 0), 0) })) };
+      return { labels: (c.data.labels ?? []).map(String), xTitle: title("x"), yTitle: title("y"), datasets: c.data.datasets.map((d) => ({ label: String(d.label ?? ""), color: String(d.backgroundColor ?? ""), total: (d.data as unknown[]).reduce<number>((n, v) => n + (typeof v === "number" ? v : 0), 0) })), stacks: (c.data.labels ?? []).map((_l, i) => c.data.datasets.reduce((n, d) => n + (typeof d.data[i] === "number" ? (d.data[i] as number) : 0), 0)) };
     },
     /**
      * Where a rendered chart's parts are on screen (client px): its card, canvas, plot area and

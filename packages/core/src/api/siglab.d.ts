@@ -216,6 +216,17 @@ declare module "siglab" {
     get(reg: IntReg): number;
   }
 
+  /** How a named loop's figure is derived (t.loopEnd). */
+  export interface LoopEndOptions {
+    /**
+     * The loop whose per-iteration figure this one subtracts, as lmbench subtracts an overhead loop
+     * (lat_sig catch: the kill(me, 0) loop): the figure is this loop's cycles ÷ its count, less the
+     * overhead loop's figure (itself net of its own overhead). That loop must have ended before;
+     * every section of a loop names the same overhead.
+     */
+    overhead?: string;
+  }
+
   /** A thread of the simulated program: its system calls, user-mode work, registers and reporting. */
   export interface Thread {
     /** getpid() without a syscall: the thread group's id. */
@@ -379,6 +390,22 @@ declare module "siglab" {
     sample(name: string, value: number): void;
     /** A named point on the timeline (with --timeline / the app's timeline view). */
     mark(label: string): void;
+    /**
+     * Starts timing the loop `name` (put it right after the rdtsc that starts your interval): the
+     * run result keeps each named loop's cycles, by phase, and its count, so per-iteration figures
+     * divide each loop by its own count. Costs nothing simulated; at most 100 names per run.
+     *
+     *   const start = t.rdtsc(); t.loopBegin("catch");
+     *   while (--n > 0) yield* t.kill(me, SIGUSR1);
+     *   const cycles = t.rdtsc() - start; t.loopEnd("catch", iterations, { overhead: "send" });
+     */
+    loopBegin(name: string): void;
+    /**
+     * Ends the loop `name` begun with loopBegin (put it right after the rdtsc that ends your
+     * interval; a handler may end a loop the thread began). `count` is what a per-iteration figure
+     * divides its cycles by (a number above 0). Sections timed under one name add up, cycles and counts.
+     */
+    loopEnd(name: string, count: number, opts?: LoopEndOptions): void;
     /** Tell the UI how far the workload is (0..1). */
     progress(fraction: number): void;
     /** A line in the run's log (strings as they are, other values as JSON); costs nothing simulated. */

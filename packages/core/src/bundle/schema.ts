@@ -6,6 +6,7 @@
  */
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import type { ExperimentConfig, RunResult } from "../common/index.js";
+import { LOOP_LIMIT } from "../common/loops.js";
 
 const ID = "^[A-Za-z0-9][A-Za-z0-9._@+~-]{0,127}$";
 const SHA256 = "^[0-9a-f]{64}$";
@@ -162,6 +163,14 @@ const RunErrorSchema = Type.Object({
   task: Type.Optional(Type.Number()),
   cycle: Type.Optional(Type.Number()),
 });
+/** A named loop (t.loopBegin / t.loopEnd): its count is what per-iteration figures divide by. */
+const LoopStatSchema = Type.Object({
+  name: Type.String(),
+  count: Type.Number({ exclusiveMinimum: 0 }),
+  cycles: Type.Number(),
+  phases: Type.Record(Type.String(), Type.Number()),
+  overhead: Type.Optional(Type.String()),
+});
 export const RunResultSchema = Type.Object({
   workload: Type.String(),
   cpu: Type.Object({ id: Type.String(), mhz: Type.Number(), smp: Type.Optional(Type.Integer({ minimum: 1 })) }),
@@ -177,6 +186,8 @@ export const RunResultSchema = Type.Object({
   paths: Type.Array(PathStatSchema),
   timeline: Type.Optional(Type.Array(TimelineEventSchema)),
   error: Type.Optional(RunErrorSchema),
+  /** the workload's named loops (absent: it named none; bundles from before them have none) */
+  loops: Type.Optional(Type.Array(LoopStatSchema, { maxItems: LOOP_LIMIT })),
 });
 export const ResultsFileSchema = Type.Array(RunResultSchema);
 

@@ -28,6 +28,7 @@ import { copy_process } from "../kernel/fork.js";
 import type { Task } from "../kernel/task.js";
 import { checkApiVersion, checkConflicts, resolveOptions, PluginError, type LoadedPlugin } from "../plugin-api/loaded-plugin.js";
 import { Collector } from "../runtime/collector.js";
+import { LoopRecorder } from "../runtime/loops.js";
 import { syscallCounterName } from "../arch/i386/entry.js";
 import { TaskExit } from "../kernel/exit.js";
 import type { ThreadBody } from "../runtime/thread.js";
@@ -138,6 +139,7 @@ function alive(k: Kernel): Task[] {
 export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
   const started: RunResult = emptyResult(spec);
   let k: Kernel | undefined;
+  const loops = new LoopRecorder();
   const collector = new Collector((f) => {
     if (k) env.onProgress?.({ fraction: f, cycles: k.cycles, steps: k.steps });
   });
@@ -240,6 +242,7 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     const shared: RuntimeShared = {
       k,
       collector,
+      loops,
       params: Object.freeze(params),
       threads: a.threads,
       libc,
@@ -288,6 +291,8 @@ export function runWorkload(spec: RunSpec, env: RunEnvironment): RunResult {
     started.findings = k.findings;
     started.paths = k.paths.all().filter((p) => p.count > 0).map((p) => p.stat(k!.phases.names));
     if (k.ex.timeline) started.timeline = k.ex.timeline;
+    const named = loops.stats(k.phases.names);
+    if (named.length) started.loops = named;
     if (collector.log.length) (started as RunResult & { log?: string[] }).log = collector.log;
   } else {
     started.metrics = collector.metrics;

@@ -42,7 +42,8 @@ export class Collector {
     this.closed = true;
   }
 
-  private checkOpen(): void {
+  /** Refuses reports once the run is over. */
+  checkOpen(): void {
     if (this.closed) throw new TypeError("the run is over: nothing can be reported any more");
   }
 

@@ -381,6 +381,17 @@ export class ThreadFacade {
   mark(label: unknown): void {
     this.#th.mark(str(label, "mark(label)", 200));
   }
+  loopBegin(name: unknown): void {
+    this.#th.loopBegin(str(name, "loopBegin(name)", 200));
+  }
+  loopEnd(name: unknown, count: unknown, opts: unknown = undefined): void {
+    const what = "loopEnd(name, count, opts)";
+    const n = str(name, "loopEnd(name)", 200);
+    const c = num(count, "loopEnd(count)");
+    if (opts !== undefined && (opts === null || typeof opts !== "object")) throw new TypeError(`${what}: opts must be an object, got ${describe(opts)}`);
+    const overhead = opts === undefined ? undefined : (opts as { overhead?: unknown }).overhead;
+    this.#th.loopEnd(n, c, overhead === undefined ? undefined : str(overhead, "loopEnd(opts.overhead)", 200));
+  }
   progress(fraction: unknown): void {
     this.#th.progress(num(fraction, "progress(fraction)"));
   }

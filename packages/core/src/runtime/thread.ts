@@ -29,6 +29,7 @@ import type { SignalFrameK } from "../arch/i386/sigframe.js";
 import type { SigInfoK } from "../kernel/siginfo.js";
 import { PT_TRACESYS, type HandlerFn, type SigAction, type Task } from "../kernel/task.js";
 import type { Collector } from "./collector.js";
+import type { LoopRecorder } from "./loops.js";
 import { Gate, type HandlerRunner } from "../arch/i386/entry.js";
 import { longjmp, memcpy, setjmp } from "./libc.js";
 import * as usermode from "./user-mode.js";
@@ -77,6 +78,8 @@ export interface LibcModel {
 export interface RuntimeShared {
   k: Kernel;
   collector: Collector;
+  /** the workload's named loops (t.loopBegin / t.loopEnd) */
+  loops: LoopRecorder;
   params: Readonly<Record<string, number | string | boolean>>;
   threads: ThreadLibrary;
   libc: LibcModel;
@@ -499,6 +502,14 @@ export class ThreadImpl implements HandlerRunner, FastRuntimeThread {
   }
   mark(label: string): void {
     this.#s.collector.mark(this.tid, label, this.#s.k.cycles);
+  }
+  loopBegin(name: string): void {
+    this.#s.collector.checkOpen();
+    this.#s.loops.begin(name, { cycles: this.#s.k.cycles, phaseCycles: this.#s.k.ex.phaseCycles });
+  }
+  loopEnd(name: string, count: number, overhead: string | undefined): void {
+    this.#s.collector.checkOpen();
+    this.#s.loops.end(name, count, overhead, { cycles: this.#s.k.cycles, phaseCycles: this.#s.k.ex.phaseCycles });
   }
   progress(fraction: number): void {
     this.#s.collector.setProgress(fraction);

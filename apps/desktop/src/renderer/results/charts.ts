@@ -25,6 +25,7 @@ import { cpuLabel, runLabel, shortCpuLabel, shortRunLabels, shortStackLabel, sta
 import { orderPhases, phaseColors } from "./palette.js";
 import { fmtNum, histogramData } from "./histogram.js";
 import { metricStats, repeatCount } from "./repeat.js";
+import { allNameLoops, LOOP_NORM, loopBars } from "./loop-bars.js";
 
 export { repetitionsOf } from "./histogram.js";
 
@@ -136,28 +137,30 @@ export function metricConfig(metric: string, results: RunResult[], profiles: Cpu
 }
 
 /**
- * How the phase chart scales each run's cycles: "run" (the total of the run) or the name of a
- * numeric parameter to divide by (e.g. "iterations": cycles per iteration, like the metrics).
+ * How the phase chart scales each run's cycles: "run" (the total of the run), LOOP_NORM (each
+ * loop the workload named ÷ its own count: loop-bars.ts) or the name of a numeric parameter to
+ * divide by (e.g. "iterations": cycles per iteration, like the metrics).
  */
 export type PhaseNorm = "run" | string;
 
-/** The divisor of a run under `norm` (1 for "run" or when the run has no such positive number). */
+/** The divisor of a run under `norm` (1 for "run", LOOP_NORM or when the run has no such positive number). */
 export function normDivisor(r: RunResult, norm: PhaseNorm): number {
-  if (norm === "run") return 1;
+  if (norm === "run" || norm === LOOP_NORM) return 1;
   const v = r.params[norm];
   return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 1;
 }
 
-/** Numeric parameters every run has with a positive value: what the phase chart can divide by. */
+/** What the phase chart can divide by: each named loop by its count (when every run named its loops), then the numeric parameters every run has with a positive value. */
 export function normChoices(results: RunResult[]): string[] {
   const first = results[0];
   if (!first) return [];
-  return Object.keys(first.params).filter((k) => results.every((r) => typeof r.params[k] === "number" && (r.params[k] as number) > 0)).sort((a, b) => (a === "iterations" ? -1 : b === "iterations" ? 1 : a.localeCompare(b)));
+  return [...(allNameLoops(results) ? [LOOP_NORM] : []), ...Object.keys(first.params).filter((k) => results.every((r) => typeof r.params[k] === "number" && (r.params[k] as number) > 0)).sort((a, b) => (a === "iterations" ? -1 : b === "iterations" ? 1 : a.localeCompare(b)))];
 }
 
 /** "per iteration" for "iterations", else "per <param>" */
 export function normLabel(norm: PhaseNorm): string {
   if (norm === "run") return "per run";
+  if (norm === LOOP_NORM) return "per iteration of each loop";
   return norm === "iterations" ? "per iteration" : `per ${norm.replace(/s$/, "")}`;
 }
 
@@ -167,18 +170,29 @@ export type PhaseUnit = "cycles" | "us";
 /** Runs up to which the phase chart stands its bars up; more lie down, one labelled row each (labels never overlap). */
 export const UPRIGHT_BARS_MAX = 8;
 
-/** Stacked bars of cycles (or µs) per phase: one bar per run, phases grouped and coloured by subsystem. */
+/**
+ * Stacked bars of cycles (or µs) per phase: one bar per run, phases grouped and coloured by
+ * subsystem; under LOOP_NORM one bar per loop of each run (loop-bars.ts: each loop ÷ its own count,
+ * then each loop less its overhead loop).
+ */
 export function phaseConfig(results: RunResult[], profiles: CpuProfileFile[], sweepParam?: string, norm: PhaseNorm = "run", unit: PhaseUnit = "cycles", facetCpu = false): { config: ChartConfiguration; phaseAt: (c: ChartClick) => { run: number; phase: string } } {
-  const phases = orderPhases([...new Set(results.flatMap((r) => Object.keys(r.phases)))]);
+  const perUs = (r: RunResult): number => (unit === "us" ? r.cpu.mhz : 1);
+  const loops = norm === LOOP_NORM;
+  const bars = loops
+    ? results.flatMap((r, run) => loopBars(r).map((b) => ({ run, phases: b.phases, divisor: perUs(r), loop: b.label })))
+    : results.map((r, run) => ({ run, phases: r.phases, divisor: normDivisor(r, norm) * perUs(r), loop: undefined }));
+  const phases = orderPhases([...new Set(bars.flatMap((b) => Object.keys(b.phases)))]);
   const colors = phaseColors(phases);
   const long = results.map((r) => runLabel(r, profiles, sweepParam));
-  const divisors = results.map((r) => normDivisor(r, norm) * (unit === "us" ? r.cpu.mhz : 1));
   const what = unit === "us" ? "µs" : "cycles";
-  const valueTitle = norm === "run" ? `${what} per run (total)` : `${what} ${normLabel(norm)} (÷ ${norm})`;
+  const valueTitle = norm === "run" ? `${what} per run (total)` : loops ? `${what} per iteration (each loop ÷ its own count)` : `${what} ${normLabel(norm)} (÷ ${norm})`;
   // in a CPU's facet the CPU is the facet's title: a bar is named by its stack (and sweep value)
-  const labels = facetCpu ? results.map((r) => [shortStackLabel(r.variants), ...(sweepParam !== undefined ? [`${sweepParam}=${String(r.params[sweepParam])}`] : [])].join(" · ")) : shortRunLabels(results, profiles, sweepParam);
-  const lying = results.length > UPRIGHT_BARS_MAX;
-  const runTitle = axisTitle(facetCpu ? (sweepParam ? `run (variant stack · ${sweepParam})` : "run (variant stack)") : sweepParam ? `run (CPU · variant stack · ${sweepParam})` : "run (CPU · variant stack)");
+  const runLabels = facetCpu ? results.map((r) => [shortStackLabel(r.variants), ...(sweepParam !== undefined ? [`${sweepParam}=${String(r.params[sweepParam])}`] : [])].join(" · ")) : shortRunLabels(results, profiles, sweepParam);
+  // a loop's bar: the loop's name over its run's label (two lines)
+  const labels = bars.map((b) => (b.loop === undefined ? runLabels[b.run]! : [b.loop, runLabels[b.run]!]));
+  const lying = bars.length > UPRIGHT_BARS_MAX;
+  const runText = facetCpu ? (sweepParam ? `run (variant stack · ${sweepParam})` : "run (variant stack)") : sweepParam ? `run (CPU · variant stack · ${sweepParam})` : "run (CPU · variant stack)";
+  const runTitle = axisTitle(loops ? `loop · ${runText}` : runText);
   const runAxis = { stacked: true, title: runTitle, ticks: lying ? { autoSkip: false } : { maxRotation: 30, autoSkip: false } };
   const valueAxis = { stacked: true, beginAtZero: true, title: axisTitle(valueTitle) };
   return {
@@ -186,17 +200,17 @@ export function phaseConfig(results: RunResult[], profiles: CpuProfileFile[], sw
       type: "bar",
       data: {
         labels,
-        datasets: phases.map((p) => ({ label: p, backgroundColor: colors.get(p)!, data: results.map((r, i) => (r.phases[p] ?? 0) / divisors[i]!) })),
+        datasets: phases.map((p) => ({ label: p, backgroundColor: colors.get(p)!, data: bars.map((b) => (b.phases[p] ?? 0) / b.divisor) })),
       },
       options: {
         ...(lying ? { indexAxis: "y" as const } : {}),
         scales: lying ? { y: runAxis, x: valueAxis } : { x: runAxis, y: valueAxis },
         plugins: {
-          tooltip: { callbacks: { title: (items) => (items[0] ? long[items[0].dataIndex]! : "") } },
+          tooltip: { callbacks: { title: (items) => (items[0] ? [long[bars[items[0].dataIndex]!.run]!, bars[items[0].dataIndex]!.loop ?? ""].filter(Boolean).join(" · ") : "") } },
         },
       },
     },
-    phaseAt: (c) => ({ run: c.index, phase: phases[c.datasetIndex]! }),
+    phaseAt: (c) => ({ run: bars[c.index]!.run, phase: phases[c.datasetIndex]! }),
   };
 }
 

@@ -6,6 +6,7 @@
 import type { Chart, ChartConfiguration } from "chart.js";
 import type { CpuProfileFile, ExperimentConfig, Finding, PathStat, RunResult } from "../../common/contracts.js";
 import { clear, fmt, h, toast } from "../ui/dom.js";
+import { LOOP_NORM, loopBars, pickNorm } from "./loop-bars.js";
 import { histogramConfig, isDark, makeChart, metricConfig, normChoices, normLabel, phaseConfig, repetitionsOf, sweepConfig, timelineConfig, UPRIGHT_BARS_MAX, type ChartClick, type PhaseNorm, type PhaseUnit } from "./charts.js";
 import { shortCpuLabel } from "./labels.js";
 import { PHASE_PALETTE } from "./palette.js";
@@ -235,17 +236,17 @@ export class ResultsView {
     const sweep = this.config?.sweep?.param;
     // "Where the cycles go" first: it is the chart the lab is about.
     const choices = normChoices(ok);
-    const norm = this.host.phaseNorm !== "run" && choices.includes(this.host.phaseNorm) ? this.host.phaseNorm : "run";
+    const norm = pickNorm(this.host.phaseNorm, choices);
     const unit = this.host.phaseUnit;
     const normSelect = (): HTMLElement =>
-      h("label.norm", { title: "Scale each run's cycles: the run's total, or divided by a parameter (cycles per iteration compare with the metrics)" }, "",
+      h("label.norm", { title: "Scale each run's cycles: the run's total, each loop the workload named ÷ its own count (and less its overhead loop: the metric), or divided by a parameter (cycles per iteration compare with the metrics)" }, "",
         h("select", { "aria-label": "Phase chart unit", "data-unit": unit, title: "Simulated cycles, or µs (each run's cycles ÷ its CPU's clock: cycles mislead across clocks)", onchange: (e: Event) => { this.host.setPhaseUnit((e.target as HTMLSelectElement).value as PhaseUnit); this.render(); } },
           h("option", { value: "cycles", selected: unit === "cycles" }, "cycles"),
           h("option", { value: "us", selected: unit === "us" }, "µs")),
         " ",
         h("select", { "aria-label": "Phase chart normalisation", "data-norm": norm, onchange: (e: Event) => { this.host.setPhaseNorm((e.target as HTMLSelectElement).value); this.render(); } },
           h("option", { value: "run", selected: norm === "run" }, "per run (total)"),
-          choices.map((c) => h("option", { value: c, selected: norm === c }, `${normLabel(c)} (÷ ${c})`))));
+          choices.map((c) => h("option", { value: c, selected: norm === c }, c === LOOP_NORM ? "per iteration (each loop ÷ its count)" : `${normLabel(c)} (÷ ${c})`))));
     // many runs on several CPUs: a chart per CPU (facets), so each keeps room for its runs
     const cpuKey = (r: RunResult): string => `${r.cpu.id}@${r.cpu.mhz}x${r.cpu.smp ?? 1}`;
     const cpuKeys = [...new Set(ok.map(cpuKey))];
@@ -258,11 +259,12 @@ export class ResultsView {
       const card = this.chartCard(`Where the cycles go (by phase, ${normLabel(norm)}${unit === "us" ? ", µs" : ""})${cpuName ? ` — ${cpuName}` : ""}`, id, config, (c) => {
         const { run, phase } = phaseAt(c);
         this.openInspector(okIndex[f.runs[run]!]!, phase);
-      }, () => this.phaseTsv(), () => [normSelect()]);
+      }, () => (norm === LOOP_NORM ? this.loopTsv() : this.phaseTsv()), () => [normSelect()]);
       card.classList.add("phase-card");
       card.querySelector("canvas")!.dataset.palette = PHASE_PALETTE;
       // lying bars: a row per run, at a height its label reads at
-      if (runs.length > UPRIGHT_BARS_MAX) card.querySelector<HTMLElement>(".chart-box")!.style.height = `${Math.min(1400, 90 + 20 * runs.length)}px`;
+      const bars = config.data.labels?.length ?? runs.length;
+      if (bars > UPRIGHT_BARS_MAX) card.querySelector<HTMLElement>(".chart-box")!.style.height = `${Math.min(1400, 90 + 20 * bars)}px`;
       grid.append(card);
     }
     for (const m of metrics) {
@@ -517,6 +519,13 @@ export class ResultsView {
   private phaseTsv(): string {
     const phases = [...new Set(this.results.flatMap((r) => Object.keys(r.phases)))].sort();
     return toTsv([["run", ...phases], ...this.results.map((r) => [this.label(r), ...phases.map((p) => r.phases[p] ?? 0)])]);
+  }
+
+  /** The loops mode's data: a row per loop bar of each run, cycles per iteration by phase. */
+  private loopTsv(): string {
+    const rows = this.results.flatMap((r) => loopBars(r).map((b) => ({ run: this.label(r), ...b })));
+    const phases = [...new Set(rows.flatMap((b) => Object.keys(b.phases)))].sort();
+    return toTsv([["run", "loop", ...phases], ...rows.map((b) => [b.run, b.label, ...phases.map((p) => b.phases[p] ?? 0)])]);
   }
 
   private pathsTsv(paths: PathStat[]): string {
