@@ -7,7 +7,10 @@
  * workspace opens that bundle, runs its embedded plugin only once trusted, and reproduces the
  * exported results bit for bit.
  *
- * One scaffold and build for the file (~35 s: pnpm's store serves the author's dependencies).
+ * One scaffold and build for the file (~20 s of its ~30: pnpm's store serves the author's
+ * dependencies). The tarballs are packed from the plugin-api and plugin-harness dist/ already built
+ * (`pnpm typecheck` builds them, `pnpm test` runs it first); without them pack-api's refusal names
+ * the missing file.
  */
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
