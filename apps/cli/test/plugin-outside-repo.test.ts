@@ -6,55 +6,28 @@
  * passes its harness tests, and `siglab run --plugin-dir` runs its example. The packed API
  * type-checks and imports there on its own.
  *
- * One install for the whole file. The tarballs are packed from the dist/ `pnpm typecheck` built
- * (--no-build: rebuilding would pull dist/ from under other tests reading it).
+ * One install for the whole file (outside-plugin.ts, shared with the app's e2e). The tarballs are
+ * packed from the dist/ `pnpm typecheck` built (--no-build: rebuilding would pull dist/ from under
+ * other tests reading it).
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PLUGIN_API_VERSION } from "@siglab/core";
+import { ROOT, runAsAuthor as run, scaffoldOutsidePlugin, type OutsidePlugin } from "./outside-plugin.js";
 
-const ROOT = realpathSync(join(import.meta.dirname, "../../.."));
-const tmp = realpathSync(mkdtempSync(join(tmpdir(), "siglab-author-")));
-const PACKS = join(tmp, "packs");
 const ID = "outside-tid";
-const plugin = join(tmp, ID);
-const tarballs: Record<"api" | "harness", string> = { api: "", harness: "" };
+let tmp: string, plugin: string, tarballs: OutsidePlugin["tarballs"];
 
-/**
- * The environment of an author's shell: none of the settings `pnpm test` hands its scripts (this
- * workspace's strictDepBuilds, linkWorkspacePackages, …) reaches the author's pnpm or npm.
- */
-const authorEnv = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|pnpm_|PNPM_)/i.test(k)));
-
-function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", timeout: 240_000, maxBuffer: 64 << 20, env: { ...authorEnv(), npm_config_update_notifier: "false", ...env } });
-  return { status: r.status, stdout: r.stdout, out: `${r.stdout}\n${r.stderr}${r.error ? `\n${r.error.message}` : ""}` };
-}
 const siglab = (args: string[], cwd: string) => run(process.execPath, [inject("siglabBin"), ...args], cwd);
 const metric = (r: { metrics: { name: string; value: number }[] }, name: string) => r.metrics.find((m) => m.name === name)?.value;
 
 beforeAll(() => {
-  expect(tmp.startsWith(ROOT)).toBe(false);
-  const packed = run(process.execPath, [join(ROOT, "scripts/pack-api.mjs"), "--out", PACKS, "--no-build"], tmp);
-  expect(packed.status, packed.out).toBe(0);
-  tarballs.api = join(PACKS, `siglab-plugin-api-${PLUGIN_API_VERSION}.0.tgz`);
-  tarballs.harness = join(PACKS, `siglab-plugin-harness-${PLUGIN_API_VERSION}.0.tgz`);
-  expect(existsSync(tarballs.api) && existsSync(tarballs.harness), packed.out).toBe(true);
-
-  const made = siglab(["plugin", "new", ID, "--dir", tmp], tmp);
-  expect(made.status, made.out).toBe(0);
-  // what the scaffold's README says to do with pnpm until the packages are published
-  const pkgFile = join(plugin, "package.json");
-  const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as Record<string, unknown>;
-  pkg["pnpm"] = { overrides: { "@siglab/plugin-api": `file:${tarballs.api}`, "@siglab/plugin-harness": `file:${tarballs.harness}` } };
-  writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
-  const installed = run("pnpm", ["install", "--prefer-offline"], plugin);
-  expect(installed.status, installed.out).toBe(0);
+  ({ tmp, plugin, tarballs } = scaffoldOutsidePlugin(inject("siglabBin"), ID));
 }, 300_000);
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
 
 describe("the packed plugin API, installed with pnpm outside the repository", () => {
   it("is what `pnpm pack:api` wrote: versioned, its package.json the publish one, dist/index.js in it", () => {

@@ -156,3 +156,27 @@ export async function clickLatency(page: Page): Promise<number> {
   await page.click('[data-tab="charts"]');
   return ms;
 }
+
+/**
+ * Opens the bundle `file` in `p` (a fresh session) and re-runs it with its embedded plugin `id`:
+ * Run is refused until the user trusts the plugin code, then runs. Returns the trust notice, the
+ * re-run verdict dialog's text (the dialog is dismissed) and the results shown.
+ */
+export async function rerunTrustedBundle(p: Page, file: string, id: string): Promise<{ notice: string; verdict: string; results: import("../src/common/contracts.js").RunResult[] }> {
+  const chooser = p.waitForEvent("filechooser");
+  await p.click("#import-bundle");
+  await (await chooser).setFiles(file);
+  await p.waitForSelector("#bundle-trust", { timeout: 20_000 });
+  const notice = (await p.textContent("#bundle-trust")) ?? "";
+  // not trusted yet: the run is refused, nothing of the plugin runs
+  await p.click("#run-button");
+  await p.waitForFunction((i) => (document.querySelector(".toast")?.textContent ?? "").includes(`plugin "${i}" is not enabled`), id, { timeout: 20_000 });
+  await p.click("#trust-bundle-plugins");
+  await p.waitForFunction((i) => document.body.dataset.bundlePlugins === i, id);
+  await runAndWait(p, 60_000);
+  const dialog = p.locator('.modal[aria-label="Re-run of the bundle"]');
+  await dialog.waitFor();
+  const verdict = (await dialog.textContent()) ?? "";
+  await dialog.locator("button").click();
+  return { notice, verdict, results: await shownResults(p) };
+}

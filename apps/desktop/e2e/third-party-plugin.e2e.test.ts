@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import type { RunResult } from "../src/common/contracts.js";
-import { downloaded, openSession, runAndWait, screenshot, selectCpus, shownResults, type Session } from "./harness.js";
+import { downloaded, openSession, rerunTrustedBundle, runAndWait, screenshot, selectCpus, shownResults, type Session } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const PLUGIN = fileURLToPath(new URL("../../../examples/third-party-plugins/getpid-cache", import.meta.url));
@@ -76,23 +76,10 @@ describe("a third-party plugin in the app", () => {
     const fresh = await openSession();
     try {
       const p = fresh.page;
-      const chooser = p.waitForEvent("filechooser");
-      await p.click("#import-bundle");
-      await (await chooser).setFiles(file);
       // the plugin is not installed there: the bundle's own code, after consent
-      await p.waitForSelector("#bundle-trust", { timeout: 20_000 });
-      expect(await p.textContent("#bundle-trust")).toMatch(/carries third-party plugin code: getpid-cache@[0-9.]+ \(sha256 [0-9a-f]{12}…\)/);
-      // not trusted: the run is refused, nothing of the plugin runs
-      await p.click("#run-button");
-      await p.waitForFunction(() => /plugin "getpid-cache" is not enabled/.test(document.querySelector(".toast")?.textContent ?? ""), null, { timeout: 20_000 });
-      await p.click("#trust-bundle-plugins");
-      await p.waitForFunction(() => document.body.dataset.bundlePlugins === "getpid-cache");
-      await runAndWait(p, 60_000);
-      const dialog = p.locator('.modal[aria-label="Re-run of the bundle"]');
-      await dialog.waitFor();
-      expect(await dialog.textContent()).toMatch(/identical to the bundle's, bit for bit/);
-      await dialog.locator("button").click();
-      const [again] = await shownResults(p);
+      const { notice, verdict, results: [again] } = await rerunTrustedBundle(p, file, "getpid-cache");
+      expect(notice).toMatch(/carries third-party plugin code: getpid-cache@[0-9.]+ \(sha256 [0-9a-f]{12}…\)/);
+      expect(verdict).toMatch(/identical to the bundle's, bit for bit/);
       expect(again!.metrics).toEqual(cli.metrics);
       expect(again!.totalCycles).toBe(cli.totalCycles);
       // the plugin list of the workspace is untouched: nothing was installed
