@@ -13,7 +13,7 @@ import { resolve, sep } from "node:path";
 import { listPlugins, type ExampleRef } from "../plugins/catalog.js";
 import { watchTree, type TreeWatch } from "../plugins/watch-tree.js";
 import { oneLine } from "../terminal.js";
-import type { PluginsIo } from "./plugins.js";
+import type { PluginsIo } from "../plugins/io.js";
 
 export interface PluginDevOptions {
   /** also run each example without the plugin (`siglab run --baseline`) */

@@ -11,7 +11,7 @@ import { ARCHIVE_LIMITS, PluginArchiveError, readPluginArchive } from "@siglab/c
 import { installedVersion, installPluginFiles } from "@siglab/core/plugin-archive/node";
 import { installedPluginsDir } from "../plugins/installed.js";
 import { oneLine } from "../terminal.js";
-import type { PluginsIo } from "./plugins.js";
+import type { PluginsIo } from "../plugins/io.js";
 
 /** The archive's bytes: a regular file (a FIFO or device is refused, not waited on) within the archive limit. */
 function readArchiveFile(file: string): Uint8Array {

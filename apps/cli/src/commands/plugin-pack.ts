@@ -9,7 +9,7 @@ import { packPluginFolder } from "@siglab/core/plugin-archive/node";
 import { PluginFolderError } from "@siglab/core/host/node/plugin-folder";
 import { OutputRefusal, writeOutputFile } from "../output.js";
 import { oneLine } from "../terminal.js";
-import type { PluginsIo } from "./plugins.js";
+import type { PluginsIo } from "../plugins/io.js";
 
 export function pluginPack(dir: string | undefined, opts: { output?: string; force?: boolean }, io: PluginsIo): number {
   if (!dir) {

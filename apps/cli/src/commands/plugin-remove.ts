@@ -9,7 +9,7 @@ import { BUILTIN_PLUGINS } from "@siglab/builtin-plugins";
 import { installedPluginsDir } from "../plugins/installed.js";
 import { didYouMean } from "../suggest.js";
 import { oneLine } from "../terminal.js";
-import type { PluginsIo } from "./plugins.js";
+import type { PluginsIo } from "../plugins/io.js";
 
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 

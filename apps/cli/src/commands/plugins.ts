@@ -16,13 +16,9 @@ import { pluginPack } from "./plugin-pack.js";
 import { pluginRemove } from "./plugin-remove.js";
 import { oneLine, shown } from "../terminal.js";
 import { pluginDev } from "./plugin-dev.js";
+import { consoleIo, type PluginsIo } from "../plugins/io.js";
 
-export interface PluginsIo {
-  log(line: string): void;
-  error(line: string): void;
-}
 
-const consoleIo: PluginsIo = { log: (l) => console.log(l), error: (l) => console.error(l) };
 
 function dirsOf(v: unknown): string[] {
   return v === undefined || v === null || v === false ? [] : ([] as unknown[]).concat(v).map(String);
