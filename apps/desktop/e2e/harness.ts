@@ -132,6 +132,20 @@ export async function shownResults(page: Page): Promise<import("../src/common/co
   return page.evaluate(() => (window as unknown as { __siglabTest: TestHooks }).__siglabTest.results());
 }
 
+/** What a rendered chart shows (the renderer's test hook chartInfo): x labels, axis titles, datasets, each bar's stack. */
+export interface ChartInfo {
+  labels: string[];
+  xTitle: string;
+  yTitle: string;
+  datasets: { label: string; color: string; total: number }[];
+  stacks: number[];
+}
+
+/** The chart `id` as rendered, or null when it is not on screen. */
+export async function chartInfo(page: Page, id: string): Promise<ChartInfo | null> {
+  return page.evaluate((c) => (window as unknown as { __siglabTest: { chartInfo(id: string): ChartInfo | null } }).__siglabTest.chartInfo(c), id);
+}
+
 /** Milliseconds from creating each sandbox worker to its "ready", so far. */
 export async function workerStarts(page: Page): Promise<number[]> {
   return page.evaluate(() => (window as unknown as { __siglabTest: TestHooks }).__siglabTest.workerStarts());

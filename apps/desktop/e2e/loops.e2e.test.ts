@@ -7,16 +7,8 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openExample, openSession, runAndWait, screenshot, selectCpus, setParam, shownResults, type Session } from "./harness.js";
+import { openExample, openSession, runAndWait, screenshot, selectCpus, setParam, shownResults, chartInfo, type Session } from "./harness.js";
 
-interface ChartInfo {
-  labels: string[];
-  xTitle: string;
-  yTitle: string;
-  stacks: number[];
-}
-const chartInfo = (p: Page, id: string): Promise<ChartInfo | null> =>
-  p.evaluate((chartId) => (window as unknown as { __siglabTest: { chartInfo(id: string): ChartInfo | null } }).__siglabTest.chartInfo(chartId), id);
 
 let s: Session;
 let page: Page;

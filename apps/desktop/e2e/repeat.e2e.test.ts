@@ -5,23 +5,15 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession, runAndWait, screenshot, selectCpus, shownResults, type Session } from "./harness.js";
+import { openSession, runAndWait, screenshot, selectCpus, shownResults, chartInfo, type Session } from "./harness.js";
 
 let s: Session;
 let page: Page;
 
-interface ChartInfo {
-  labels: string[];
-  xTitle: string;
-  yTitle: string;
-  datasets: { label: string; total: number }[];
-}
 type Hooks = {
   runConfig(): { repeat?: number; seed: number };
-  chartInfo(id: string): ChartInfo | null;
 };
 const runConfig = (p: Page): Promise<ReturnType<Hooks["runConfig"]>> => p.evaluate(() => (window as unknown as { __siglabTest: Hooks }).__siglabTest.runConfig());
-const chartInfo = (p: Page, id: string): Promise<ChartInfo | null> => p.evaluate((c) => (window as unknown as { __siglabTest: Hooks }).__siglabTest.chartInfo(c), id);
 
 beforeAll(async () => {
   s = await openSession();

@@ -7,24 +7,17 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { downloaded, openExample, openSession, runAndWait, screenshot, selectCpus, setParam, shownResults, type Session } from "./harness.js";
+import { downloaded, openExample, openSession, runAndWait, screenshot, selectCpus, setParam, shownResults, chartInfo, type Session } from "./harness.js";
 
 let s: Session;
 let page: Page;
 
-interface ChartInfo {
-  labels: string[];
-  xTitle: string;
-  yTitle: string;
-}
 type Hooks = {
   runConfig(): { cpus: { id: string; mhz: number }[]; smp?: number; seed: number };
-  chartInfo(id: string): ChartInfo | null;
   shareLink(): string;
   summary: { loadProbe(text: string): string | null; probeHost(): string | null };
 };
 const runConfig = (p: Page): Promise<ReturnType<Hooks["runConfig"]>> => p.evaluate(() => (window as unknown as { __siglabTest: Hooks }).__siglabTest.runConfig());
-const chartInfo = (p: Page, id: string): Promise<ChartInfo | null> => p.evaluate((c) => (window as unknown as { __siglabTest: Hooks }).__siglabTest.chartInfo(c), id);
 
 const timelineBox = (p: Page) => p.locator(".run-config label", { hasText: "Record per-task timeline" }).locator("input");
 
