@@ -21,9 +21,9 @@ const refetchedPerCall = (r: RunResult) => lines(r) / CALLS;
 /** the same per extra getpid: a run of 2×CALLS minus a run of CALLS (start-up and exit cancel) */
 const marginal = (run: (source: string) => RunResult) => (lines(run(getpids(2 * CALLS))) - lines(run(GETPIDS))) / CALLS;
 
-function runWith(file: CpuProfileFile, source = GETPIDS): RunResult {
+function runWith(file: CpuProfileFile, source = GETPIDS, mhz = 2200): RunResult {
   return runWorkload(
-    { workload: { id: "getpids", file: "getpids.ts", source }, cpu: { id: file.id, mhz: 2200 }, variants: [], params: {}, seed: 1, budget: { maxSteps: 1e7, maxCycles: 1e12 } },
+    { workload: { id: "getpids", file: "getpids.ts", source }, cpu: { id: file.id, mhz }, variants: [], params: {}, seed: 1, budget: { maxSteps: 1e7, maxCycles: 1e12 } },
     { profiles: [...BUILTIN_PROFILE_FILES.filter((f) => f.id !== file.id), file], plugins: [], transpile, evaluate },
   );
 }
@@ -49,6 +49,15 @@ describe("P4 trace cache cleared by IDT entries", () => {
 
   it("a PIII keeps its kernel text in L1I across system calls", () => {
     expect(marginal((s) => runSource(s, { cpu: "p6-coppermine", mhz: 1000 }, "getpids.ts"))).toBeLessThan(0.05);
+  });
+
+  it("a CPU with an exclusive L2 (the K7's) given the flag walks its caches after each flush (the replay refuses an exclusive L2)", () => {
+    const k7 = structuredClone(BUILTIN_PROFILE_FILES.find((f) => f.id === "k7-palomino")!);
+    expect(k7.geometry.l2Exclusive?.value).toBe(1);
+    (k7.geometry as Record<string, unknown>)["l1iClearedByInterrupt"] = { value: 1, kind: "estimated", source: "test" };
+    const r = runWith(k7, GETPIDS, 1400);
+    expect(r.error).toBeUndefined();
+    expect(refetchedPerCall(r)).toBeGreaterThan(3);
   });
 
   it("the flag alone: the same P4 profile without it keeps the text resident and is cheaper per call", () => {

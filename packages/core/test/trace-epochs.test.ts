@@ -74,6 +74,10 @@ describe("TraceEpochs", () => {
     );
   });
 
+  it("refuses an exclusive L2, whose lines move on every L1 miss (the executor walks such caches)", () => {
+    expect(() => new TraceEpochs(new MemoryHierarchy({ ...SMALL, l2Exclusive: true }))).toThrow(/exclusive L2/);
+  });
+
   it("replays a repeated epoch without walking: the same charges, and nothing new remembered", () => {
     const m = new MemoryHierarchy(SMALL);
     const code = paths();

@@ -212,7 +212,9 @@ export class Executor {
   /** The L1I (the P4's trace cache) is emptied: an epoch of remembered fetch sequences starts. */
   private flushL1i(): void {
     const m = this.mem!;
-    (m.epochs ??= new TraceEpochs(m)).flush();
+    // the replay knows only an inclusive L2 (an exclusive one moves lines on every L1 miss): walk then
+    if (m.shape.l2Exclusive) m.l1i.clear();
+    else (m.epochs ??= new TraceEpochs(m)).flush();
   }
 
   /** Instruction fetch of a path's code that the L1I (or trace cache) no longer holds wholly. */

@@ -43,6 +43,8 @@ export class TraceEpochs implements FetchMemo {
   fromMemory = 0;
 
   constructor(private readonly m: MemoryHierarchy) {
+    // an exclusive L2 (the K7's) moves lines on every L1 miss: a replay of L1 misses alone would be wrong
+    if (m.shape.l2Exclusive) throw new Error("TraceEpochs: the caches have an exclusive L2; fetch by walking them");
     m.l1i.clear();
     this.root = new EpochNode(m.l1i.snapshot());
   }
