@@ -14,6 +14,9 @@ import { hot } from "../machine/typed-arrays.js";
 import type { MemoryHierarchy, Region } from "../machine/cache.js";
 import { TraceEpochs } from "../machine/trace-epochs.js";
 
+/** CompiledPath.codeId: process-wide, so paths of any registry never share one */
+let nextCodeId = 0;
+
 export class CompiledPath {
   count = 0;
   cycles = 0;
@@ -32,6 +35,8 @@ export class CompiledPath {
   codeSeenI = -1;
   /** the path enters the kernel through the IDT (int $0x80, an exception, an interrupt) */
   readonly idtEntry: boolean;
+  /** names this path's fetch to the trace cache's memo (machine/trace-epochs.ts): a number, compared */
+  readonly codeId = nextCodeId++ | 0;
 
   constructor(readonly def: PathDef, readonly phaseIdx: number, profile: ResolvedProfile) {
     const n = def.ops.length;
@@ -175,7 +180,7 @@ export class Executor {
     const fetchedAt = this.cycles;
     // the gate's microcode empties the trace cache before the handler's first fetch
     if (p.idtEntry && this.idtFlushesL1i) this.flushL1i();
-    if (p.code !== null && (p.codeSeenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(p);
+    if (p.code !== null) this.fetchCode(p);
     p.count++;
     p.cycles += p.cost;
     this.phaseCycles[p.phaseIdx] += p.cost;
@@ -194,7 +199,7 @@ export class Executor {
   runN(p: CompiledPath, n: number): void {
     if (n <= 0) return;
     const fetchedAt = this.cycles;
-    if (p.code !== null && (p.codeSeenI !== this.mem!.l1i.changes || this.kernelTextTlb !== null)) this.fetch(p);
+    if (p.code !== null) this.fetchCode(p);
     const c = p.cost * n;
     p.count += n;
     p.cycles += c;
@@ -217,13 +222,25 @@ export class Executor {
     else (m.epochs ??= new TraceEpochs(m)).flush();
   }
 
+  /**
+   * A path's instruction fetch, before its first op: nothing when its code is resident; the
+   * epoch's remembered fetch when it replays one as last time (small, so the hot loop inlines it).
+   */
+  private fetchCode(p: CompiledPath): void {
+    const m = this.mem!;
+    const memo = m.epochs;
+    const n = memo !== null && this.kernelTextTlb === null ? memo.replay(p.codeId) : -1;
+    if (n > 0) this.chargeCodeMiss(n, 0);
+    else if (n < 0 && (p.codeSeenI !== m.l1i.changes || this.kernelTextTlb !== null)) this.fetch(p);
+  }
+
   /** Instruction fetch of a path's code that the L1I (or trace cache) no longer holds wholly. */
   private fetch(p: CompiledPath): void {
     if (this.kernelTextTlb !== null) this.kernelTextTlb();
     const m = this.mem!;
     const epochs = m.epochs;
     if (epochs !== null && epochs.active) {
-      const n = epochs.fetch(p, p.code!);
+      const n = epochs.fetch(p.codeId, p.code!);
       if (n >= 0) {
         if (n > 0) this.chargeCodeMiss(epochs.fromL2, epochs.fromMemory);
         return;

@@ -32,8 +32,14 @@ export interface FetchMemo {
   readonly active: boolean;
   /** the L1I is emptied */
   flush(): void;
-  /** lines `key`'s fetch of `code` brought in (fromL2/fromMemory set), or -1: fetch as usual */
-  fetch(key: object, code: readonly Region[]): number;
+  /** lines `key`'s (a path's codeId) fetch of `code` brought in (fromL2/fromMemory set), or -1: fetch as usual */
+  fetch(key: number, code: readonly Region[]): number;
+  /**
+   * `key`'s fetch again when the epoch took it from here last time and L2 cannot answer otherwise
+   * (unchanged since, nothing came from memory): the lines it brings in, all from L2 (fromL2 and
+   * fromMemory are not set). -1: no such shortcut, call fetch.
+   */
+  replay(key: number): number;
   readonly fromL2: number;
   readonly fromMemory: number;
 }
