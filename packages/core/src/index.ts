@@ -18,6 +18,7 @@ export * as mm from "./mm/mmap.js";
 export * as device from "./drivers/siglab-disk.js";
 export { FpuRegs } from "./machine/fpu.js";
 export { Tlb } from "./machine/tlb.js";
+export { loopPages } from "./machine/memory.js";
 export { contributionProviderToken, bindContributionProvider, type ContributionProvider } from "./di/contribution-provider.js";
 export { op, type OpLine, type PathDef } from "./exec/path.js";
 export type { PathTransform } from "./exec/registry.js";

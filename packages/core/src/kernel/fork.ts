@@ -4,7 +4,7 @@
  * (CLONE_SIGHAND) or copied, the registers and, when the parent used the FPU, its i387 state.
  */
 import { filesOf } from "../fs/file.js";
-import { AddressSpace, PAGE_SHIFT, STACK_TOP, USER_CODE_BASE } from "../machine/memory.js";
+import { AddressSpace, loopPages, STACK_TOP } from "../machine/memory.js";
 import type { KernelCore } from "./core.js";
 import { pathRefs } from "./path-refs.js";
 import { flush_tlb_mm } from "./smp.js";
@@ -47,8 +47,8 @@ export function copy_process(k: KernelCore, parent: Task | null, opts: CloneFlag
     parent.children.push(t);
     if (opts.shareVm) t.regs.esp = STACK_TOP - 0x100000 * (pid % 32) - 16; // thread stack below the parent's
   }
-  // code page and stack page: touched on every return to user mode
-  t.hotPages = [USER_CODE_BASE >>> PAGE_SHIFT, (t.regs.esp - 4) >>> PAGE_SHIFT];
+  // text, GOT, libc's stubs and stack: touched on every pass of the task's loop (memory.ts)
+  t.hotPages = loopPages(t.regs.esp);
   k.tasks.set(pid, t);
   return t;
 }

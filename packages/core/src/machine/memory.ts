@@ -12,9 +12,30 @@ export const PROT_EXEC = 4;
 
 /** The i386 user layout the model uses (addresses as in a 2.4 process). */
 export const USER_CODE_BASE = 0x08048000;
+/** the program's data segment (.got, .data, .bss): after its 16 pages of text, as ld lays out a small ELF program */
+export const USER_DATA_BASE = USER_CODE_BASE + 16 * PAGE_SIZE;
 export const MMAP_BASE = 0x40000000;
+/**
+ * libc.so's syscall stubs. ld.so maps libraries from TASK_UNMAPPED_BASE (MMAP_BASE) up; the model
+ * maps a workload's anonymous mmaps from there as if none were loaded, so libc's text is placed
+ * just below, where no mapping of the model reaches (a TLB entry's address, never mapped).
+ */
+export const LIBC_TEXT_BASE = MMAP_BASE - 256 * PAGE_SIZE;
 export const STACK_TOP = 0xc0000000;
 export const STACK_PAGES = 32;
+
+/**
+ * The user pages a dynamically linked program touches on every pass of a loop of system calls:
+ * the TLB entries it walks again after a CR3 write (kernel/sched.ts touchHotPages). Its text (the
+ * loop, and the PLT in front of `.text` in the same R-X segment: i386 ELF ABI), the GOT each PLT
+ * stub jumps through (`jmp *name@GOT`, in the data segment), libc.so's text (the syscall stub that
+ * a blocked read() returns into: glibc's PSEUDO stubs touch no libc data on success), and the
+ * stack page below `esp`. Globals beside the GOT share its page: a program's own layout (lmbench's
+ * lat_ctx spreads 24 KB of .bss over more) is not modelled.
+ */
+export function loopPages(esp: number): number[] {
+  return [USER_CODE_BASE >>> PAGE_SHIFT, USER_DATA_BASE >>> PAGE_SHIFT, LIBC_TEXT_BASE >>> PAGE_SHIFT, (esp - 4) >>> PAGE_SHIFT];
+}
 
 export interface Vma {
   start: number;
