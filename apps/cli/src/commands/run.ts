@@ -75,7 +75,7 @@ export function addRunOptions(cmd: Command): Command {
     .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)");
   for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
   return cmd
-    .option("--jobs <n>", "runs at a time, each in an execution host of its own (default: the number of cores)")
+    .option("--jobs <n>", "the most runs at a time, each in an execution host of its own (default: the number of cores); another host starts only while the runs left would take more than twice its start and warm-up per host running (docs/scale-out.md)")
     .option("--shard <i/n>", "run only the i-th of n round-robin slices of the runs (1 <= i <= n; docs/scale-out.md)")
     .option("--typecheck", "type-check the workload against the API before running (default for files)")
     .option("--inspect <path>", "print a kernel path op by op (a path name, or 'top' for the five costliest)")
