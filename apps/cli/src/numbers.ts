@@ -11,6 +11,17 @@ export function group(n: number): string {
 }
 
 /**
+ * n as n.toLocaleString("en") writes it (digit groups, at most 3 decimals) for the texts a command
+ * builds as it loads (option help): without Intl, whose first use costs a process ~10 ms.
+ */
+export function plainGrouped(n: number): string {
+  const a = Math.abs(n);
+  if (!(a < 1e15) || Number(n.toFixed(3)) !== n) return n.toLocaleString("en");
+  const [whole, frac] = a.toFixed(3).replace(/\.?0+$/, "").split(".") as [string, string | undefined];
+  return `${n < 0 ? "-" : ""}${whole.replace(/\B(?=(\d{3})+$)/g, ",")}${frac ? `.${frac}` : ""}`;
+}
+
+/**
  * A measured value as people read it: digit groups, 1 decimal from 100 up, 3 from 1 up, 4
  * significant digits below 1, never in e-notation (whole numbers as they are).
  */

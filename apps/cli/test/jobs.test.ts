@@ -79,6 +79,32 @@ describe("--jobs (in process, the real host pool)", () => {
     expect(one[0]!.error!.message).toMatch(/mix\.ts: stopped after 2 s of host time/);
   }, 120_000);
 
+  it("starts no host for a sweep whose points are all stored, one for a sweep with one point changed", async () => {
+    const env = { SIGLAB_NO_CACHE: process.env["SIGLAB_NO_CACHE"], SIGLAB_CACHE_DIR: process.env["SIGLAB_CACHE_DIR"] };
+    process.env["SIGLAB_NO_CACHE"] = "";
+    process.env["SIGLAB_CACHE_DIR"] = join(root, "cache");
+    try {
+      stopSandbox();
+      const sweep = (values: string) => runExperimentArgs("lat_syscall", { sweep: `iterations=${values}`, jobs: 2 });
+      const first = await sweep("100,200,300");
+      expect(hostCount()).toBeGreaterThan(0);
+      stopSandbox();
+      const again = await sweep("100,200,300");
+      expect(hostCount()).toBe(0);
+      expect(again.map((r) => (r as { cached?: true }).cached)).toEqual([true, true, true]);
+      expect(JSON.stringify(again.map(({ cached: _, ...r }: RunResult & { cached?: true }) => r))).toBe(JSON.stringify(first));
+      const changed = await sweep("100,250,300");
+      expect(hostCount()).toBe(1);
+      expect(changed.map((r) => (r as { cached?: true }).cached === true)).toEqual([true, false, true]);
+    } finally {
+      stopSandbox();
+      for (const [k, v] of Object.entries(env)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  }, 120_000);
+
   it("bad --jobs and --shard are usage errors before anything starts", async () => {
     stopSandbox();
     for (const [o, m] of [

@@ -7,12 +7,10 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { deserialize, serialize } from "node:v8";
-import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { BUILTIN_PROFILE_FILES, cloneProfile, serializeProfile } from "@siglab/cpu-profiles";
 import { PLUGIN_API_VERSION } from "@siglab/core";
-import { decodeEntry, encodeEntry } from "@siglab/core/cache";
+import { CacheStore, RunCache } from "@siglab/core/cache";
 
 const BIN = inject("siglabBin");
 const root = mkdtempSync(join(tmpdir(), "siglab-result-cache-"));
@@ -48,13 +46,13 @@ function entryFiles(home: string): string[] {
 }
 /** Every stored result rewritten as a valid entry with `edit` applied: what a hit then shows. */
 function tamper(home: string, edit: (r: Run) => void): void {
+  const cache = new RunCache(new CacheStore(resultsDir(home), { maxBytes: 1 << 30 }));
   for (const f of entryFiles(home)) {
     const key = f.split("/").pop()!;
-    const d = decodeEntry(key, readFileSync(f));
-    if (!("body" in d)) throw new Error(`${f}: ${d.problem}`);
-    const r = deserialize(gunzipSync(d.body)) as Run;
-    edit(r);
-    writeFileSync(f, encodeEntry(key, gzipSync(serialize(r))));
+    const r = cache.get(key);
+    if (!r) throw new Error(`${f}: not a stored result`);
+    edit(r as unknown as Run);
+    cache.put(key, r);
   }
 }
 const snapshot = (home: string) => entryFiles(home).map((f) => `${f} ${statSync(f).mtimeMs} ${readFileSync(f).toString("base64")}`);

@@ -108,9 +108,15 @@ export async function runThroughCache(specs: readonly RunSpec[], run: (spec: Run
 
 const optional = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (v === undefined ? {} : ({ [k]: v } as { [P in K]: V }));
 
-/** The simulator's version: a hash of the code the execution host runs (built from the sources when they changed). */
-export async function currentSimulator(): Promise<string> {
-  return simulatorVersion(await nodeHostCode());
+let simulator: Promise<string> | undefined;
+
+/**
+ * The simulator's version: a hash of the code the execution host runs (built from the sources when
+ * they changed). Once per process: a CLI process is one command, whose workload check and run
+ * lookups then share one walk of the sources.
+ */
+export function currentSimulator(): Promise<string> {
+  return (simulator ??= nodeHostCode().then(simulatorVersion));
 }
 
 /** A workload's declared parameters and names, from the compile cache or a sandbox (executionHost().inspect). */

@@ -17,6 +17,7 @@ import { checkStacks, presetStack } from "../run/check-stacks.js";
 import { didYouMean } from "../suggest.js";
 import { parseJobs, parseShard, selectShard, shardDescription, type Shard } from "../run/parallel.js";
 import { oneLine, shown } from "../terminal.js";
+import { plainGrouped } from "../numbers.js";
 import { cachedWhenAll, inspectWorkload, markCachedText, NO_CACHE_OPTION, resultCacheWanted, runThroughCache } from "../cache/results.js";
 import type { CachedRunResult } from "@siglab/core/cache";
 import { manifestLookup, variantNoticeLines } from "../run/variant-notices.js";
@@ -71,11 +72,11 @@ export function addRunOptions(cmd: Command): Command {
     .option("--profile-file <file>", "a CPU profile of your own (repeatable; the user profiles folder $SIGLAB_HOME/profiles is always read)")
     .option("--smp <n>", "CPUs of the machine: 1 (default) runs the UP kernel, 2-8 the 2.4 SMP kernel (docs/smp.md)")
     .option("--timeline", "record a bounded per-task timeline (text: a compact timeline per task; --json: every event)")
-    .option("--timeline-limit <n>", `the most timeline events a run records, 1 to 10,000,000 (default ${TIMELINE_LIMIT_DEFAULT.toLocaleString("en")}; implies --timeline)`)
+    .option("--timeline-limit <n>", `the most timeline events a run records, 1 to 10,000,000 (default ${plainGrouped(TIMELINE_LIMIT_DEFAULT)}; implies --timeline)`)
     .option("--plugin-dir <dir>", "third-party plugin folder (repeatable)");
   for (const [flag, help] of LIMIT_OPTIONS) cmd.option(flag, help);
   return cmd
-    .option("--jobs <n>", "runs at a time, each in an execution host of its own (default: the number of cores)")
+    .option("--jobs <n>", "the most runs at a time, each in an execution host of its own (default: the number of cores); siglab run starts another host only while the runs left would take more than twice its start and warm-up per host running (docs/scale-out.md)")
     .option("--shard <i/n>", "run only the i-th of n round-robin slices of the runs (1 <= i <= n; docs/scale-out.md)")
     .option("--typecheck", "type-check the workload against the API before running (default for files)")
     .option("--inspect <path>", "print a kernel path op by op (a path name, or 'top' for the five costliest)")
@@ -288,12 +289,12 @@ export function registerRunCommand(cli: CAC): void {
           plan = p;
           if (!json && p.shard) console.log(shardDescription(p.total, p.shard).text + "\n");
         },
-        ...(json ? {} : { onResult: (_: number, r: CachedRunResult) => console.log(runText(shown(r), plan!, repeat, o, manifestOf) + "\n") }),
+        ...(json ? {} : { onResult: (_: number, r: CachedRunResult) => console.log(runText(textOf(r, o["inspect"] !== undefined || r.variants.length > 0), plan!, repeat, o, manifestOf) + "\n") }),
       });
       const part = run.shard ? shardDescription(run.total, run.shard) : undefined;
       if (json) process.stdout.write(JSON.stringify(part ? { shard: part.json, runs: run.results } : { runs: run.results }, null, 2) + "\n");
       // text: every string of the results (names, messages, labels) escaped as a one-line field
-      const results = json ? run.results : shown(run.results);
+      const results = json ? run.results : run.results.map((r) => textOf(r, false));
       if (!json && results.length > 1) console.log(formatSweepSummary(results));
       for (const line of timelineCutLines(results)) console.error(`siglab run: ${line}`);
       process.exitCode = results.some((r) => r.error) ? 1 : 0;
@@ -301,6 +302,18 @@ export function registerRunCommand(cli: CAC): void {
       reportCliError(e);
     }
   });
+}
+
+/**
+ * A result as text output reads it, every string escaped (terminal.ts). Its per-path statistics
+ * (most of a result) only when the text shows them (--inspect) or a variant's notice reads them:
+ * a stored result then never decodes them (cache/run-cache.ts), nor is their copy made.
+ */
+function textOf(r: CachedRunResult, withPaths: boolean): CachedRunResult {
+  if (withPaths) return shown(r);
+  const rest: Record<string, unknown> = {};
+  for (const k of Object.keys(r)) if (k !== "paths") rest[k] = (r as unknown as Record<string, unknown>)[k];
+  return { ...shown(rest), paths: [] } as unknown as CachedRunResult;
 }
 
 /** One run's text block: its results, then the repetitions, --inspect and --timeline asked for. */

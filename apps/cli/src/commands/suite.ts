@@ -61,10 +61,12 @@ async function runExamplesSuite(_name: string, o: Record<string, unknown>): Prom
   if (!json) console.log(`SigLab examples on ${cpu.id}@${cpu.mhz} MHz, Linux 2.4.18 (i386) baseline unless a [plugin] is named${part ? `; ${part.text}` : ""}\n`);
   // text: each example's line as soon as it and those before it are done
   const line = (_: number, res: CachedRunResult): void => {
-    const r = shown(res);
-    const head = r.metrics[0];
-    const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings.length} finding(s)${r.cached ? ", cached" : ""}`;
-    const v = (r.variants.length ? ` [${r.variants.map((x) => x.id).join("+")}]` : "") + (r.cpu.id !== cpu.id ? ` on ${r.cpu.id}` : "");
+    // escaped: only what the line shows (a whole result, its paths and counters, is ~100 times more)
+    const m = res.metrics[0];
+    const r = shown({ workload: res.workload, variants: res.variants.map((x) => x.id), cpu: res.cpu.id, head: m && { name: m.name, value: m.value, unit: m.unit }, error: res.error && { kind: res.error.kind, message: res.error.message }, findings: res.findings.length, cached: res.cached === true });
+    const head = r.head;
+    const status = r.error ? `ERROR ${r.error.kind}: ${r.error.message}` : `${r.findings} finding(s)${r.cached ? ", cached" : ""}`;
+    const v = (r.variants.length ? ` [${r.variants.join("+")}]` : "") + (r.cpu !== cpu.id ? ` on ${r.cpu}` : "");
     console.log(`  ${(r.workload + v).padEnd(24)} ${head ? `${head.name} = ${fmt(head.value)} ${unitText(head.unit)}` : "(no metric)"}`.padEnd(70) + `  ${status}`);
   };
   const results = await runThroughCache(specs, (spec) => runInSandbox(spec), { jobs, cache: resultCacheWanted(o), sandbox: {}, ...(json ? {} : { onResult: line }) });
@@ -77,7 +79,7 @@ export function registerSuiteCommand(cli: CAC): void {
     .command("suite <name>", `Run a suite: ${Object.keys(suites).join(", ")} (more with plugins/calibration)`)
     .option("--cpu <id@MHz>", "CPU for the examples suite")
     .option("--json", "print JSON")
-    .option("--jobs <n>", "examples suite: runs at a time, each in an execution host of its own (default: the number of cores)")
+    .option("--jobs <n>", "examples suite: the most runs at a time, each in an execution host of its own (default: the number of cores); another host starts only when it pays (docs/scale-out.md)")
     .option("--shard <i/n>", "examples suite: run only the i-th of n round-robin slices of its runs")
     .option(NO_CACHE_OPTION[0], `examples suite: ${NO_CACHE_OPTION[1]}`)
     .option("--loo", "calibration suite: also predict each target by a fit that left it out (leave-one-out)")

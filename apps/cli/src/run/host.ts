@@ -27,8 +27,14 @@ export interface SandboxRunOptions {
   onProgress?(p: RunProgress): void;
 }
 
-/** the pool: hosts[i].busy while a run is in it */
-let hosts: { host: NodeExecutionHost; busy: boolean }[] = [];
+/** One host of the pool: busy while a run is in it; readyAt (performance.now()) once its sandbox worker was ready. */
+interface Slot {
+  host: NodeExecutionHost;
+  busy: boolean;
+  readyAt?: number;
+}
+/** the pool, in the order its hosts were started */
+let hosts: Slot[] = [];
 /**
  * What the last host took from its creation to a ready sandbox worker (process start, lockdown,
  * the simulator loaded), ms; before one is measured, a guess of the same order (2 cores, loaded).
@@ -48,26 +54,30 @@ export function configureHost(s: { limits?: Partial<HostLimits>; verbose?: boole
 /** hosts whose sandbox worker is not ready yet */
 const starting = new Set<NodeExecutionHost>();
 
-/** A new host, started at once (its process and sandbox worker), timing its start. */
-function newHost(): NodeExecutionHost {
+/** A new host in the pool, started at once (its process and sandbox worker), timing its start. */
+function addHost(): Slot {
   // the one main.ts started before the CLI loaded (prestart.ts), when this command's settings are its own (the defaults)
   const early = takeEarlyHost();
   const defaults = !settings.verbose && !Object.keys(settings.limits ?? {}).length;
   if (early && !defaults) early.host.close();
-  const host = early && defaults ? early.host : createNodeHost({ transpile: transpileWorkloadWithMap, ...(settings.limits ? { limits: settings.limits } : {}), ...(settings.verbose ? { verbose: true } : {}) });
-  const t0 = early && defaults ? early.startedAt : performance.now();
+  const adopted = early && defaults ? early : undefined;
+  const host = adopted ? adopted.host : createNodeHost({ transpile: transpileWorkloadWithMap, ...(settings.limits ? { limits: settings.limits } : {}), ...(settings.verbose ? { verbose: true } : {}) });
+  const t0 = adopted ? adopted.startedAt : performance.now();
+  const slot: Slot = { host, busy: false };
+  hosts.push(slot);
   starting.add(host);
   void host.warm().then(() => {
     starting.delete(host);
-    if (hosts.some((h) => h.host === host)) hostStartMs = performance.now() - t0; // not a host stopped while it started
+    if (!hosts.includes(slot)) return; // a host stopped while it started
+    slot.readyAt = adopted?.readyAt ?? performance.now();
+    hostStartMs = slot.readyAt - t0;
   });
-  return host;
+  return slot;
 }
 
 /** The command's first host (inspections, the bench's own timing). */
 export function executionHost(): NodeExecutionHost {
-  if (!hosts.length) hosts.push({ host: newHost(), busy: false });
-  return hosts[0]!.host;
+  return (hosts[0] ?? addHost()).host;
 }
 
 /** Starts the first host now, for a command that knows it will run: it boots while the command prepares. */
@@ -77,8 +87,9 @@ export function warmHost(): void {
 
 /** The pool as runSpecs' lane policy sees it (widen.ts). */
 export const hostPool: LanePool = {
-  costMs: () => (hosts.some((h) => !h.busy) ? 0 : starting.size ? Infinity : hostStartMs),
+  spare: () => (hosts.some((h) => !h.busy) ? "idle" : starting.size ? "starting" : "none"),
   startMs: () => hostStartMs,
+  readyAt: (k) => hosts[k]?.readyAt,
 };
 
 /**
@@ -88,8 +99,7 @@ export const hostPool: LanePool = {
  */
 export async function runInSandbox(spec: RunSpec, opts: SandboxRunOptions = {}): Promise<RunResult> {
   const plugins = pluginsFor(spec, opts);
-  let slot = hosts.find((h) => !h.busy);
-  if (!slot) hosts.push((slot = { host: newHost(), busy: false }));
+  const slot = hosts.find((h) => !h.busy) ?? addHost();
   const pool = hosts;
   slot.busy = true;
   try {

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_HOST_LIMITS, type HostLimits } from "@siglab/core/host";
 import { UsageError } from "../catalog.js";
+import { plainGrouped } from "../numbers.js";
 
 /** A numeric option's range and what it counts (for the message). */
 export interface NumberRange {
@@ -65,7 +66,7 @@ const HELP: Record<string, { arg: string; text: string }> = {
 };
 
 /** The options every command that runs simulations accepts (for --help). */
-export const LIMIT_OPTIONS: [flag: string, help: string][] = FLAGS.map(([, flag, key, scale, r]) => [`${flag} <${HELP[key].arg}>`, `${HELP[key].text} (${r.min.toLocaleString("en")} to ${r.max.toLocaleString("en")}; default ${(DEFAULT_HOST_LIMITS[key] / scale).toLocaleString("en")})`] as [string, string]).concat([["--verbose", "print the execution host's diagnostics and stack traces"]]);
+export const LIMIT_OPTIONS: [flag: string, help: string][] = FLAGS.map(([, flag, key, scale, r]) => [`${flag} <${HELP[key].arg}>`, `${HELP[key].text} (${plainGrouped(r.min)} to ${plainGrouped(r.max)}; default ${plainGrouped(DEFAULT_HOST_LIMITS[key] / scale)})`] as [string, string]).concat([["--verbose", "print the execution host's diagnostics and stack traces"]]);
 
 /** An unsigned 32-bit integer seed, or a usage error. */
 export function parseSeed(v: unknown): number {

@@ -10,7 +10,7 @@ import type { RunResult } from "@siglab/core";
 import { formatRunNumbers, shardIndices } from "@siglab/core/bundle";
 import { UsageError } from "../catalog.js";
 import { ProgressLine } from "./progress.js";
-import { anotherLanePays, type LanePool } from "./widen.js";
+import { anotherLanePays, type LanePool, type LaneState, type RunTime } from "./widen.js";
 
 export { ProgressLine } from "./progress.js";
 
@@ -95,10 +95,16 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
   let running = 0;
   let failed = false;
   const startedAt = new Map<number, number>();
-  const finishedMs: number[] = [];
-  /** a lane's first run also waits for the lane's host to start: that is taken off its time */
-  const firstOfLane = new Set<number>();
-  const runTime = (i: number, now: number) => Math.max(0, now - startedAt.get(i)! - (firstOfLane.has(i) ? (o.pool?.startMs() ?? 0) : 0));
+  /** a lane's first run: the lane's index, which is its host's in the pool (it may wait for that host to start) */
+  const laneOf = new Map<number, number>();
+  const finished: RunTime[] = [];
+  let firstRun: RunTime | undefined;
+  /** a run's time on its host: net of waiting for its host to start */
+  const runTime = (i: number, now: number): RunTime => {
+    const k = laneOf.get(i);
+    const from = k === undefined ? startedAt.get(i)! : Math.max(startedAt.get(i)!, o.pool?.readyAt(k) ?? now);
+    return { ms: Math.max(0, now - from), first: k !== undefined };
+  };
   const lanes: Promise<void>[] = [];
   let started = 0;
   const maxLanes = Math.max(1, Math.min(o.jobs, items.length));
@@ -106,17 +112,18 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
   const failure = new Promise<never>((_, reject) => (fail = reject));
   failure.catch(() => {}); // raced below
   const widen = (): void => {
-    while (!failed && started < maxLanes && next < items.length && (started === 0 || !o.pool || anotherLanePays(laneState()))) {
+    while (!failed && started < maxLanes && next < items.length && (started === 0 || !o.pool || anotherLanePays(laneState(o.pool)))) {
+      laneOf.set(next, started);
       started++; // before lane(): it calls widen() again once its first run is under way
-      firstOfLane.add(next);
       const l = lane();
       l.catch(fail);
       lanes.push(l);
     }
   };
-  const laneState = () => {
+  const laneState = (pool: LanePool): LaneState => {
     const now = performance.now();
-    return { lanes: started, waiting: items.length - next, finishedMs, runningMs: [...startedAt.keys()].map((i) => runTime(i, now)), laneCostMs: o.pool!.costMs() };
+    const first = firstRun ?? (startedAt.has(0) ? runTime(0, now) : { ms: 0, first: true });
+    return { lanes: started, waiting: items.length - next, finished, running: [...startedAt.keys()].map((i) => runTime(i, now)), spare: pool.spare(), startMs: pool.startMs(), firstRunMs: first.ms };
   };
   const lane = async (): Promise<void> => {
     while (!failed && next < items.length && !o.stopStarting?.()) {
@@ -135,7 +142,9 @@ export async function runSpecs<T>(items: readonly T[], run: (item: T, position: 
         throw e;
       } finally {
         running--;
-        finishedMs.push(runTime(i, performance.now()));
+        const t = runTime(i, performance.now());
+        finished.push(t);
+        if (i === 0) firstRun = t;
         startedAt.delete(i);
       }
       if (failed) return; // the command is failing: nothing more is reported

@@ -13,6 +13,8 @@ export interface EarlyHost {
   host: NodeExecutionHost;
   /** performance.now() when it was started */
   startedAt: number;
+  /** performance.now() when it was ready to run (its sandbox worker started), once it is */
+  readyAt?: number;
 }
 
 /** Whether the command line is one that simulates every run, on a host of the default settings. */
@@ -22,8 +24,9 @@ export function simulatesAtOnce(args: readonly string[], env: NodeJS.ProcessEnv)
   return args.includes("--no-cache") || ["1", "true", "yes"].includes(env["SIGLAB_NO_CACHE"]?.trim().toLowerCase() ?? "");
 }
 
-let early: EarlyHost | undefined = simulatesAtOnce(process.argv.slice(2), process.env) ? { host: createNodeHost({ transpile: transpileWorkloadWithMap }), startedAt: performance.now() } : undefined;
-void early?.host.warm();
+const started: EarlyHost | undefined = simulatesAtOnce(process.argv.slice(2), process.env) ? { host: createNodeHost({ transpile: transpileWorkloadWithMap }), startedAt: performance.now() } : undefined;
+void started?.host.warm().then(() => (started.readyAt = performance.now()));
+let early = started;
 
 /** The host started early, once (the pool adopts it, or closes it when its settings differ). */
 export function takeEarlyHost(): EarlyHost | undefined {

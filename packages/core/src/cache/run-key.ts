@@ -18,7 +18,7 @@ import { canonicalJson } from "./canonical.js";
 import { sha256Hex } from "./entry.js";
 
 /** bumped when what a key covers, or how a result is stored, changes */
-export const RUN_KEY_FORMAT = 1;
+export const RUN_KEY_FORMAT = 2;
 
 export interface RunKeyInput {
   /** the run as the host receives it */

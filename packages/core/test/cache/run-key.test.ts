@@ -100,6 +100,22 @@ describe("RunCache", () => {
   });
 });
 
+describe("RunCache's stored form", () => {
+  it("decodes a hit's paths only when they are read, in their place in the key order, and a write replaces them", () => {
+    const cache = new RunCache(new CacheStore(join(root, "lazy"), { maxBytes: 1 << 20 }));
+    const r = { workload: "w", metrics: [], totalCycles: 5, paths: [{ name: "system_call", cycles: NaN }], simSeconds: 1 } as unknown as RunResult;
+    expect(cache.put("3".repeat(64), r)).toBe(true);
+    const hit = cache.get("3".repeat(64))!;
+    expect(Object.getOwnPropertyDescriptor(hit, "paths")!.get).toBeTypeOf("function"); // not decoded yet
+    expect(Object.keys(hit)).toEqual(["workload", "metrics", "totalCycles", "paths", "simSeconds", "cached"]);
+    expect(JSON.stringify(hit)).toBe(JSON.stringify({ ...r, cached: true }));
+    expect(Object.getOwnPropertyDescriptor(hit, "paths")!.value).toStrictEqual(r.paths); // decoded once, then plain data
+    const again = cache.get("3".repeat(64))!;
+    (again as { paths: unknown }).paths = [];
+    expect(again.paths).toEqual([]);
+  });
+});
+
 describe("userCacheDir", () => {
   it("is $SIGLAB_CACHE_DIR, else $XDG_CACHE_HOME/siglab, else the platform's user cache folder", () => {
     expect(userCacheDir({ SIGLAB_CACHE_DIR: "/c" }, "linux", "/h")).toBe("/c");
