@@ -12,7 +12,11 @@ export const PROT_EXEC = 4;
 
 /** The i386 user layout the model uses (addresses as in a 2.4 process). */
 export const USER_CODE_BASE = 0x08048000;
-/** the program's data segment (.got, .data, .bss): after its 16 pages of text, as ld lays out a small ELF program */
+/**
+ * the program's data segment (.got, .data, .bss): after its 16 pages of text, as ld lays out a small
+ * ELF program. Like LIBC_TEXT_BASE, a TLB entry's address only: the address space does not map it
+ * (fork copies no PTE for it; a workload's store there faults as on any unmapped page).
+ */
 export const USER_DATA_BASE = USER_CODE_BASE + 16 * PAGE_SIZE;
 export const MMAP_BASE = 0x40000000;
 /**
